@@ -1,0 +1,274 @@
+"""Cards: suits, ranks in bezique trick order, and the parsers for every card spelling a record may use.
+
+The canonical text form is rank + suit letter: ``QS``, ``10C``, ``AH``. Input is lenient: Unicode suits
+(``Q♠``, ``♠Q``), the Russian ranks of the source books (Т К Д В for ace, king, queen, jack) and Russian
+suit words (``Д пики``, ``10 треф``, ``«пиковая» Д``).
+
+>>> Card.parse("10C").rank > Card.parse("KC").rank
+True
+>>> str(Card.parse("Д♠")), str(Card.parse("10 треф"))
+('QS', '10C')
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+__all__ = [
+    "Card",
+    "CardParseError",
+    "Rank",
+    "Suit",
+    "format_cards",
+    "make_pack",
+    "parse_rank",
+    "parse_suit",
+]
+
+
+class CardParseError(ValueError):
+    """Raised when a text is not a card, rank or suit in any spelling the notation accepts."""
+
+
+class Suit(enum.Enum):
+    """The four suits; the value is the canonical letter."""
+
+    S = "S"
+    H = "H"
+    D = "D"
+    C = "C"
+
+    @property
+    def glyph(self) -> str:
+        """The Unicode suit symbol."""
+        return _GLYPHS[self]
+
+    @property
+    def english(self) -> str:
+        """The English plural name ("spades")."""
+        return _SUIT_NAMES_EN[self]
+
+    @property
+    def russian(self) -> str:
+        """The Russian plural name ("пики")."""
+        return _SUIT_NAMES_RU[self]
+
+    @property
+    def red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self in (Suit.H, Suit.D)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Rank(enum.IntEnum):
+    """Ranks valued by trick order, so that ``>`` means "beats in the same suit"."""
+
+    SEVEN = 0
+    EIGHT = 1
+    NINE = 2
+    JACK = 3
+    QUEEN = 4
+    KING = 5
+    TEN = 6
+    ACE = 7
+
+    @property
+    def symbol(self) -> str:
+        """The canonical rank symbol: A 10 K Q J 9 8 7."""
+        return _RANK_SYMBOLS[self]
+
+    @property
+    def english(self) -> str:
+        """The English name ("queen")."""
+        return _RANK_NAMES_EN[self]
+
+    @property
+    def russian(self) -> str:
+        """The Russian name ("дама")."""
+        return _RANK_NAMES_RU[self]
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+_SUIT_ORDER = {Suit.S: 0, Suit.H: 1, Suit.D: 2, Suit.C: 3}
+_GLYPHS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
+_SUIT_NAMES_EN = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
+_SUIT_NAMES_RU = {Suit.S: "пики", Suit.H: "червы", Suit.D: "бубны", Suit.C: "трефы"}
+_RANK_SYMBOLS = {
+    Rank.ACE: "A",
+    Rank.TEN: "10",
+    Rank.KING: "K",
+    Rank.QUEEN: "Q",
+    Rank.JACK: "J",
+    Rank.NINE: "9",
+    Rank.EIGHT: "8",
+    Rank.SEVEN: "7",
+}
+_RANK_NAMES_EN = {
+    Rank.ACE: "ace",
+    Rank.TEN: "ten",
+    Rank.KING: "king",
+    Rank.QUEEN: "queen",
+    Rank.JACK: "jack",
+    Rank.NINE: "nine",
+    Rank.EIGHT: "eight",
+    Rank.SEVEN: "seven",
+}
+_RANK_NAMES_RU = {
+    Rank.ACE: "туз",
+    Rank.TEN: "десятка",
+    Rank.KING: "король",
+    Rank.QUEEN: "дама",
+    Rank.JACK: "валет",
+    Rank.NINE: "девятка",
+    Rank.EIGHT: "восьмерка",
+    Rank.SEVEN: "семерка",
+}
+
+# Latin T is the common ten of card notation; Cyrillic Т (туз) is the Russian books' ace.
+_RANK_INPUT = {
+    "A": Rank.ACE,
+    "10": Rank.TEN,
+    "T": Rank.TEN,
+    "K": Rank.KING,
+    "Q": Rank.QUEEN,
+    "J": Rank.JACK,
+    "9": Rank.NINE,
+    "8": Rank.EIGHT,
+    "7": Rank.SEVEN,
+    "Т": Rank.ACE,
+    "К": Rank.KING,
+    "Д": Rank.QUEEN,
+    "В": Rank.JACK,
+}
+_SUIT_INPUT = {
+    "S": Suit.S,
+    "H": Suit.H,
+    "D": Suit.D,
+    "C": Suit.C,
+    "♠": Suit.S,
+    "♤": Suit.S,
+    "♥": Suit.H,
+    "♡": Suit.H,
+    "♦": Suit.D,
+    "♢": Suit.D,
+    "♣": Suit.C,
+    "♧": Suit.C,
+}
+# Stems of the Russian (and Ukrainian) suit words seen in the sources: пики/пик/пиковая, червы/черви/чирвей,
+# бубны/бубен/бубновая, трефы/треф/трефовая.
+_SUIT_WORD_STEMS = (
+    ("пик", Suit.S),
+    ("пік", Suit.S),
+    ("черв", Suit.H),
+    ("чирв", Suit.H),
+    ("бубн", Suit.D),
+    ("бубен", Suit.D),
+    ("треф", Suit.C),
+)
+
+RANK_PATTERN = r"(?:10|[AKQJT987ТКДВ])"
+SUIT_LETTER_PATTERN = r"[SHDC♠♤♥♡♦♢♣♧]"
+SUIT_WORD_PATTERN = r"[«\"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»\"]?"
+CARD_PATTERN = (
+    rf"(?:{RANK_PATTERN}{SUIT_LETTER_PATTERN}"
+    rf"|[♠♤♥♡♦♢♣♧]{RANK_PATTERN}"
+    rf"|{RANK_PATTERN}[ \t]+{SUIT_WORD_PATTERN}"
+    rf"|{SUIT_WORD_PATTERN}[ \t]+{RANK_PATTERN})"
+)
+"""A regular expression matching one card in any accepted spelling (used by the grammar too)."""
+
+_CARD_RE = re.compile(rf"^(?:{CARD_PATTERN})$", re.IGNORECASE)
+
+
+def parse_rank(text: str) -> Rank:
+    """Parse a rank symbol: ``A 10 K Q J 9 8 7``, Latin ``T`` for ten, or Russian ``Т К Д В``.
+
+    >>> parse_rank("Д")
+    <Rank.QUEEN: 4>
+    """
+    key = text.strip().upper()
+    try:
+        return _RANK_INPUT[key]
+    except KeyError:
+        raise CardParseError(f"not a rank: {text!r} (expected one of A 10 K Q J 9 8 7, or Т К Д В)") from None
+
+
+def parse_suit(text: str) -> Suit:
+    """Parse a suit letter (``S H D C``), a Unicode symbol, or a Russian suit word (``пики``, ``треф``)."""
+    key = text.strip().strip('«»"').upper()
+    if key in _SUIT_INPUT:
+        return _SUIT_INPUT[key]
+    lower = key.lower()
+    for stem, suit in _SUIT_WORD_STEMS:
+        if lower.startswith(stem):
+            return suit
+    raise CardParseError(f"not a suit: {text!r} (expected S H D C, ♠ ♥ ♦ ♣, or пики черви бубны трефы)")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. Cards with the same rank and suit are equal: a replay tracks identity in its state."""
+
+    suit: Suit
+    rank: Rank
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse a card in any accepted spelling (see the module docstring)."""
+        raw = text.strip()
+        if not _CARD_RE.match(raw):
+            raise CardParseError(f"not a card: {text!r} (write rank then suit, e.g. 'QS', '10C', 'Q♠')")
+        if raw[0] in _SUIT_INPUT and raw[0] not in "SHDCshdc":
+            return cls(_SUIT_INPUT[raw[0]], parse_rank(raw[1:]))
+        parts = raw.split()
+        if len(parts) == 2:
+            first, second = parts
+            if re.match(rf"^{RANK_PATTERN}$", first, re.IGNORECASE):
+                return cls(parse_suit(second), parse_rank(first))
+            return cls(parse_suit(first), parse_rank(second))
+        return cls(parse_suit(raw[-1]), parse_rank(raw[:-1]))
+
+    def __str__(self) -> str:
+        return f"{self.rank.symbol}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Display order: spades, hearts, diamonds, clubs; high ranks first."""
+        return (_SUIT_ORDER[self.suit], -self.rank)
+
+    @property
+    def glyph(self) -> str:
+        """The card with a Unicode suit: ``Q♠``."""
+        return f"{self.rank.symbol}{self.suit.glyph}"
+
+    @property
+    def english(self) -> str:
+        """An accessible name: "queen of spades"."""
+        return f"{self.rank.english} of {self.suit.english}"
+
+
+def make_pack(packs: int = 1, ranks: Iterable[Rank] | None = None) -> list[Card]:
+    """All cards of ``packs`` piquet packs (32 cards each), highest rank first within each suit."""
+    chosen = sorted(ranks if ranks is not None else Rank, reverse=True)
+    return [Card(suit, rank) for _ in range(packs) for suit in Suit for rank in chosen]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in canonical form separated by spaces."""
+    return " ".join(str(c) for c in cards)
+
+
+def iter_cards(text: str) -> Iterator[Card]:
+    """Parse a whitespace-separated list of canonical or lenient single-token cards."""
+    for token in text.split():
+        yield Card.parse(token)

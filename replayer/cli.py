@@ -1,0 +1,244 @@
+"""The ``bezique`` command line: validate, replay, render, profiles, rules.
+
+Exit codes: 0 when every record is valid, 1 when any record is invalid, 2 on a usage error (bad arguments, a
+missing file). Problems go to stderr as ``FILE:LINE:COL: error: CODE message`` with the source line and a caret.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from . import __version__
+
+__all__ = ["find_records", "main"]
+
+RECORD_SUFFIXES = (".bzq",)
+
+
+class UsageError(Exception):
+    """A problem with the command's arguments (exit status 2)."""
+
+
+def find_records(paths: Sequence[str]) -> Iterator[Path]:
+    """Record files named or found (recursively, sorted) in the folders named; raises UsageError for a missing path."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix in RECORD_SUFFIXES and p.is_file())
+        elif path.is_file():
+            yield path
+        else:
+            raise UsageError(f"no such file or folder: {raw}")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror}") from None
+
+
+def _replay(path: Path):  # type: ignore[no-untyped-def]
+    from .replay import replay_text
+
+    return replay_text(_read(path), str(path))
+
+
+def _print_diagnostics(result, stream) -> None:  # type: ignore[no-untyped-def]
+    from .errors import format_diagnostic
+
+    for diag in result.diagnostics:
+        print(format_diagnostic(diag, result.text), file=stream)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    files = list(find_records(args.paths))
+    if not files:
+        raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
+    invalid = 0
+    games = 0
+    errors = 0
+    summary = []
+    for path in files:
+        result = _replay(path)
+        games += len(result.games)
+        if not result.valid:
+            invalid += 1
+            errors += len(result.diagnostics)
+        if args.json:
+            summary.append(
+                {
+                    "path": str(path),
+                    "valid": result.valid,
+                    "games": len(result.games),
+                    "errors": [d.to_json() for d in result.diagnostics],
+                }
+            )
+        else:
+            _print_diagnostics(result, sys.stderr)
+            if not args.quiet:
+                status = "ok" if result.valid else f"{len(result.diagnostics)} problem(s)"
+                print(f"{path}: {status} ({len(result.games)} game(s))")
+    if args.json:
+        json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    elif not args.quiet:
+        print(
+            f"{len(files)} file(s), {games} game(s): {len(files) - invalid} valid, {invalid} invalid"
+            f"{f', {errors} problem(s)' if errors else ''}"
+        )
+    return 1 if invalid else 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import to_json
+    from .trace import trace
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"no such file: {args.file}")
+    result = _replay(path)
+    if args.json:
+        json.dump(to_json(result), sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        print(trace(result, show_hands=not args.no_hands))
+    _print_diagnostics(result, sys.stderr)
+    return 0 if result.valid else 1
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from .render import render_site
+
+    files = list(find_records(args.paths))
+    if not files:
+        raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
+    results = []
+    invalid = 0
+    for path in files:
+        result = _replay(path)
+        _print_diagnostics(result, sys.stderr)
+        if result.valid:
+            results.append(result)
+        else:
+            invalid += 1
+            print(f"{path}: not rendered: the record is invalid", file=sys.stderr)
+    try:
+        written = render_site(results, Path(args.out), lang=args.lang, force=args.force)
+    except FileExistsError as exc:
+        raise UsageError(str(exc)) from None
+    print(
+        f"wrote {len(written)} page(s) to {args.out} ({len(results)} record(s) rendered"
+        f"{f', {invalid} invalid skipped' if invalid else ''})"
+    )
+    return 1 if invalid else 0
+
+
+def cmd_profiles(args: argparse.Namespace) -> int:
+    from .rules import load_rules, profile_names
+
+    for name in profile_names():
+        profile = load_rules(name)
+        print(f"{name:<16} {profile.description} [{profile.source}]")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .errors import RuleProfileError
+    from .rules import load_rules
+
+    try:
+        profile = load_rules(args.profile)
+    except RuleProfileError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"{profile.name}: {profile.title}")
+    print(f"  {profile.description}")
+    print(f"  source: {profile.source}")
+    print(
+        f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
+        f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
+    )
+    print("\nMelds:")
+    for meld in profile.melds:
+        print(f"  {meld.label:<18} {meld.points:>5}  (class {meld.klass})")
+    print("\nOther scores:")
+    if profile.seven_turnup:
+        print(f"  turn-up seven (dealer)   {profile.seven_turnup}")
+    if profile.seven_exchange:
+        print(f"  seven exchanged          {profile.seven_exchange}")
+    if profile.seven_played:
+        print(f"  seven played             {profile.seven_played}")
+    if profile.last_trick_points:
+        print(f"  last trick               {profile.last_trick_points}")
+    if profile.brisque_points:
+        ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
+        print(f"  brisques ({ranks})  {profile.brisque_points} each")
+    print("\nOptions:")
+    for opt in profile.options.values():
+        values = f" ({' | '.join(opt.values)})" if opt.values else ""
+        print(f"  {opt.name} = {opt.default}{values}")
+        if opt.doc:
+            print(f"      {opt.doc}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for documentation and tests)."""
+    parser = argparse.ArgumentParser(
+        prog="bezique",
+        description="Validate, replay and render bezique game records.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check records against the rules (exit 1 if any is invalid)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("replay", help="step through a record in the terminal, or as JSON")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the replay as JSON")
+    p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--lang", default="en", choices=["en", "ru"], help="language of the interface")
+    p.add_argument(
+        "--force", action="store_true", help="write into an existing folder that the renderer did not create"
+    )
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("profiles", help="list the rule profiles")
+    p.set_defaults(func=cmd_profiles)
+
+    p = sub.add_parser("rules", help="print a profile's rules: melds, scores and options")
+    p.add_argument("profile", metavar="PROFILE")
+    p.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"bezique: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

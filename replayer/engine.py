@@ -1,0 +1,737 @@
+"""The rules engine: a deal's state and the actions that change it. Pure: no I/O, no globals.
+
+Every action is ``apply_*(state, ...) -> Step``. The input state is never changed: the step carries a new state,
+the events that happened and the rule violations found. With ``force=False`` an action that breaks a rule raises
+:class:`~replayer.errors.RuleViolation` instead; with ``force=True`` (how a replay reads a record) the action is
+carried out as far as it can be, so that checking goes on after the first problem.
+
+The engine is generic: everything a variant changes is read from the :class:`~replayer.rules.RuleProfile`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card, Rank, Suit
+from .errors import RuleViolation
+from .melds import Assignment, TabledCard, choose_instances, identify, reuse_problem
+from .rules import MeldSpec, RuleProfile
+
+__all__ = [
+    "DealState",
+    "Scoring",
+    "SeatState",
+    "Step",
+    "apply_declare",
+    "apply_draw",
+    "apply_exchange",
+    "apply_play",
+    "apply_show",
+    "finish_deal",
+    "legal_declarations",
+    "legal_plays",
+    "start_deal",
+    "trick_winner",
+]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points scored: a declaration, a seven, the last trick, brisques."""
+
+    seat: str
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass
+class SeatState:
+    """What one seat holds and has won."""
+
+    hand: Counter[Card] = field(default_factory=Counter)
+    """Concealed cards."""
+    table: list[TabledCard] = field(default_factory=list)
+    """Declared cards lying face up; still part of the hand."""
+    won: list[Card] = field(default_factory=list)
+    score: int = 0
+    pending: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    """Combinations shown but not yet scored: (kind, tabled uids)."""
+
+    def held(self) -> Counter[Card]:
+        """Hand and table cards together."""
+        total = Counter(self.hand)
+        for t in self.table:
+            total[t.card] += 1
+        return total
+
+    def copy(self) -> SeatState:
+        """An independent copy."""
+        return SeatState(
+            Counter(self.hand), [t.copy() for t in self.table], list(self.won), self.score, list(self.pending)
+        )
+
+
+@dataclass
+class DealState:
+    """The state of one deal between actions."""
+
+    profile: RuleProfile
+    options: Mapping[str, str | int]
+    dealer: str
+    trump: Suit | None
+    turnup: Card | None
+    seats: dict[str, SeatState]
+    stock: list[Card] | None
+    """Face-down stock, top first, when the record gives its order; None when only draws tell it."""
+    stock_left: int
+    """Face-down cards left (the turn-up is not counted)."""
+    seen: Counter[Card]
+    """Cards dealt, drawn or turned up so far, for card conservation."""
+    leader: str
+    trick_no: int = 0
+    """Tricks completed."""
+    plays: list[tuple[str, Card]] = field(default_factory=list)
+    """Cards played to the trick in progress."""
+    winner: str | None = None
+    """Winner of the last completed trick, while he may still act on it."""
+    window_open: bool = False
+    """The last trick's winner may still exchange or declare (before drawing)."""
+    declared: list[tuple[Card, ...]] = field(default_factory=list)
+    """Declarations scored after the current trick."""
+    to_draw: list[str] = field(default_factory=list)
+    """Seats that still draw after the last trick, in order."""
+    next_uid: int = 0
+    exchanged: bool = False
+    turnup_waiting: bool = True
+    """The turn-up still lies beside the stock."""
+
+    @property
+    def phase(self) -> int:
+        """1 while the stock (with the turn-up) has cards or draws are due, else 2."""
+        return 1 if (self.stock_left > 0 or self.turnup_in_stock or self.to_draw) else 2
+
+    @property
+    def turnup_in_stock(self) -> bool:
+        """The turn-up has not been drawn yet."""
+        return self.turnup is not None and self.turnup_waiting
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left to draw, turn-up included."""
+        return self.stock_left + (1 if self.turnup_in_stock else 0)
+
+    @property
+    def finished(self) -> bool:
+        """Every trick of the hand has been played."""
+        return self.trick_no >= self.profile.total_tricks and not self.plays
+
+    def option(self, name: str) -> str | int:
+        """An option's value for this deal."""
+        return self.options[name]
+
+    def copy(self) -> DealState:
+        """An independent copy (profiles and cards are immutable and shared)."""
+        return DealState(
+            profile=self.profile,
+            options=self.options,
+            dealer=self.dealer,
+            trump=self.trump,
+            turnup=self.turnup,
+            seats={k: v.copy() for k, v in self.seats.items()},
+            stock=list(self.stock) if self.stock is not None else None,
+            stock_left=self.stock_left,
+            seen=Counter(self.seen),
+            leader=self.leader,
+            trick_no=self.trick_no,
+            plays=list(self.plays),
+            winner=self.winner,
+            window_open=self.window_open,
+            declared=list(self.declared),
+            to_draw=list(self.to_draw),
+            next_uid=self.next_uid,
+            exchanged=self.exchanged,
+            turnup_waiting=self.turnup_waiting,
+        )
+
+    def scores(self) -> dict[str, int]:
+        """Running scores by seat."""
+        return {k: v.score for k, v in self.seats.items()}
+
+    def next_seat(self, seat: str) -> str:
+        """The seat after ``seat`` in playing order."""
+        order = self.profile.seats
+        return order[(order.index(seat) + 1) % len(order)]
+
+
+@dataclass
+class Step:
+    """The result of one action."""
+
+    state: DealState
+    events: list[Scoring] = field(default_factory=list)
+    violations: list[RuleViolation] = field(default_factory=list)
+    winner: str | None = None
+    """Set when the action completed a trick."""
+
+    def check(self, force: bool) -> Step:
+        if self.violations and not force:
+            raise self.violations[0]
+        return self
+
+
+def _is_trump_seven(card: Card, trump: Suit | None) -> bool:
+    return trump is not None and card.suit == trump and card.rank == Rank.SEVEN
+
+
+def start_deal(
+    profile: RuleProfile,
+    options: Mapping[str, str | int],
+    dealer: str,
+    trump: Suit | None,
+    turnup: Card | None,
+    hands: Mapping[str, Sequence[Card]],
+    stock: Sequence[Card] | None = None,
+    leader: str | None = None,
+    force: bool = False,
+) -> Step:
+    """The state after the deal: hands dealt, the turn-up showing (and the dealer's 10 for a trump seven)."""
+    violations: list[RuleViolation] = []
+    if turnup is not None and trump is None:
+        trump = turnup.suit
+    if turnup is not None and turnup.suit != trump:
+        violations.append(
+            RuleViolation(
+                "BZ107",
+                f"the turn-up {turnup} fixes trumps as {turnup.suit.english}, not {trump.english if trump else 'none'}",
+            )
+        )
+    seats = {}
+    seen: Counter[Card] = Counter()
+    for seat in profile.seats:
+        cards = list(hands.get(seat, ()))
+        if len(cards) != profile.hand_size:
+            violations.append(
+                RuleViolation(
+                    "BZ108", f"{seat} is dealt {len(cards)} cards; the {profile.name} profile deals {profile.hand_size}"
+                )
+            )
+        seats[seat] = SeatState(hand=Counter(cards))
+        seen.update(cards)
+    if turnup is not None:
+        seen[turnup] += 1
+    face_down = profile.stock_size - (1 if profile.turnup else 0)
+    if stock is not None:
+        seen.update(stock)
+        if len(stock) != face_down:
+            violations.append(
+                RuleViolation(
+                    "BZ108", f"the stock lists {len(stock)} face-down cards; {face_down} remain after the deal"
+                )
+            )
+    violations.extend(_conservation(profile, seen))
+    if leader is None:
+        leader = dealer if profile.first_leader == "dealer" else _other(profile, dealer)
+    state = DealState(
+        profile=profile,
+        options=options,
+        dealer=dealer,
+        trump=trump,
+        turnup=turnup,
+        seats=seats,
+        stock=list(stock) if stock is not None else None,
+        stock_left=face_down,
+        seen=seen,
+        leader=leader,
+        turnup_waiting=turnup is not None,
+    )
+    events = []
+    if turnup is not None and profile.seven_turnup and _is_trump_seven(turnup, trump):
+        seats[dealer].score += profile.seven_turnup
+        events.append(Scoring(dealer, "turnup_seven", (turnup,), profile.seven_turnup))
+    return Step(state, events, violations).check(force)
+
+
+def _other(profile: RuleProfile, seat: str) -> str:
+    order = profile.seats
+    return order[(order.index(seat) + 1) % len(order)]
+
+
+def _conservation(profile: RuleProfile, seen: Counter[Card]) -> list[RuleViolation]:
+    problems = []
+    for card, n in seen.items():
+        if card.rank not in profile.ranks:
+            problems.append(RuleViolation("BZ404", f"{card} is not in the {profile.name} pack"))
+        elif n > profile.packs:
+            problems.append(
+                RuleViolation("BZ404", f"{card} appears {n} times; {profile.packs} packs hold only {profile.packs}")
+            )
+    return problems
+
+
+def trick_winner(plays: Sequence[tuple[str, Card]], trump: Suit | None) -> int:
+    """Index of the winning play: highest trump, else highest card of the suit led; first of equals wins."""
+    best = 0
+    for i in range(1, len(plays)):
+        card, top = plays[i][1], plays[best][1]
+        if card.suit == top.suit:
+            if card.rank > top.rank:
+                best = i
+        elif trump is not None and card.suit == trump:
+            best = i
+    return best
+
+
+def legal_plays(state: DealState, seat: str) -> set[Card]:
+    """The cards ``seat`` may play now (any held card in phase 1 unless the profile obliges following)."""
+    held = set(state.seats[seat].held())
+    if not state.plays:
+        return held
+    rule = state.profile.phase2_play if state.phase == 2 else state.profile.phase1_play
+    return _obliged(rule, held, state.plays, state.trump)[0]
+
+
+def _obliged(
+    rule: str, held: set[Card], plays: Sequence[tuple[str, Card]], trump: Suit | None
+) -> tuple[set[Card], str, str]:
+    """(allowed cards, code, reason) under a play rule for the current trick."""
+    if rule == "free":
+        return held, "", ""
+    led = plays[0][1].suit
+    top = plays[trick_winner(plays, trump)][1]
+    same = {c for c in held if c.suit == led}
+    if same:
+        if rule == "follow_win_trump" and top.suit == led:
+            higher = {c for c in same if c.rank > top.rank}
+            if higher:
+                best = sorted(higher, key=lambda c: c.sort_key)
+                return higher, "BZ204", f"must win the trick: holds {best[0]} which beats {top}"
+        named = " ".join(str(c) for c in sorted(same, key=lambda c: c.sort_key))
+        return same, "BZ203", f"must follow suit: holds {named} of the {led.english} led"
+    if rule in ("follow_win_trump", "follow_trump") and trump is not None:
+        trumps = {c for c in held if c.suit == trump}
+        if trumps:
+            if top.suit == trump:
+                over = {c for c in trumps if c.rank > top.rank}
+                if over:
+                    return (
+                        over,
+                        "BZ204",
+                        f"must win the trick: holds {sorted(over, key=lambda c: c.sort_key)[0]} which beats {top}",
+                    )
+            named = " ".join(str(c) for c in sorted(trumps, key=lambda c: c.sort_key))
+            return trumps, "BZ205", f"must trump: void in {led.english}, holds {named}"
+    return held, "", ""
+
+
+def _take(seat_state: SeatState, card: Card) -> bool:
+    """Remove a card from the table (most-used instance first) or the hand; False when not held."""
+    on_table = [t for t in seat_state.table if t.card == card]
+    if on_table:
+        on_table.sort(key=lambda t: -len(t.kinds))
+        chosen = on_table[0]
+        seat_state.table.remove(chosen)
+        seat_state.pending = [p for p in seat_state.pending if chosen.uid not in p[1]]
+        return True
+    if seat_state.hand[card] > 0:
+        seat_state.hand[card] -= 1
+        if not seat_state.hand[card]:
+            del seat_state.hand[card]
+        return True
+    return False
+
+
+def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
+    """Play a card to the current trick; completing a trick decides its winner and its automatic scores."""
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    profile = new.profile
+    if new.to_draw:
+        missing = ", ".join(new.to_draw)
+        v.append(RuleViolation("BZ402", f"trick {new.trick_no} is not finished: {missing} must still draw"))
+        new.to_draw = []
+    new.window_open = False
+    new.winner = None
+    expected = new.leader if not new.plays else new.next_seat(new.plays[-1][0])
+    if seat != expected:
+        if not new.plays:
+            v.append(RuleViolation("BZ202", f"{expected} leads to trick {new.trick_no + 1}, not {seat}"))
+        else:
+            v.append(RuleViolation("BZ202", f"{expected} plays next to trick {new.trick_no + 1}, not {seat}"))
+    if new.trick_no >= profile.total_tricks:
+        v.append(RuleViolation("BZ207", f"the hand has only {profile.total_tricks} tricks"))
+    seat_state = new.seats[seat]
+    held = set(seat_state.held())
+    phase = new.phase
+    if card not in held:
+        v.append(RuleViolation("BZ201", f"{seat} plays {card} but does not hold it"))
+    elif new.plays:
+        rule = profile.phase2_play if phase == 2 else profile.phase1_play
+        allowed, code, reason = _obliged(rule, held, new.plays, new.trump)
+        if card not in allowed:
+            v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
+    _take(seat_state, card)
+    new.plays.append((seat, card))
+    if (
+        phase in profile.seven_played_phases
+        and profile.seven_played
+        and not profile.seven_played_must_win
+        and _is_trump_seven(card, new.trump)
+    ):
+        seat_state.score += profile.seven_played
+        step.events.append(Scoring(seat, "seven_played", (card,), profile.seven_played))
+    if len(new.plays) == profile.players:
+        _finish_trick(new, step, phase)
+    return step.check(force)
+
+
+def _finish_trick(state: DealState, step: Step, phase: int) -> None:
+    profile = state.profile
+    i = trick_winner(state.plays, state.trump)
+    winner, winning_card = state.plays[i]
+    trick_leader = state.plays[0][0]
+    state.trick_no += 1
+    state.seats[winner].won.extend(c for _, c in state.plays)
+    if (
+        phase in profile.seven_played_phases
+        and profile.seven_played
+        and profile.seven_played_must_win
+        and _is_trump_seven(winning_card, state.trump)
+    ):
+        state.seats[winner].score += profile.seven_played
+        step.events.append(Scoring(winner, "seven_played", (winning_card,), profile.seven_played))
+    last = state.option("last_trick") if "last_trick" in state.options else "final"
+    last_no = profile.phase1_tricks if str(last) == "24" else profile.total_tricks
+    if state.trick_no == last_no and profile.last_trick_points:
+        state.seats[winner].score += profile.last_trick_points
+        step.events.append(Scoring(winner, "last_trick", (), profile.last_trick_points))
+    state.plays = []
+    state.leader = winner
+    state.winner = winner
+    step.winner = winner
+    state.declared = []
+    if phase == 1:
+        state.window_open = True
+        order = [winner if profile.draw_order == "winner_first" else trick_leader]
+        while len(order) < profile.players:
+            order.append(state.next_seat(order[-1]))
+        state.to_draw = order
+
+
+def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | None:
+    if state.phase not in state.profile.declare_phases:
+        return RuleViolation(
+            "BZ302", f"{what} after trick {state.trick_no}: no declarations once the stock is exhausted (phase 2)"
+        )
+    if state.winner is None or not state.window_open:
+        return RuleViolation("BZ301", f"{seat} cannot {what} now: only the winner of a trick, before drawing")
+    if seat != state.winner:
+        return RuleViolation(
+            "BZ301",
+            f"{seat} did not win trick {state.trick_no} ({state.winner} did); only the trick's winner may {what}",
+        )
+    return None
+
+
+def apply_exchange(state: DealState, seat: str, card: Card, points: int | None = None, force: bool = False) -> Step:
+    """Exchange the trump seven for the turn-up after winning a trick."""
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    profile = new.profile
+    problem = _window_problem(new, seat, "exchange the seven")
+    if problem is not None:
+        problem.code = "BZ309" if problem.code == "BZ301" else problem.code
+        v.append(problem)
+    if not _is_trump_seven(card, new.trump):
+        v.append(RuleViolation("BZ309", f"only the seven of trumps is exchanged for the turn-up, not {card}"))
+    elif new.turnup is None or not new.turnup_in_stock:
+        v.append(RuleViolation("BZ309", "there is no turn-up left to exchange"))
+    elif _is_trump_seven(new.turnup, new.trump):
+        v.append(RuleViolation("BZ309", f"the turn-up is already a seven ({new.turnup})"))
+    elif new.seats[seat].hand[card] <= 0:
+        v.append(RuleViolation("BZ309", f"{seat} exchanges {card} but does not hold it"))
+    awarded = profile.seven_exchange
+    if points is not None and points != awarded:
+        v.append(
+            RuleViolation(
+                "BZ305", f"the seven exchange is claimed for {points}; the {profile.name} profile scores {awarded}"
+            )
+        )
+    if not v or force:
+        hand = new.seats[seat].hand
+        if hand[card] > 0 and new.turnup is not None:
+            hand[card] -= 1
+            if not hand[card]:
+                del hand[card]
+            hand[new.turnup] += 1
+            new.turnup = card
+        new.exchanged = True
+        new.seats[seat].score += awarded
+        step.events.append(Scoring(seat, "seven_exchange", (card,), awarded))
+    return step.check(force)
+
+
+def _pick(
+    state: DealState, seat: str, cards: Sequence[Card], spec: MeldSpec, check_reuse: bool
+) -> tuple[Assignment | None, RuleViolation | None]:
+    """Choose the physical cards for a declaration: the first legal assignment, preferring tabled cards."""
+    seat_state = state.seats[seat]
+    assignments = list(choose_instances(cards, seat_state.hand, seat_state.table))
+    if not assignments:
+        held = seat_state.held()
+        missing = Counter(cards) - held
+        names = " ".join(str(c) for c in sorted(missing.elements(), key=lambda c: c.sort_key))
+        return None, RuleViolation(
+            "BZ303", f"{spec.label} needs {names}, which {seat} does not hold (in hand or on the table)"
+        )
+    if not check_reuse:
+        return assignments[0], None
+    first_problem = None
+    for assignment in assignments:
+        problem = reuse_problem(
+            spec,
+            assignment,
+            seat_state.table,
+            str(state.option("reuse")) if "reuse" in state.options else "strict_text",
+        )
+        if problem is None:
+            return assignment, None
+        if first_problem is None:
+            first_problem = RuleViolation(*problem)
+    return assignments[0], first_problem
+
+
+def _lay_out(state: DealState, seat: str, assignment: Assignment) -> tuple[int, ...]:
+    seat_state = state.seats[seat]
+    uids = list(assignment.tabled)
+    for card in assignment.from_hand:
+        seat_state.hand[card] -= 1
+        if not seat_state.hand[card]:
+            del seat_state.hand[card]
+        seat_state.table.append(TabledCard(state.next_uid, card))
+        uids.append(state.next_uid)
+        state.next_uid += 1
+    return tuple(uids)
+
+
+def _resolve_kind(
+    state: DealState, cards: Sequence[Card], kind: str | None
+) -> tuple[MeldSpec | None, RuleViolation | None]:
+    profile = state.profile
+    found = identify(profile, cards, state.trump)
+    names = " ".join(str(c) for c in cards)
+    if kind is not None:
+        spec = profile.meld(kind)
+        if spec is None:
+            known = ", ".join(m.kind for m in profile.melds)
+            return None, RuleViolation("BZ109", f"the {profile.name} profile has no meld {kind!r} (melds: {known})")
+        if spec not in found:
+            actual = f" (they form a {found[0].label})" if found else ""
+            return spec, RuleViolation("BZ304", f"{names} do not form a {spec.label}{actual}")
+        return spec, None
+    if not found:
+        return None, RuleViolation("BZ304", f"{names} do not form any meld of the {profile.name} profile")
+    return found[0], None
+
+
+def apply_declare(
+    state: DealState, seat: str, kind: str | None, cards: Sequence[Card], points: int | None = None, force: bool = False
+) -> Step:
+    """Declare (score) a combination after winning a trick."""
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    profile = new.profile
+    problem = _window_problem(new, seat, "declare")
+    if problem is not None:
+        v.append(problem)
+    spec, kind_problem = _resolve_kind(new, cards, kind)
+    if kind_problem is not None:
+        v.append(kind_problem)
+    per_trick = str(new.option("declarations_per_trick")) if "declarations_per_trick" in new.options else "1"
+    if new.declared and problem is None:
+        if per_trick == "1":
+            v.append(
+                RuleViolation(
+                    "BZ308",
+                    f"{seat} already scored a declaration after trick {new.trick_no}; "
+                    f"one declaration is scored per trick won (others wait for a later "
+                    f"trick)",
+                )
+            )
+        elif any(set(cards) & set(prev) for prev in new.declared):
+            v.append(RuleViolation("BZ308", "declarations scored after one trick may not share a card"))
+    if spec is None:
+        return step.check(force)
+    seat_state = new.seats[seat]
+    pending_match = None
+    for i, (pkind, uids) in enumerate(seat_state.pending):
+        if pkind != spec.kind:
+            continue
+        tabled = [t for t in seat_state.table if t.uid in uids]
+        if len(tabled) == len(uids) and sorted((t.card for t in tabled), key=lambda c: c.sort_key) == sorted(
+            cards, key=lambda c: c.sort_key
+        ):
+            pending_match = i
+            break
+    if pending_match is not None:
+        uids = seat_state.pending.pop(pending_match)[1]
+    else:
+        assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
+        if hold_problem is not None:
+            v.append(hold_problem)
+        if assignment is None:
+            return step.check(force)
+        uids = _lay_out(new, seat, assignment)
+    if points is not None and points != spec.points:
+        v.append(
+            RuleViolation(
+                "BZ305", f"{spec.label} claimed for {points}, the {profile.name} profile scores {spec.points}"
+            )
+        )
+    _mark(seat_state, uids, spec)
+    seat_state.score += spec.points
+    new.declared.append(tuple(cards))
+    step.events.append(Scoring(seat, spec.kind, tuple(cards), spec.points))
+    return step.check(force)
+
+
+def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec) -> None:
+    tabled = [t for t in seat_state.table if t.uid in uids]
+    for t in tabled:
+        t.kinds.add(spec.kind)
+        t.classes.add(spec.klass)
+        if spec.marriage:
+            t.partners.update(u for u in uids if u != t.uid)
+
+
+def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Card], force: bool = False) -> Step:
+    """Lay out a combination after winning a trick without scoring it; it may be scored after a later trick."""
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    problem = _window_problem(new, seat, "show a combination")
+    if problem is not None:
+        v.append(problem)
+    spec, kind_problem = _resolve_kind(new, cards, kind)
+    if kind_problem is not None:
+        v.append(kind_problem)
+    if spec is None:
+        return step.check(force)
+    assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
+    if hold_problem is not None:
+        v.append(hold_problem)
+    if assignment is not None:
+        uids = _lay_out(new, seat, assignment)
+        new.seats[seat].pending.append((spec.kind, uids))
+    return step.check(force)
+
+
+def apply_draw(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
+    """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    if not new.to_draw:
+        if new.stock_count == 0:
+            v.append(RuleViolation("BZ402", f"{seat} draws {card} but the stock is exhausted"))
+        else:
+            v.append(RuleViolation("BZ402", f"{seat} draws {card} but no draw is due (draws follow a trick)"))
+    elif new.to_draw[0] != seat:
+        first = new.to_draw[0]
+        why = (
+            "the trick's winner draws first"
+            if new.profile.draw_order == "winner_first"
+            else "the trick's leader draws first"
+        )
+        v.append(RuleViolation("BZ401", f"{first} draws before {seat} after trick {new.trick_no}: {why}"))
+    if seat in new.to_draw:
+        new.to_draw.remove(seat)
+    new.window_open = False
+    if new.stock_left > 0:
+        if new.stock is not None:
+            expected = new.stock[0]
+            if card != expected:
+                v.append(RuleViolation("BZ403", f"{seat} draws {card} but the next card of the stock is {expected}"))
+            new.stock.pop(0)
+        else:
+            new.seen[card] += 1
+            v.extend(_conservation(new.profile, Counter({card: new.seen[card]})))
+        new.stock_left -= 1
+    elif new.turnup_in_stock:
+        if card != new.turnup:
+            v.append(RuleViolation("BZ403", f"{seat} draws {card} but the last card is the turn-up, {new.turnup}"))
+        new.turnup_waiting = False
+    new.seats[seat].hand[card] += 1
+    if new.phase == 2:
+        _take_up_table(new)
+    return step.check(force)
+
+
+def _take_up_table(state: DealState) -> None:
+    """Phase 2 begins: table cards go back into the hands and pending combinations lapse."""
+    for seat_state in state.seats.values():
+        for t in seat_state.table:
+            seat_state.hand[t.card] += 1
+        seat_state.table = []
+        seat_state.pending = []
+
+
+def finish_deal(state: DealState, force: bool = False) -> Step:
+    """End of the hand: brisques (and checks that it was played out)."""
+    new = state.copy()
+    step = Step(new)
+    if not new.finished:
+        step.violations.append(
+            RuleViolation("BZ506", f"the deal ends after {new.trick_no} tricks; a hand has {new.profile.total_tricks}")
+        )
+    profile = new.profile
+    for seat, seat_state in new.seats.items():
+        brisques = [c for c in seat_state.won if c.rank in profile.brisque_ranks]
+        points = len(brisques) * profile.brisque_points
+        seat_state.score += points
+        if profile.brisque_points:
+            step.events.append(Scoring(seat, "brisques", tuple(brisques), points))
+    return step.check(force)
+
+
+def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:
+    """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
+    if _window_problem(state, seat, "declare") is not None:
+        return []
+    per_trick = str(state.options.get("declarations_per_trick", "1"))
+    if state.declared and per_trick == "1":
+        return []
+    held = state.seats[seat].held()
+    found: list[tuple[MeldSpec, tuple[Card, ...]]] = []
+    for spec in state.profile.melds:
+        for cards in _candidate_sets(spec, held, state.trump):
+            if state.declared and any(set(cards) & set(prev) for prev in state.declared):
+                continue
+            assignment, problem = _pick(state, seat, cards, spec, check_reuse=True)
+            if assignment is not None and problem is None:
+                found.append((spec, cards))
+    return found
+
+
+def _candidate_sets(spec: MeldSpec, held: Counter[Card], trump: Suit | None) -> list[tuple[Card, ...]]:
+    if spec.cards:
+        return [spec.cards] if not Counter(spec.cards) - held else []
+    if spec.rank is not None:
+        pool = sorted((c for c in held.elements() if c.rank == spec.rank), key=lambda c: c.sort_key)
+        return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
+    result = []
+    for suit in Suit:
+        if spec.suit == "trump" and suit != trump:
+            continue
+        if spec.suit == "plain" and (trump is None or suit == trump):
+            continue
+        cards = tuple(Card(suit, r) for r in spec.ranks)
+        if not Counter(cards) - held:
+            result.append(cards)
+    return result

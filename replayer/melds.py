@@ -1,0 +1,134 @@
+"""Recognising declarations and applying the re-use rules of declared cards. Pure functions."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card, Suit
+from .rules import MeldSpec, RuleProfile
+
+__all__ = ["Assignment", "TabledCard", "choose_instances", "identify", "matches", "reuse_problem"]
+
+
+@dataclass
+class TabledCard:
+    """A declared card lying face up on the table, with what it has been scored in."""
+
+    uid: int
+    card: Card
+    kinds: set[str] = field(default_factory=set)
+    classes: set[str] = field(default_factory=set)
+    partners: set[int] = field(default_factory=set)
+    """Uids of the cards it was married to (for the re-marriage exception)."""
+
+    def copy(self) -> TabledCard:
+        """An independent copy."""
+        return TabledCard(self.uid, self.card, set(self.kinds), set(self.classes), set(self.partners))
+
+
+def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
+    """True when ``cards`` form exactly the meld ``spec`` with this trump suit."""
+    if len(cards) != spec.size:
+        return False
+    if spec.cards:
+        return Counter(cards) == Counter(spec.cards)
+    if spec.rank is not None:
+        return all(c.rank == spec.rank for c in cards)
+    suits = {c.suit for c in cards}
+    if len(suits) != 1:
+        return False
+    suit = next(iter(suits))
+    if spec.suit == "trump" and suit != trump:
+        return False
+    if spec.suit == "plain" and (trump is None or suit == trump):
+        return False
+    return sorted((c.rank for c in cards), reverse=True) == sorted(spec.ranks, reverse=True)
+
+
+def identify(profile: RuleProfile, cards: Sequence[Card], trump: Suit | None) -> list[MeldSpec]:
+    """Every meld of the profile that these cards form (usually zero or one)."""
+    return [spec for spec in profile.melds if matches(spec, cards, trump)]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Which physical cards a declaration uses: tabled ones by uid, the rest from the concealed hand."""
+
+    tabled: tuple[int, ...]
+    from_hand: tuple[Card, ...]
+
+
+def _options_for(
+    card: Card, need: int, tabled: Sequence[TabledCard], in_hand: int
+) -> list[tuple[tuple[int, ...], int]]:
+    uids = [t.uid for t in tabled if t.card == card]
+    result = []
+    for k in range(min(need, len(uids)), -1, -1):
+        if need - k > in_hand:
+            continue
+        for combo in itertools.combinations(uids, k):
+            result.append((combo, need - k))
+    return result
+
+
+def choose_instances(
+    cards: Sequence[Card],
+    hand: Counter[Card],
+    tabled: Sequence[TabledCard],
+) -> Iterable[Assignment]:
+    """All ways to take ``cards`` from the table and the hand, those using the most tabled cards first."""
+    need = Counter(cards)
+    per_card = [(card, _options_for(card, n, tabled, hand[card])) for card, n in need.items()]
+    if any(not options for _, options in per_card):
+        return []
+    assignments = []
+    for choice in itertools.product(*(options for _, options in per_card)):
+        uids: list[int] = []
+        hand_cards: list[Card] = []
+        for (card, _), (combo, from_hand) in zip(per_card, choice, strict=True):
+            uids.extend(combo)
+            hand_cards.extend([card] * from_hand)
+        assignments.append(Assignment(tuple(uids), tuple(hand_cards)))
+    assignments.sort(key=lambda a: -len(a.tabled))
+    return assignments
+
+
+def reuse_problem(
+    spec: MeldSpec,
+    assignment: Assignment,
+    tabled: Sequence[TabledCard],
+    mode: str,
+) -> tuple[str, str] | None:
+    """Why this use of cards breaks the re-use rule ``mode``, as (code, message); None when it is allowed.
+
+    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``.
+    """
+    by_uid = {t.uid: t for t in tabled}
+    used = [by_uid[u] for u in assignment.tabled]
+    if not assignment.from_hand and all(spec.klass in t.classes for t in used):
+        names = " ".join(str(t.card) for t in used)
+        return (
+            "BZ306",
+            f"{spec.label} adds no new card: {names} already scored in this class of combination "
+            f"(a declaration needs at least one card not yet scored in a {_class_name(spec.klass)})",
+        )
+    if mode == "new_card_refill":
+        return None
+    on_table = set(by_uid)
+    for t in used:
+        if spec.kind not in t.kinds:
+            continue
+        if mode == "text_with_remarriage" and spec.marriage and not (t.partners & on_table):
+            continue  # re-marriage: its first partner has been played (the worked deal, trick 22)
+        return (
+            "BZ307",
+            f"{t.card} was already scored in a {spec.label}; a card scores only once in each kind of combination",
+        )
+    return None
+
+
+def _class_name(klass: str) -> str:
+    return {"M": "marriage or sequence", "B": "bezique", "F": "four of a kind"}.get(klass, f"class {klass}")

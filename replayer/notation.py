@@ -1,0 +1,633 @@
+"""Reading records: the Lark grammar (grammar/bezique.lark) and the builder that groups statements into games,
+deals and tricks. This is the only module that imports lark.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .cards import Card, CardParseError, parse_suit
+from .errors import Diagnostic, NotationError, Span
+from .record import (
+    Claim,
+    Comment,
+    Deal,
+    Declare,
+    Draw,
+    Draws,
+    Exchange,
+    Game,
+    Play,
+    Question,
+    Record,
+    ScoreCheck,
+    SeatValue,
+    Trick,
+)
+
+__all__ = ["SEAT_ALIASES", "data_dir", "parse_file", "parse_record"]
+
+SEAT_ALIASES = {
+    "NORTH": "N",
+    "SOUTH": "S",
+    "EAST": "E",
+    "WEST": "W",
+    "СЕВЕР": "N",
+    "ЮГ": "S",
+    "ВОСТОК": "E",
+    "ЗАПАД": "W",
+}
+
+_MAX_SYNTAX_ERRORS = 20
+
+# Friendly names for the grammar's terminals in "expected ..." messages.
+_TERMINAL_NAMES = {
+    "SEAT": "a seat (N, S, E, W)",
+    "CARD": "a card (e.g. QS, 10C, Q♠)",
+    "INT": "a number",
+    "_NL": "the end of the line",
+    "COMMA": "','",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "__ANON_0": "'->'",
+    "KIND": "a meld kind (e.g. royal_marriage)",
+    "NAME": "a name",
+    "SUIT": "a suit (S, H, D, C)",
+    "STRING": "a quoted string",
+    "TEXT": "text",
+    "COMMENT": "a comment { ... }",
+    "QUESTION": "a question {? ... }",
+    "MINUSGT": "'->'",
+}
+
+
+def data_dir(name: str) -> Path:
+    """Locate a data folder shipped beside the package (``grammar``, ``site_templates``).
+
+    In a source checkout they sit at the top level, beside ``replayer/``; an installed wheel carries them inside
+    the package (pyproject.toml maps them there).
+    """
+    here = Path(__file__).resolve().parent
+    for candidate in (here / name, here.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"the {name} folder is missing from the installation ({here})")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = (data_dir("grammar") / "bezique.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+
+
+def parse_file(path: str | Path) -> Record:
+    """Read and parse a record file (UTF-8). Raises :class:`NotationError` or ``OSError``."""
+    text = Path(path).read_text(encoding="utf-8")
+    return parse_record(text, str(path))
+
+
+def _span(token: Token) -> Span:
+    return Span(token.line or 1, token.column or 1, max(1, len(str(token).split("\n")[0])))
+
+
+def _expected(names: set[str]) -> str:
+    readable = sorted({_TERMINAL_NAMES.get(n, n.lower() if n.isupper() else n) for n in names})
+    if len(readable) > 6:
+        readable = [*readable[:6], "…"]
+    return ", ".join(readable)
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line, column = exc.line, exc.column
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else ""
+        if char == "{":
+            return Diagnostic("BZ004", "unterminated comment: '{' has no closing '}'", Span(line, column), path)
+        word = text[pos:].split(None, 1)[0] if text[pos:].strip() else char
+        word = word.split(",")[0] or char
+        expected = _expected(set(exc.allowed or ()))
+        if "CARD" in (exc.allowed or ()):
+            return Diagnostic(
+                "BZ003",
+                f"not a card: {word!r} (write rank then suit, e.g. QS, 10C, Q♠, Д пики); expected {expected}",
+                Span(line, column, len(word)),
+                path,
+            )
+        return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        shown = "end of line" if token.type == "_NL" else ("end of file" if token.type == "$END" else repr(str(token)))
+        expected = _expected(set(exc.expected or ()))
+        return Diagnostic(
+            "BZ001",
+            f"unexpected {shown}; expected {expected}",
+            Span(token.line or line, token.column or column, max(1, len(str(token).strip()))),
+            path,
+        )
+    if isinstance(exc, UnexpectedEOF):
+        return Diagnostic(
+            "BZ001",
+            f"unexpected end of file; expected {_expected(set(exc.expected))}",
+            Span(max(1, text.count("\n")), 1),
+            path,
+        )
+    return Diagnostic("BZ001", "syntax error", Span(line, column), path)
+
+
+def _blank_line(text: str, line: int) -> str:
+    lines = text.split("\n")
+    if 1 <= line <= len(lines):
+        lines[line - 1] = " " * len(lines[line - 1])
+    return "\n".join(lines)
+
+
+def parse_record(text: str, path: str = "<record>") -> Record:
+    """Parse a record. Every syntax error is reported (up to a limit) in one :class:`NotationError`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    diagnostics: list[Diagnostic] = []
+    work = text
+    tree: Tree | None = None
+    while True:
+        try:
+            tree = _parser().parse(work)
+            break
+        except UnexpectedInput as exc:
+            diag = _syntax_diagnostic(exc, text, path)
+            if diagnostics and diagnostics[-1].span == diag.span:
+                break
+            diagnostics.append(diag)
+            if len(diagnostics) >= _MAX_SYNTAX_ERRORS or diag.code == "BZ004" or diag.span is None:
+                break
+            work = _blank_line(work, diag.span.line)
+    if diagnostics or tree is None:
+        raise NotationError(diagnostics)
+    builder = _Builder(path, text)
+    builder.build(tree)
+    if builder.diagnostics:
+        raise NotationError(builder.diagnostics)
+    return builder.record
+
+
+def _tok(item: object) -> Token:
+    """A child that the grammar guarantees to be a token."""
+    assert isinstance(item, Token)
+    return item
+
+
+def _card(token: Token, diags: list[Diagnostic], path: str) -> Card | None:
+    try:
+        return Card.parse(str(token))
+    except CardParseError as exc:
+        diags.append(Diagnostic("BZ003", str(exc), _span(token), path))
+        return None
+
+
+def _comment_text(token: Token, strip: int) -> str:
+    inner = str(token)[strip:-1]
+    return " ".join(inner.split())
+
+
+class _Builder:
+    """Groups the flat statements into games, deals and tricks."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.record = Record(path, text)
+        self.diagnostics: list[Diagnostic] = []
+        self.game: Game | None = None
+        self.deal: Deal | None = None
+        self.trick: Trick | None = None
+        self.target: Any = None  # where the next comment goes: the last game, deal, trick or statement
+
+    def error(self, code: str, message: str, span: Span) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, self.path))
+
+    def seat(self, token: Token) -> str:
+        raw = str(token)
+        return SEAT_ALIASES.get(raw.upper(), raw.upper())
+
+    def ensure_game(self, span: Span) -> Game:
+        if self.game is None:
+            self.game = Game(span)
+            self.record.games.append(self.game)
+            self.target = self.game
+        return self.game
+
+    def ensure_deal(self, span: Span) -> Deal:
+        game = self.ensure_game(span)
+        if self.deal is None:
+            self.deal = Deal(None, span)
+            game.deals.append(self.deal)
+            self.target = self.deal
+        return self.deal
+
+    def attach(self, comments: list[Comment]) -> None:
+        if not comments:
+            return
+        target = self.target
+        if target is None:
+            target = self.ensure_game(comments[0].span)
+        target.comments.extend(comments)
+
+    def comments_of(self, node: Tree) -> list[Comment]:
+        result = []
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "comment":
+                token = child.children[0]
+                assert isinstance(token, Token)
+                result.append(Comment(_comment_text(token, 1), _span(token)))
+        return result
+
+    def build(self, tree: Tree) -> None:
+        for stmt in tree.children:
+            if not isinstance(stmt, Tree):
+                continue
+            handler = getattr(self, f"on_{stmt.data}")
+            handler(stmt)
+
+    # --- statements -------------------------------------------------------------------------------------
+
+    def on_comment_stmt(self, node: Tree) -> None:
+        self.attach(self.comments_of(node))
+
+    def on_game_stmt(self, node: Tree) -> None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        self.game = Game(_span(keyword))
+        self.record.games.append(self.game)
+        self.deal = None
+        self.trick = None
+        for child in node.children[1:]:
+            if isinstance(child, Token) and child.type == "STRING":
+                self.game.title = str(child)[1:-1]
+        self.target = self.game
+        self.attach(self.comments_of(node))
+
+    def _game_header(self, node: Tree) -> Game | None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        game = self.ensure_game(_span(keyword))
+        if game.deals:
+            self.error(
+                "BZ101", f"the {str(keyword).lower()} header belongs before the first deal of the game", _span(keyword)
+            )
+            return None
+        return game
+
+    def on_text_header(self, node: Tree) -> None:
+        game = self._game_header(node)
+        key = str(node.children[0]).lower()
+        value = ""
+        for child in node.children[1:]:
+            if isinstance(child, Token) and child.type == "TEXT":
+                value = child.strip()
+        if game is not None:
+            if key in game.headers:
+                self.error("BZ102", f"a second {key} header (the first is kept)", _span(_tok(node.children[0])))
+            else:
+                game.headers[key] = value
+                if key == "title" and game.title is None:
+                    game.title = value
+        self.target = game or self.target
+        self.attach(self.comments_of(node))
+
+    def on_players_header(self, node: Tree) -> None:
+        game = self._game_header(node)
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "player":
+                seat_token = child.children[0]
+                assert isinstance(seat_token, Token)
+                name = str(child.children[1])[1:-1] if len(child.children) > 1 else ""
+                if game is not None:
+                    game.players[self.seat(seat_token)] = name
+        self.attach(self.comments_of(node))
+
+    def on_profile_header(self, node: Tree) -> None:
+        game = self._game_header(node)
+        if game is not None:
+            game.profile = str(node.children[1])
+            game.profile_span = _span(_tok(node.children[1]))
+        self.attach(self.comments_of(node))
+
+    def on_options_header(self, node: Tree) -> None:
+        game = self._game_header(node)
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "option":
+                name_token, value_token = (_tok(x) for x in child.children)
+                assert isinstance(name_token, Token)
+                if game is not None:
+                    game.options[str(name_token)] = str(value_token)
+                    game.option_spans[str(name_token)] = _span(name_token)
+        self.attach(self.comments_of(node))
+
+    def on_target_header(self, node: Tree) -> None:
+        game = self._game_header(node)
+        if game is not None:
+            game.target = int(str(node.children[1]))
+        self.attach(self.comments_of(node))
+
+    def _deal_header(self, node: Tree) -> Deal | None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        deal = self.ensure_deal(_span(keyword))
+        if deal.tricks:
+            self.error(
+                "BZ101",
+                f"the {str(keyword).lower()} header belongs before the deal's first trick "
+                f"(start a new deal with 'deal')",
+                _span(keyword),
+            )
+            return None
+        name = str(keyword).lower()
+        if name in deal.spans and name != "hand":
+            self.error("BZ102", f"a second {name} header in this deal", _span(keyword))
+            return None
+        deal.spans[name] = _span(keyword)
+        return deal
+
+    def on_dealer_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        if deal is not None:
+            deal.dealer = self.seat(_tok(node.children[1]))
+        self.attach(self.comments_of(node))
+
+    def on_leader_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        if deal is not None:
+            deal.leader = self.seat(_tok(node.children[1]))
+        self.attach(self.comments_of(node))
+
+    def on_trump_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        if deal is not None:
+            deal.trump = parse_suit(str(node.children[1]))
+        self.attach(self.comments_of(node))
+
+    def on_turnup_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        card = _card(_tok(node.children[1]), self.diagnostics, self.path)
+        if deal is not None:
+            deal.turnup = card
+        self.attach(self.comments_of(node))
+
+    def on_hand_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        seat_token = node.children[1]
+        assert isinstance(seat_token, Token)
+        seat = self.seat(seat_token)
+        cards = [
+            _card(_tok(t), self.diagnostics, self.path)
+            for t in node.children[2:]
+            if isinstance(t, Token) and t.type == "CARD"
+        ]
+        if deal is not None:
+            if seat in deal.hands:
+                self.error("BZ102", f"a second hand for {seat} in this deal", _span(seat_token))
+            deal.hands[seat] = [c for c in cards if c is not None]
+            deal.hand_spans[seat] = _span(seat_token)
+        self.attach(self.comments_of(node))
+
+    def on_stock_header(self, node: Tree) -> None:
+        deal = self._deal_header(node)
+        cards = [
+            _card(_tok(t), self.diagnostics, self.path)
+            for t in node.children[1:]
+            if isinstance(t, Token) and t.type == "CARD"
+        ]
+        if deal is not None:
+            deal.stock = [c for c in cards if c is not None]
+        self.attach(self.comments_of(node))
+
+    def on_deal_stmt(self, node: Tree) -> None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        game = self.ensure_game(_span(keyword))
+        number = None
+        for child in node.children[1:]:
+            if isinstance(child, Token) and child.type == "INT":
+                number = int(child)
+        self.deal = Deal(number, _span(keyword))
+        game.deals.append(self.deal)
+        self.trick = None
+        self.target = self.deal
+        self.attach(self.comments_of(node))
+
+    def on_trick_stmt(self, node: Tree) -> None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        deal = self.ensure_deal(_span(keyword))
+        if deal.end:
+            self.error(
+                "BZ101",
+                "a trick after the end of the deal (brisques/result); start a new deal with 'deal'",
+                _span(keyword),
+            )
+        number = int(str(node.children[1]))
+        plays: list[Play] = []
+        winner = None
+        winner_span = None
+        for child in node.children[2:]:
+            if not isinstance(child, Tree):
+                continue
+            if child.data == "play":
+                questions = []
+                seat_token = card_token = None
+                for part in child.children:
+                    if isinstance(part, Tree) and part.data == "question":
+                        questions.append(self.question(_tok(part.children[0])))
+                    elif isinstance(part, Token) and part.type == "SEAT":
+                        seat_token = part
+                    elif isinstance(part, Token) and part.type == "CARD":
+                        card_token = part
+                assert seat_token is not None and card_token is not None
+                card = _card(card_token, self.diagnostics, self.path)
+                if card is not None:
+                    plays.append(Play(self.seat(seat_token), card, _span(card_token), _span(seat_token), questions))
+            elif child.data == "winner":
+                token = child.children[0]
+                assert isinstance(token, Token)
+                winner = self.seat(token)
+                winner_span = _span(token)
+        self.trick = Trick(number, plays, winner, winner_span, _span(keyword))
+        deal.tricks.append(self.trick)
+        self.target = self.trick
+        self.attach(self.comments_of(node))
+
+    def question(self, token: Token) -> Question:
+        body = str(token)[2:-1]
+        answers: list[Card] = []
+        if "|" in body:
+            body, _, accepted = body.rpartition("|")
+            for word in accepted.replace(",", " ").split():
+                try:
+                    answers.append(Card.parse(word))
+                except CardParseError:
+                    self.error("BZ003", f"the question's accepted answer {word!r} is not a card", _span(token))
+        return Question(" ".join(body.split()), answers, _span(token))
+
+    def _trick_item(self, node: Tree) -> Trick | None:
+        first = node.children[0]
+        assert isinstance(first, Token)
+        if self.trick is None or (self.deal is not None and self.deal.end):
+            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", _span(first))
+            return None
+        return self.trick
+
+    def on_exchange_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        seat_token, _, card_token = (_tok(x) for x in node.children[:3])
+        points = self.points(node)
+        card = _card(card_token, self.diagnostics, self.path)
+        if trick is not None and card is not None:
+            item = Exchange(
+                self.seat(seat_token),
+                card,
+                points,
+                _span(seat_token),
+                _span(card_token),
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def points(self, node: Tree) -> int | None:
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "points":
+                return int(str(child.children[0]))
+        return None
+
+    def points_span(self, node: Tree) -> Span | None:
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "points":
+                return _span(_tok(child.children[0]))
+        return None
+
+    def _declaration(self, node: Tree, scored: bool) -> None:
+        trick = self._trick_item(node)
+        seat_token = node.children[0]
+        assert isinstance(seat_token, Token)
+        kind = None
+        kind_span = None
+        cards: list[Card] = []
+        spans: list[Span] = []
+        for child in node.children[2:]:
+            if isinstance(child, Token) and child.type == "KIND":
+                kind = str(child)
+                kind_span = _span(child)
+            elif isinstance(child, Token) and child.type == "CARD":
+                card = _card(child, self.diagnostics, self.path)
+                if card is not None:
+                    cards.append(card)
+                    spans.append(_span(child))
+        if trick is not None:
+            item = Declare(
+                self.seat(seat_token),
+                kind,
+                cards,
+                self.points(node),
+                _span(seat_token),
+                kind_span,
+                self.points_span(node),
+                spans,
+                scored,
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def on_declare_stmt(self, node: Tree) -> None:
+        self._declaration(node, scored=True)
+
+    def on_show_stmt(self, node: Tree) -> None:
+        self._declaration(node, scored=False)
+
+    def on_claim_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        seat_token, _, kind_token = (_tok(x) for x in node.children[:3])
+        if trick is not None:
+            item = Claim(
+                self.seat(seat_token),
+                str(kind_token),
+                self.points(node),
+                _span(kind_token),
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def on_draws_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        draws = []
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "seat_card":
+                seat_token, card_token = (_tok(x) for x in child.children)
+                card = _card(card_token, self.diagnostics, self.path)
+                if card is not None:
+                    draws.append(
+                        Draw(
+                            self.seat(seat_token),
+                            card,
+                            _span(card_token),
+                            _span(seat_token),
+                        )
+                    )
+        if trick is not None:
+            item = Draws(draws, _span(_tok(node.children[0])))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def values(self, node: Tree) -> list[SeatValue]:
+        result = []
+        for child in node.children:
+            if isinstance(child, Tree) and child.data == "seat_points":
+                seat_token, value_token = (_tok(x) for x in child.children)
+                result.append(
+                    SeatValue(
+                        self.seat(seat_token),
+                        int(str(value_token)),
+                        _span(value_token),
+                    )
+                )
+        return result
+
+    def on_score_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        if trick is not None:
+            item = ScoreCheck("score", self.values(node), _span(_tok(node.children[0])))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def _end_statement(self, node: Tree, what: str) -> None:
+        keyword = node.children[0]
+        assert isinstance(keyword, Token)
+        deal = self.ensure_deal(_span(keyword))
+        item = ScoreCheck(what, self.values(node), _span(keyword))
+        deal.end.append(item)
+        self.target = item
+        self.attach(self.comments_of(node))
+
+    def on_brisques_stmt(self, node: Tree) -> None:
+        self._end_statement(node, "brisques")
+
+    def on_result_stmt(self, node: Tree) -> None:
+        self._end_statement(node, "result")
+
+    def on_total_stmt(self, node: Tree) -> None:
+        self._end_statement(node, "total")
+
+    def on_winner_stmt(self, node: Tree) -> None:
+        keyword, seat_token = (_tok(x) for x in node.children[:2])
+        game = self.ensure_game(_span(keyword))
+        game.winner = self.seat(seat_token)
+        game.winner_span = _span(seat_token)
+        self.target = game
+        self.attach(self.comments_of(node))

@@ -1,0 +1,198 @@
+"""The parsed form of a record: games, deals, tricks and the statements in them, each with its position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, Suit
+from .errors import Span
+
+__all__ = [
+    "Claim",
+    "Comment",
+    "Deal",
+    "Declare",
+    "Draw",
+    "Draws",
+    "Exchange",
+    "Game",
+    "Item",
+    "Play",
+    "Question",
+    "Record",
+    "ScoreCheck",
+    "SeatValue",
+    "Trick",
+]
+
+
+@dataclass
+class Comment:
+    """Commentary ``{ ... }``; attached to the statement it follows."""
+
+    text: str
+    span: Span
+
+
+@dataclass
+class Question:
+    """A quiz question ``{? text | answers }`` placed before a play."""
+
+    text: str
+    answers: list[Card]
+    span: Span
+
+
+@dataclass
+class Play:
+    """One card played to a trick."""
+
+    seat: str
+    card: Card
+    span: Span
+    """The card's position."""
+    seat_span: Span
+    questions: list[Question] = field(default_factory=list)
+
+
+@dataclass
+class SeatValue:
+    """A number stated for a seat (``N 320``)."""
+
+    seat: str
+    value: int
+    span: Span
+
+
+@dataclass
+class Exchange:
+    """``N exchanges 7C = 10``."""
+
+    seat: str
+    card: Card
+    points: int | None
+    span: Span
+    card_span: Span
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class Declare:
+    """``N declares royal_marriage KC QC = 40`` (or ``shows`` when ``scored`` is False)."""
+
+    seat: str
+    kind: str | None
+    cards: list[Card]
+    points: int | None
+    span: Span
+    kind_span: Span | None
+    points_span: Span | None
+    card_spans: list[Span]
+    scored: bool = True
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class Claim:
+    """``S scores seven_played = 10``: a statement of an automatic score, checked."""
+
+    seat: str
+    kind: str
+    points: int | None
+    span: Span
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class Draw:
+    """One card drawn."""
+
+    seat: str
+    card: Card
+    span: Span
+    seat_span: Span
+
+
+@dataclass
+class Draws:
+    """``draws N KC, S 9D``."""
+
+    draws: list[Draw]
+    span: Span
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class ScoreCheck:
+    """``score N 10, S 0``, ``brisques ...``, ``result ...`` or ``total ...``: stated numbers to check."""
+
+    what: str
+    values: list[SeatValue]
+    span: Span
+    comments: list[Comment] = field(default_factory=list)
+
+
+Item = Exchange | Declare | Claim | Draws | ScoreCheck
+
+
+@dataclass
+class Trick:
+    """A trick and what follows it until the next trick."""
+
+    number: int
+    plays: list[Play]
+    winner: str | None
+    winner_span: Span | None
+    span: Span
+    comments: list[Comment] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+
+
+@dataclass
+class Deal:
+    """One deal (hand) of a game."""
+
+    number: int | None
+    span: Span
+    dealer: str | None = None
+    leader: str | None = None
+    trump: Suit | None = None
+    turnup: Card | None = None
+    hands: dict[str, list[Card]] = field(default_factory=dict)
+    hand_spans: dict[str, Span] = field(default_factory=dict)
+    stock: list[Card] | None = None
+    spans: dict[str, Span] = field(default_factory=dict)
+    """Where each deal header was written."""
+    comments: list[Comment] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    end: list[ScoreCheck] = field(default_factory=list)
+    """brisques, result and total statements after the last trick."""
+
+
+@dataclass
+class Game:
+    """One game: headers and its deals."""
+
+    span: Span
+    title: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    """Free-text headers: title, source, url, page, date, …"""
+    players: dict[str, str] = field(default_factory=dict)
+    profile: str = "classic"
+    profile_span: Span | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    option_spans: dict[str, Span] = field(default_factory=dict)
+    target: int | None = None
+    deals: list[Deal] = field(default_factory=list)
+    winner: str | None = None
+    winner_span: Span | None = None
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """A parsed file: one or more games."""
+
+    path: str
+    text: str
+    games: list[Game] = field(default_factory=list)

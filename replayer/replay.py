@@ -1,0 +1,560 @@
+"""Replaying a record through the engine: every play, winner, declaration, draw and stated score is checked.
+
+A replay never stops at the first problem. After an illegal action it carries the action out as written (the
+card leaves the hand if it is there, the points claimed by a declaration are what the rules give), and it goes
+on checking; a stated score that disagrees is reported once, and later statements are compared with the same
+discrepancy so that one mistake is not reported again at every later score line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, Suit
+from .engine import (
+    DealState,
+    Scoring,
+    Step,
+    apply_declare,
+    apply_draw,
+    apply_exchange,
+    apply_play,
+    apply_show,
+    finish_deal,
+    start_deal,
+)
+from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
+from .record import Claim, Comment, Deal, Declare, Draws, Exchange, Game, Question, Record, ScoreCheck, Trick
+from .rules import RuleProfile, load_rules
+
+__all__ = ["DealResult", "GameResult", "ReplayResult", "TrickResult", "replay_record", "to_json"]
+
+
+def _sorted(cards: Any) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
+@dataclass
+class Snapshot:
+    """What lies in front of each seat at a moment: concealed hand and table cards."""
+
+    hands: dict[str, list[Card]]
+    tables: dict[str, list[Card]]
+    scores: dict[str, int]
+    stock: int
+    turnup: Card | None
+
+    @classmethod
+    def of(cls, state: DealState) -> Snapshot:
+        return cls(
+            hands={s: _sorted(v.hand.elements()) for s, v in state.seats.items()},
+            tables={s: _sorted(t.card for t in v.table) for s, v in state.seats.items()},
+            scores=state.scores(),
+            stock=state.stock_count,
+            turnup=state.turnup if state.turnup_in_stock else None,
+        )
+
+
+@dataclass
+class TrickResult:
+    """One trick as replayed."""
+
+    n: int
+    leader: str
+    phase: int
+    plays: list[tuple[str, Card]]
+    winner: str | None
+    scoring: list[Scoring]
+    draws: list[tuple[str, Card]]
+    scores: dict[str, int]
+    before: Snapshot
+    after: Snapshot
+    comments: list[Comment] = field(default_factory=list)
+    questions: list[tuple[str, Question]] = field(default_factory=list)
+    """(seat whose play is asked, question)."""
+    line: int = 0
+
+
+@dataclass
+class DealResult:
+    """One deal as replayed."""
+
+    number: int
+    dealer: str
+    leader: str
+    trump: Suit | None
+    turnup: Card | None
+    hands: dict[str, list[Card]]
+    tricks: list[TrickResult] = field(default_factory=list)
+    scoring: list[Scoring] = field(default_factory=list)
+    brisques: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    comments: list[Comment] = field(default_factory=list)
+    end_comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class GameResult:
+    """One game as replayed."""
+
+    title: str
+    headers: dict[str, str]
+    profile: RuleProfile
+    options: dict[str, str | int]
+    players: dict[str, str]
+    deals: list[DealResult] = field(default_factory=list)
+    scores: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class ReplayResult:
+    """A replayed record and every problem found in it."""
+
+    path: str
+    text: str
+    games: list[GameResult] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem was found."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+class _Replayer:
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.result = ReplayResult(record.path, record.text)
+
+    def report(self, code: str, message: str, span: Span | None) -> None:
+        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
+
+    def violations(self, step: Step, span: Span | None, seat_span: Span | None = None) -> None:
+        for v in step.violations:
+            where = seat_span if (v.code == "BZ202" and seat_span is not None) else span
+            self.report(v.code, v.message, where)
+
+    def run(self) -> ReplayResult:
+        for game in self.record.games:
+            self.game(game)
+        return self.result
+
+    def game(self, game: Game) -> None:
+        try:
+            profile = load_rules(game.profile)
+        except RuleProfileError as exc:
+            self.report("BZ103", str(exc), game.profile_span or game.span)
+            return
+        try:
+            options = profile.resolve_options(game.options)
+        except ValueError as exc:
+            culprit = next(
+                (n for n in game.options if n not in profile.options or str(exc).startswith(f"option {n} ")), None
+            )
+            self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
+            options = profile.default_options()
+        if game.target is not None and "target" in options:
+            options["target"] = game.target
+        for seat in game.players:
+            if seat not in profile.seats:
+                self.report(
+                    "BZ105",
+                    f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(profile.seats)})",
+                    game.span,
+                )
+        result = GameResult(
+            title=game.title or game.headers.get("title") or "Untitled game",
+            headers=dict(game.headers),
+            profile=profile,
+            options=dict(options),
+            players={s: game.players.get(s, s) for s in profile.seats},
+            comments=list(game.comments),
+        )
+        self.result.games.append(result)
+        totals = {s: 0 for s in profile.seats}
+        previous_dealer: str | None = None
+        decided: str | None = None
+        for index, deal in enumerate(game.deals):
+            outcome = self.deal(deal, profile, options, index + 1, previous_dealer)
+            if outcome is None:
+                return
+            result.deals.append(outcome)
+            previous_dealer = outcome.dealer
+            for seat, points in outcome.scores.items():
+                totals[seat] += points
+            for check in deal.end:
+                if check.what == "total":
+                    self.check_values(check, totals, "BZ504", "game total after this deal")
+            if decided is None:
+                decided = self.decide(totals, options, outcome)
+        result.scores = totals
+        result.winner = decided
+        if game.winner is not None and game.winner != decided:
+            said = f"{decided} wins" if decided else "nobody has reached the target yet"
+            self.report(
+                "BZ505",
+                f"the record names {game.winner} as the winner; by the rules {said} "
+                f"(target {options.get('target')}, totals "
+                f"{', '.join(f'{s} {v}' for s, v in totals.items())})",
+                game.winner_span,
+            )
+
+    def decide(self, totals: dict[str, int], options: dict[str, str | int], deal: DealResult) -> str | None:
+        target = options.get("target")
+        if not isinstance(target, int):
+            return None
+        over = [s for s, v in totals.items() if v >= target]
+        if not over:
+            return None
+        if len(over) == 1:
+            return over[0]
+        if options.get("tie_rule") == "last_trick":
+            last = str(options.get("last_trick", "final"))
+            tricks = deal.tricks
+            index = len(tricks) - 1
+            if last == "24":
+                index = next(
+                    (
+                        i
+                        for i, t in enumerate(tricks)
+                        if t.phase == 1 and (i + 1 == len(tricks) or tricks[i + 1].phase == 2)
+                    ),
+                    index,
+                )
+            if tricks and tricks[index].winner in over:
+                return tricks[index].winner
+        return max(over, key=lambda s: totals[s])
+
+    def deal(
+        self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], number: int, previous_dealer: str | None
+    ) -> DealResult | None:
+        dealer = deal.dealer
+        if dealer is None and previous_dealer is not None:
+            dealer = _next(profile, previous_dealer)
+        if dealer is None and deal.leader is not None:
+            dealer = _previous(profile, deal.leader)
+        for name, seat in (("dealer", dealer), ("leader", deal.leader)):
+            if seat is not None and seat not in profile.seats:
+                self.report(
+                    "BZ105",
+                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
+                    deal.spans.get(name, deal.span),
+                )
+                return None
+        missing = []
+        if dealer is None:
+            missing.append("dealer (or leader)")
+        if profile.turnup and deal.turnup is None:
+            missing.append("turnup")
+        for seat in profile.seats:
+            if seat not in deal.hands:
+                missing.append(f"hand {seat}")
+        if missing:
+            self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
+            return None
+        assert dealer is not None
+        step = start_deal(
+            profile, options, dealer, deal.trump, deal.turnup, deal.hands, deal.stock, deal.leader, force=True
+        )
+        for v in step.violations:
+            span = deal.spans.get("turnup") if v.code == "BZ107" else None
+            if v.code == "BZ108":
+                seat = v.message.split()[0]
+                span = deal.hand_spans.get(seat) or deal.spans.get("stock")
+            self.report(v.code, v.message, span or deal.span)
+        state = step.state
+        outcome = DealResult(
+            number=deal.number or number,
+            dealer=dealer,
+            leader=state.leader,
+            trump=state.trump,
+            turnup=state.turnup,
+            hands={s: _sorted(deal.hands[s]) for s in profile.seats},
+            scoring=list(step.events),
+            comments=list(deal.comments),
+        )
+        self.offsets = {s: 0 for s in profile.seats}
+        for trick in deal.tricks:
+            state = self.trick(trick, state, outcome)
+        final = finish_deal(state, force=True)
+        last_span = deal.tricks[-1].span if deal.tricks else deal.span
+        for v in final.violations:
+            self.report(v.code, v.message, deal.end[0].span if deal.end else last_span)
+        outcome.brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
+        outcome.scores = final.state.scores()
+        for check in deal.end:
+            outcome.end_comments.extend(check.comments)
+            if check.what == "brisques":
+                self.check_values(check, outcome.brisques, "BZ502", "brisques")
+            elif check.what == "result":
+                self.check_values(check, outcome.scores, "BZ503", "deal result")
+        return outcome
+
+    def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str) -> None:
+        for value in check.values:
+            if value.seat not in actual:
+                self.report("BZ105", f"{value.seat} is not a seat of this game", value.span)
+            elif actual[value.seat] != value.value:
+                self.report(
+                    code,
+                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {actual[value.seat]}",
+                    value.span,
+                )
+
+    def trick(self, trick: Trick, state: DealState, outcome: DealResult) -> DealState:
+        profile = state.profile
+        expected = state.trick_no + 1
+        if trick.number != expected:
+            self.report("BZ106", f"trick {trick.number} is out of order: trick {expected} comes next", trick.span)
+        if state.to_draw:
+            names = " and ".join(state.to_draw)
+            self.report(
+                "BZ402",
+                f"no draws after trick {state.trick_no}: {names} must draw before the next trick "
+                f"(the stock has {state.stock_count} cards)",
+                trick.span,
+            )
+            state = state.copy()
+            state.to_draw = []
+        before = Snapshot.of(state)
+        phase = state.phase
+        leader = state.leader
+        events: list[Scoring] = []
+        winner = None
+        questions: list[tuple[str, Question]] = []
+        for play in trick.plays:
+            step = apply_play(state, play.seat, play.card, force=True)
+            self.violations(step, play.span, play.seat_span)
+            events.extend(step.events)
+            state = step.state
+            if step.winner is not None:
+                winner = step.winner
+            questions.extend((play.seat, q) for q in play.questions)
+        if len(trick.plays) != profile.players:
+            self.report(
+                "BZ207",
+                f"trick {trick.number} has {len(trick.plays)} plays; every one of the "
+                f"{profile.players} players plays a card",
+                trick.span,
+            )
+        if trick.winner is not None and winner is not None and trick.winner != winner:
+            card = next((p.card for p in trick.plays if p.seat == winner), None)
+            self.report(
+                "BZ206",
+                f"wrong trick winner: {winner} wins trick {trick.number} with {card} "
+                f"({self.why_wins(trick, state.trump)}), not {trick.winner}",
+                trick.winner_span,
+            )
+        draws: list[tuple[str, Card]] = []
+        comments = list(trick.comments)
+        for item in trick.items:
+            state = self.item(item, state, events, draws, trick)
+            comments.extend(item.comments)
+        if state.to_draw and state.stock is not None:
+            for seat in list(state.to_draw):
+                card = state.stock[0] if state.stock else state.turnup
+                if card is None:
+                    break
+                step = apply_draw(state, seat, card, force=True)
+                state = step.state
+                draws.append((seat, card))
+        outcome.tricks.append(
+            TrickResult(
+                n=trick.number,
+                leader=leader,
+                phase=phase,
+                plays=[(p.seat, p.card) for p in trick.plays],
+                winner=winner,
+                scoring=events,
+                draws=draws,
+                scores=state.scores(),
+                before=before,
+                after=Snapshot.of(state),
+                comments=comments,
+                questions=questions,
+                line=trick.span.line,
+            )
+        )
+        return state
+
+    def why_wins(self, trick: Trick, trump: Suit | None) -> str:
+        cards = [p.card for p in trick.plays]
+        if trump is not None and any(c.suit == trump for c in cards) and cards[0].suit != trump:
+            return "the highest trump"
+        if len(set(cards)) < len(cards):
+            return "of identical cards the first played wins"
+        return "the highest card of the suit led"
+
+    def item(
+        self, item: Any, state: DealState, events: list[Scoring], draws: list[tuple[str, Card]], trick: Trick
+    ) -> DealState:
+        if isinstance(item, Exchange):
+            step = apply_exchange(state, item.seat, item.card, item.points, force=True)
+            self.violations(step, item.card_span, item.span)
+        elif isinstance(item, Declare):
+            if item.scored:
+                step = apply_declare(state, item.seat, item.kind, item.cards, item.points, force=True)
+            else:
+                step = apply_show(state, item.seat, item.kind, item.cards, force=True)
+            for v in step.violations:
+                self.report(v.code, v.message, self.declare_span(item, v))
+        elif isinstance(item, Claim):
+            self.claim(item, events, state.profile)
+            return state
+        elif isinstance(item, Draws):
+            for draw in item.draws:
+                step = apply_draw(state, draw.seat, draw.card, force=True)
+                self.violations(step, draw.span, draw.seat_span)
+                state = step.state
+                draws.append((draw.seat, draw.card))
+            return state
+        elif isinstance(item, ScoreCheck):
+            self.running_score(item, state)
+            return state
+        else:  # pragma: no cover - the builder makes only the types above
+            raise TypeError(item)
+        events.extend(step.events)
+        return step.state
+
+    def declare_span(self, item: Declare, v: RuleViolation) -> Span:
+        if v.code == "BZ305" and item.points_span is not None:
+            return item.points_span
+        if v.code in ("BZ304", "BZ109") and item.kind_span is not None:
+            return item.kind_span
+        if v.code in ("BZ303", "BZ306", "BZ307"):
+            for card, span in zip(item.cards, item.card_spans, strict=False):
+                if str(card) in v.message.split(",")[0].split():
+                    return span
+            if item.card_spans:
+                return item.card_spans[0]
+        return item.span
+
+    def claim(self, item: Claim, events: list[Scoring], profile: RuleProfile) -> None:
+        match = [e for e in events if e.seat == item.seat and e.kind == item.kind]
+        if not match:
+            happened = ", ".join(f"{e.seat} {e.kind.replace('_', ' ')} {e.points}" for e in events) or "none"
+            self.report(
+                "BZ310",
+                f"{item.seat} scores no {item.kind.replace('_', ' ')} in this trick "
+                f"(automatic scores here: {happened})",
+                item.span,
+            )
+        elif item.points is not None and match[0].points != item.points:
+            self.report(
+                "BZ305",
+                f"{item.kind.replace('_', ' ')} claimed for {item.points}, the {profile.name} "
+                f"profile scores {match[0].points}",
+                item.span,
+            )
+
+    def running_score(self, check: ScoreCheck, state: DealState) -> None:
+        scores = state.scores()
+        for value in check.values:
+            if value.seat not in scores:
+                self.report("BZ105", f"{value.seat} is not a seat of this game", value.span)
+                continue
+            diff = value.value - scores[value.seat]
+            if diff and diff != self.offsets[value.seat]:
+                self.report(
+                    "BZ501",
+                    f"wrong running score: the record says {value.seat} {value.value}, the rules "
+                    f"give {scores[value.seat]} after trick {state.trick_no}",
+                    value.span,
+                )
+            self.offsets[value.seat] = diff
+
+
+def _next(profile: RuleProfile, seat: str) -> str:
+    seats = profile.seats
+    return seats[(seats.index(seat) + 1) % len(seats)]
+
+
+def _previous(profile: RuleProfile, seat: str) -> str:
+    seats = profile.seats
+    return seats[(seats.index(seat) - 1) % len(seats)]
+
+
+def replay_record(record: Record) -> ReplayResult:
+    """Replay every game of a parsed record; problems are collected in ``result.diagnostics``."""
+    return _Replayer(record).run()
+
+
+def replay_text(text: str, path: str = "<record>") -> ReplayResult:
+    """Parse and replay; syntax errors become diagnostics too."""
+    from .notation import parse_record
+
+    try:
+        record = parse_record(text, path)
+    except NotationError as exc:
+        result = ReplayResult(path, text)
+        result.diagnostics.extend(exc.diagnostics)
+        return result
+    return replay_record(record)
+
+
+def _scoring_json(events: list[Scoring]) -> list[dict[str, Any]]:
+    return [{"player": e.seat, "kind": e.kind, "cards": [str(c) for c in e.cards], "points": e.points} for e in events]
+
+
+def to_json(result: ReplayResult) -> dict[str, Any]:
+    """The replay as JSON-ready data (the ``replay --json`` format)."""
+    games = []
+    for game in result.games:
+        deals = []
+        for deal in game.deals:
+            deals.append(
+                {
+                    "number": deal.number,
+                    "dealer": deal.dealer,
+                    "leader": deal.leader,
+                    "trump": deal.trump.value if deal.trump else None,
+                    "turnup": str(deal.turnup) if deal.turnup else None,
+                    "hands": {s: [str(c) for c in cards] for s, cards in deal.hands.items()},
+                    "scoring": _scoring_json(deal.scoring),
+                    "tricks": [
+                        {
+                            "n": t.n,
+                            "phase": t.phase,
+                            "leader": t.leader,
+                            "plays": [{"player": s, "card": str(c)} for s, c in t.plays],
+                            "winner": t.winner,
+                            "scoring": _scoring_json(t.scoring),
+                            "draws": [{"player": s, "card": str(c)} for s, c in t.draws],
+                            "scores": dict(t.scores),
+                        }
+                        for t in deal.tricks
+                    ],
+                    "brisques": dict(deal.brisques),
+                    "scores": dict(deal.scores),
+                }
+            )
+        games.append(
+            {
+                "title": game.title,
+                "headers": game.headers,
+                "profile": game.profile.name,
+                "options": game.options,
+                "players": game.players,
+                "deals": deals,
+                "scores": game.scores,
+                "winner": game.winner,
+            }
+        )
+    return {
+        "path": result.path,
+        "valid": result.valid,
+        "errors": [d.to_json() for d in result.diagnostics],
+        "games": games,
+    }
+
+
+def iter_tricks(result: ReplayResult) -> Iterator[tuple[GameResult, DealResult, TrickResult]]:
+    """Every trick of every deal of every game, in order."""
+    for game in result.games:
+        for deal in game.deals:
+            for trick in deal.tricks:
+                yield game, deal, trick

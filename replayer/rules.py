@@ -1,0 +1,337 @@
+"""Rule profiles: YAML data describing one variant, validated once and frozen.
+
+The engine reads only :class:`RuleProfile`; every number and switch of a variant lives in
+``replayer/profiles/NAME.yaml``. This is the only module that imports yaml, and it only uses ``yaml.safe_load``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .cards import Card, CardParseError, Rank, parse_rank
+from .errors import RuleProfileError
+
+__all__ = ["MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "profile_names"]
+
+
+@dataclass(frozen=True)
+class MeldSpec:
+    """One line of a profile's meld table."""
+
+    kind: str
+    """Stable name used in records and JSON (``royal_marriage``)."""
+    klass: str
+    """Re-use class (``M``, ``B``, ``F``): a new declaration needs a card not yet scored in its class."""
+    points: int
+    suit: str | None = None
+    """``trump``, ``plain`` or ``any`` for same-suit patterns."""
+    ranks: tuple[Rank, ...] = ()
+    """Ranks of a same-suit pattern."""
+    rank: Rank | None = None
+    """Rank of an n-of-a-kind pattern."""
+    count: int = 0
+    """Size of an n-of-a-kind pattern."""
+    cards: tuple[Card, ...] = ()
+    """Exact cards of a fixed pattern (bezique)."""
+    marriage: bool = False
+    """A king-queen pair: the re-marriage exception may apply."""
+
+    @property
+    def label(self) -> str:
+        """Human name: ``royal marriage``."""
+        return self.kind.replace("_", " ")
+
+    @property
+    def size(self) -> int:
+        """Number of cards in the meld."""
+        return len(self.ranks) or self.count or len(self.cards)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A house-rule option a record's header may set."""
+
+    name: str
+    default: str | int
+    values: tuple[str, ...] = ()
+    type: str = "choice"
+    doc: str = ""
+
+    def coerce(self, raw: str) -> str | int:
+        """Check and convert a value written in a record; raises ``ValueError`` naming the allowed values."""
+        if self.type == "int":
+            try:
+                return int(raw)
+            except ValueError:
+                raise ValueError(f"option {self.name} takes a whole number, not {raw!r}") from None
+        if raw not in self.values:
+            allowed = ", ".join(self.values)
+            raise ValueError(f"option {self.name} is one of {allowed}, not {raw!r}")
+        return raw
+
+
+@dataclass(frozen=True)
+class RuleProfile:
+    """A validated rule profile."""
+
+    name: str
+    title: str
+    description: str
+    source: str
+    players: int
+    seats: tuple[str, ...]
+    packs: int
+    ranks: tuple[Rank, ...]
+    hand_size: int
+    deal_packets: tuple[int, ...]
+    turnup: bool
+    first_leader: str
+    draw_order: str
+    phase1_play: str
+    phase2_play: str
+    table_cards_playable: bool
+    declare_after: str
+    declare_phases: tuple[int, ...]
+    melds: tuple[MeldSpec, ...]
+    seven_turnup: int
+    seven_exchange: int
+    seven_played: int
+    seven_played_phases: tuple[int, ...]
+    seven_played_must_win: bool
+    last_trick_points: int
+    brisque_ranks: tuple[Rank, ...]
+    brisque_points: int
+    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+    path: str = ""
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in play: packs × ranks × 4 suits."""
+        return self.packs * len(self.ranks) * 4
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left after the deal, turn-up included."""
+        return self.deck_size - self.players * self.hand_size
+
+    @property
+    def phase1_tricks(self) -> int:
+        """Tricks played while the stock lasts (each takes one card per player from it)."""
+        return self.stock_size // self.players
+
+    @property
+    def total_tricks(self) -> int:
+        """Tricks in a hand."""
+        return self.deck_size // self.players
+
+    def meld(self, kind: str) -> MeldSpec | None:
+        """The meld spec of a kind, or None."""
+        for spec in self.melds:
+            if spec.kind == kind:
+                return spec
+        return None
+
+    def default_options(self) -> dict[str, str | int]:
+        """Every option at its default value."""
+        return {name: spec.default for name, spec in self.options.items()}
+
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, str | int]:
+        """Defaults overridden by a record's options; raises ``ValueError`` for unknown names or values."""
+        values = self.default_options()
+        for name, raw in given.items():
+            spec = self.options.get(name)
+            if spec is None:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise ValueError(f"profile {self.name} has no option {name!r} (options: {known})")
+            values[name] = spec.coerce(raw)
+        return values
+
+
+_PROFILE_DIR = "profiles"
+
+
+def profile_names() -> list[str]:
+    """Names of the profiles shipped with the package."""
+    folder = resources.files("replayer").joinpath(_PROFILE_DIR)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+@cache
+def load_rules(name_or_path: str) -> RuleProfile:
+    """Load a profile by name (``classic``) or from a YAML file path; raises :class:`RuleProfileError`."""
+    if name_or_path.endswith((".yaml", ".yml")) or "/" in name_or_path:
+        path = Path(name_or_path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RuleProfileError(f"{path}: cannot read the profile: {exc.strerror}") from None
+        where = str(path)
+    else:
+        resource = resources.files("replayer").joinpath(_PROFILE_DIR, f"{name_or_path}.yaml")
+        if not resource.is_file():
+            known = ", ".join(profile_names())
+            raise RuleProfileError(f"unknown profile {name_or_path!r} (profiles: {known})")
+        text = resource.read_text(encoding="utf-8")
+        where = f"profiles/{name_or_path}.yaml"
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise RuleProfileError(f"{where}: not valid YAML: {exc}") from None
+    return _build(data, where)
+
+
+class _Reader:
+    """Typed access to a YAML mapping that names the file and key in every error."""
+
+    def __init__(self, data: Any, where: str, prefix: str = "") -> None:
+        if not isinstance(data, dict):
+            raise RuleProfileError(f"{where}: {prefix or 'the profile'} must be a mapping")
+        self.data = data
+        self.where = where
+        self.prefix = prefix
+        self.used: set[str] = set()
+
+    def _key(self, key: str) -> str:
+        return f"{self.prefix}.{key}" if self.prefix else key
+
+    def fail(self, key: str, message: str) -> RuleProfileError:
+        return RuleProfileError(f"{self.where}: key {self._key(key)!r}: {message}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is ...:
+                raise RuleProfileError(f"{self.where}: missing key {self._key(key)!r}")
+            return default
+        value = self.data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(key, f"expected {names}, got {type(value).__name__}")
+        return value
+
+    def sub(self, key: str, default: Any = ...) -> _Reader:
+        return _Reader(self.get(key, dict, default), self.where, self._key(key))
+
+    def finish(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise self.fail(extra[0], "unknown key")
+
+
+def _ranks(reader: _Reader, key: str, values: list[Any]) -> tuple[Rank, ...]:
+    try:
+        return tuple(parse_rank(str(v)) for v in values)
+    except CardParseError as exc:
+        raise reader.fail(key, str(exc)) from None
+
+
+def _build(data: Any, where: str) -> RuleProfile:
+    r = _Reader(data, where)
+    melds = []
+    for i, raw in enumerate(r.get("melds", list)):
+        m = _Reader(raw, where, f"melds[{i}]")
+        p = m.sub("pattern")
+        spec_args: dict[str, Any] = {
+            "kind": m.get("kind", str),
+            "klass": m.get("class", str),
+            "points": m.get("points", int),
+            "marriage": m.get("marriage", bool, False),
+        }
+        if "cards" in p.data:
+            try:
+                spec_args["cards"] = tuple(Card.parse(str(c)) for c in p.get("cards", list))
+            except CardParseError as exc:
+                raise p.fail("cards", str(exc)) from None
+        elif "rank" in p.data:
+            spec_args["rank"] = _ranks(p, "rank", [p.get("rank", (str, int))])[0]
+            spec_args["count"] = p.get("count", int)
+        else:
+            spec_args["suit"] = p.get("suit", str)
+            if spec_args["suit"] not in ("trump", "plain", "any"):
+                raise p.fail("suit", "expected trump, plain or any")
+            spec_args["ranks"] = _ranks(p, "ranks", p.get("ranks", list))
+        p.finish()
+        m.finish()
+        melds.append(MeldSpec(**spec_args))
+    kinds = [s.kind for s in melds]
+    if len(set(kinds)) != len(kinds):
+        raise r.fail("melds", "two melds share a kind")
+
+    options: dict[str, OptionSpec] = {}
+    opts = r.sub("options", {})
+    for name in list(opts.data):
+        o = opts.sub(name)
+        default = o.get("default", (str, int))
+        typ = o.get("type", str, "choice")
+        values = tuple(str(v) for v in o.get("values", list, []))
+        if typ == "choice" and str(default) not in values:
+            raise o.fail("default", f"{default!r} is not among the values")
+        options[name] = OptionSpec(
+            name=name,
+            default=default if typ == "int" else str(default),
+            values=values,
+            type=typ,
+            doc=o.get("doc", str, ""),
+        )
+        o.finish()
+    opts.finish()
+
+    declare = r.sub("declare")
+    seven = r.sub("seven", {})
+    brisque = r.sub("brisque", {})
+    seats = tuple(str(s) for s in r.get("seats", list))
+    profile = RuleProfile(
+        name=r.get("name", str),
+        title=r.get("title", str),
+        description=r.get("description", str),
+        source=r.get("source", str),
+        players=r.get("players", int),
+        seats=seats,
+        packs=r.get("packs", int),
+        ranks=_ranks(r, "ranks", r.get("ranks", list)),
+        hand_size=r.get("hand_size", int),
+        deal_packets=tuple(r.get("deal_packets", list, [])),
+        turnup=r.get("turnup", bool),
+        first_leader=r.get("first_leader", str),
+        draw_order=r.get("draw_order", str),
+        phase1_play=r.get("phase1_play", str),
+        phase2_play=r.get("phase2_play", str),
+        table_cards_playable=r.get("table_cards_playable", bool, True),
+        declare_after=declare.get("after", str),
+        declare_phases=tuple(declare.get("phases", list)),
+        melds=tuple(melds),
+        seven_turnup=seven.get("turnup", int, 0),
+        seven_exchange=seven.get("exchange", int, 0),
+        seven_played=seven.get("played", int, 0),
+        seven_played_phases=tuple(seven.get("played_phases", list, [1])),
+        seven_played_must_win=seven.get("played_must_win", bool, False),
+        last_trick_points=r.get("last_trick_points", int, 0),
+        brisque_ranks=_ranks(brisque, "ranks", brisque.get("ranks", list, [])),
+        brisque_points=brisque.get("points", int, 0),
+        options=options,
+        path=where,
+    )
+    for reader in (declare, seven, brisque):
+        reader.finish()
+    r.finish()
+    if len(seats) != profile.players:
+        raise r.fail("seats", f"{len(seats)} seats for {profile.players} players")
+    choices = {
+        "first_leader": ("non_dealer", "dealer_left"),
+        "draw_order": ("winner_first", "leader_first"),
+        "phase1_play": ("free", "follow_suit"),
+        "phase2_play": ("follow_win_trump", "follow_trump", "follow"),
+    }
+    for key, allowed in choices.items():
+        if getattr(profile, key) not in allowed:
+            raise r.fail(key, f"expected one of {', '.join(allowed)}")
+    if profile.stock_size % profile.players:
+        raise r.fail("hand_size", "the stock does not divide evenly between the players")
+    return profile

@@ -1,0 +1,75 @@
+"""A readable step-by-step trace of a replay for the terminal (``bezique replay FILE``)."""
+
+from __future__ import annotations
+
+from .cards import Card
+from .engine import Scoring
+from .replay import ReplayResult, TrickResult
+
+__all__ = ["describe_scoring", "trace"]
+
+
+def _cards(cards: list[Card]) -> str:
+    return " ".join(str(c) for c in cards) or "-"
+
+
+def describe_scoring(event: Scoring) -> str:
+    """One line for a scoring event: ``N royal marriage KC QC +40``."""
+    cards = f" {_cards(list(event.cards))}" if event.cards and event.kind != "brisques" else ""
+    return f"{event.seat} {event.kind.replace('_', ' ')}{cards} +{event.points}"
+
+
+def _trick_lines(trick: TrickResult, show_hands: bool) -> list[str]:
+    lines = []
+    plays = ", ".join(f"{s} {c}" for s, c in trick.plays)
+    phase = "" if trick.phase == 1 else "  [last tricks: follow suit and win]"
+    lines.append(f"Trick {trick.n}: {plays} -> {trick.winner or '?'}{phase}")
+    if show_hands:
+        for seat, cards in trick.before.hands.items():
+            table = trick.before.tables.get(seat) or []
+            extra = f"   table: {_cards(table)}" if table else ""
+            lines.append(f"    {seat} held {_cards(cards)}{extra}")
+    for event in trick.scoring:
+        lines.append(f"    {describe_scoring(event)}")
+    if trick.draws:
+        lines.append("    draws " + ", ".join(f"{s} {c}" for s, c in trick.draws) + f"   (stock {trick.after.stock})")
+    lines.append("    score " + ", ".join(f"{s} {v}" for s, v in trick.scores.items()))
+    for comment in trick.comments:
+        lines.append(f"    {{{comment.text}}}")
+    return lines
+
+
+def trace(result: ReplayResult, show_hands: bool = True) -> str:
+    """The whole replay as text."""
+    out: list[str] = []
+    for game in result.games:
+        out.append(f"== {game.title} ({game.profile.name}) ==")
+        for key in ("source", "url", "page"):
+            if key in game.headers:
+                out.append(f"{key}: {game.headers[key]}")
+        for deal in game.deals:
+            trump = deal.trump.english if deal.trump else "none"
+            out.append("")
+            out.append(
+                f"-- Deal {deal.number}: dealer {deal.dealer}, {deal.leader} leads, trumps {trump}, "
+                f"turn-up {deal.turnup or '-'}"
+            )
+            for seat, cards in deal.hands.items():
+                out.append(f"   {seat} dealt {_cards(cards)}")
+            for event in deal.scoring:
+                out.append(f"   {describe_scoring(event)}")
+            for trick in deal.tricks:
+                out.extend(_trick_lines(trick, show_hands))
+            if deal.brisques:
+                out.append("Brisques: " + ", ".join(f"{s} {v}" for s, v in deal.brisques.items()))
+            out.append("Deal result: " + ", ".join(f"{s} {v}" for s, v in deal.scores.items()))
+        if len(game.deals) > 1 or game.winner:
+            out.append(
+                "Game totals: "
+                + ", ".join(f"{s} {v}" for s, v in game.scores.items())
+                + (f"; winner {game.winner}" if game.winner else "")
+            )
+        out.append("")
+    verdict = "valid" if result.valid else f"{len(result.diagnostics)} problem(s)"
+    out.append(f"{result.path}: {verdict}")
+    return "\n".join(out)
