@@ -18,6 +18,7 @@ __all__ = [
     "RuleViolation",
     "Span",
     "format_diagnostic",
+    "catalogue_markdown",
 ]
 
 
@@ -141,3 +142,20 @@ def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
     text = lines[diag.span.line - 1].expandtabs(1)
     caret = " " * (diag.span.column - 1) + "^" * max(1, min(diag.span.length, len(text) - diag.span.column + 1))
     return f"{head}\n    {text}\n    {caret}"
+
+
+def catalogue_markdown() -> str:
+    """The error catalogue as Markdown (docs/errors.md is this text; a test keeps them equal)."""
+    lines = [
+        "# Error codes",
+        "",
+        "Every problem `bezique` reports has a stable code. Messages name the rule that was broken;",
+        "`FILE:LINE:COL: error: CODE message` is followed by the source line and a caret under the offending token.",
+        "",
+        "| code | problem | rule or syntax concerned |",
+        "|---|---|---|",
+    ]
+    for code, (title, concern) in CODES.items():
+        lines.append(f"| {code} | {title} | {concern} |")
+    lines.append("")
+    return "\n".join(lines)

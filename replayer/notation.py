@@ -122,6 +122,13 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
+        if "CARD" in (exc.expected or ()) and token.type in ("NAME", "KIND", "SEAT", "INT", "SUIT"):
+            return Diagnostic(
+                "BZ003",
+                f"not a card: {str(token)!r} (write rank then suit, e.g. QS, 10C, Q♠, Д пики)",
+                Span(token.line or line, token.column or column, len(str(token))),
+                path,
+            )
         shown = "end of line" if token.type == "_NL" else ("end of file" if token.type == "$END" else repr(str(token)))
         expected = _expected(set(exc.expected or ()))
         return Diagnostic(
