@@ -188,6 +188,44 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .errors import RuleProfileError
+    from .generate import generate_game
+    from .rules import load_rules
+
+    try:
+        load_rules(args.profile)
+    except RuleProfileError as exc:
+        raise UsageError(str(exc)) from None
+    if args.deals < 1 or args.games < 1:
+        raise UsageError("--deals and --games take a whole number of at least 1")
+    text = "\n".join(generate_game(args.profile, args.seed + i, args.deals) for i in range(args.games))
+    if args.out:
+        out = Path(args.out)
+        if out.exists() and not args.force:
+            raise UsageError(f"{out} exists; pass --force to overwrite it")
+        _atomic_write(out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write a file through a temporary file in the same folder and a rename, so it is never half-written."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(
@@ -217,6 +255,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="write into an existing folder that the renderer did not create"
     )
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("generate", help="play random legal deals and write them in the notation")
+    p.add_argument("--profile", default="classic")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
+    p.add_argument("--deals", type=int, default=1, help="deals per game")
+    p.add_argument("--games", type=int, default=1, help="games (seeds SEED, SEED+1, ...)")
+    p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("profiles", help="list the rule profiles")
     p.set_defaults(func=cmd_profiles)

@@ -44,6 +44,10 @@ SEAT_ALIASES = {
 }
 
 _MAX_SYNTAX_ERRORS = 20
+_HEADER_NAMES = (
+    "title, source, url, page, date, event, site, annotator, translator, note, language, round, players, "
+    "profile, options, target, dealer, leader, trump, turnup, hand, stock"
+)
 
 # Friendly names for the grammar's terminals in "expected ..." messages.
 _TERMINAL_NAMES = {
@@ -127,6 +131,14 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
                 "BZ003",
                 f"not a card: {str(token)!r} (write rank then suit, e.g. QS, 10C, Q♠, Д пики)",
                 Span(token.line or line, token.column or column, len(str(token))),
+                path,
+            )
+        rest = text[(token.end_pos or 0) :].lstrip(" \t")
+        if token.type in ("NAME", "KIND", "SEAT") and rest.startswith(":"):
+            return Diagnostic(
+                "BZ001",
+                f"unknown header {str(token) + ':'!r} (headers: {_HEADER_NAMES})",
+                Span(token.line or line, token.column or column, len(str(token)) + 1),
                 path,
             )
         shown = "end of line" if token.type == "_NL" else ("end of file" if token.type == "$END" else repr(str(token)))

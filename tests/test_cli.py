@@ -1,0 +1,104 @@
+"""The command line: exit codes (0 valid, 1 invalid, 2 usage), message format, JSON, generate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from replayer.cli import main
+from replayer.generate import generate_game
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "g.bzq"
+    path.write_text(generate_game("classic", 5), encoding="utf-8")
+    return path
+
+
+def test_validate_valid(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(game_file)]) == 0
+    assert "1 valid, 0 invalid" in capsys.readouterr().out
+
+
+def test_validate_invalid_reports_file_line_col(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = game_file.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, line in enumerate(lines) if line.strip().startswith("score N") and " 0," not in line)
+    old = lines[n]
+    value = old.split()[2].rstrip(",")
+    lines[n] = old.replace(f"N {value},", f"N {int(value) + 10},")
+    game_file.write_text("\n".join(lines), encoding="utf-8")
+    assert main(["validate", str(game_file)]) == 1
+    err = capsys.readouterr().err
+    col = lines[n].index(str(int(value) + 10)) + 1
+    assert f"{game_file}:{n + 1}:{col}: error: BZ501 wrong running score" in err
+    assert "^" in err
+
+
+def test_validate_folder_json(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(game_file.parent), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] is True and data["files"][0]["games"] == 1
+
+
+def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(tmp_path / "missing.bzq")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path)]) == 2  # an empty folder: nothing to validate
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    assert main(["rules", "nope"]) == 2
+
+
+def test_replay_json_shape(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(game_file), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    game = data["games"][0]
+    assert {"profile", "options", "players", "deals", "scores"} <= set(game)
+    deal = game["deals"][0]
+    assert {"dealer", "trump", "turnup", "hands", "tricks", "brisques", "scores"} <= set(deal)
+    trick = deal["tricks"][0]
+    assert {"n", "leader", "plays", "winner", "scoring", "draws", "scores"} <= set(trick)
+    assert set(trick["plays"][0]) == {"player", "card"}
+
+
+def test_replay_text(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(game_file)]) == 0
+    out = capsys.readouterr().out
+    assert "Trick 1:" in out and "Trick 32:" in out and "Deal result:" in out
+
+
+def test_profiles_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profiles"]) == 0
+    assert "classic" in capsys.readouterr().out
+    assert main(["rules", "classic"]) == 0
+    out = capsys.readouterr().out
+    assert "double bezique" in out and "500" in out and "last_trick = 24" in out
+
+
+def test_generate_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.bzq"
+    assert main(["generate", "--seed", "2", "--out", str(out)]) == 0
+    first = out.read_text(encoding="utf-8")
+    assert main(["generate", "--seed", "3", "--out", str(out)]) == 2
+    assert out.read_text(encoding="utf-8") == first
+    assert main(["generate", "--seed", "3", "--out", str(out), "--force"]) == 0
+    assert out.read_text(encoding="utf-8") != first
+
+
+def test_module_runs_from_another_directory(tmp_path: Path, game_file: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "replayer", "validate", str(game_file)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (ROOT / "grammar" / "bezique.lark").is_file()
