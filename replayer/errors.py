@@ -17,8 +17,8 @@ __all__ = [
     "RuleProfileError",
     "RuleViolation",
     "Span",
-    "format_diagnostic",
     "catalogue_markdown",
+    "format_diagnostic",
 ]
 
 

@@ -43,7 +43,7 @@ def test_parse_rejects(text: str) -> None:
 
 def test_rank_order_is_bezique_trick_order() -> None:
     # RULES.md §1.1: A 10 K Q J 9 8 7, the ten above the king.
-    order = [Card.parse(f"{r}H").rank for r in "A 10 K Q J 9 8 7".split()]
+    order = [Card.parse(f"{r}H").rank for r in ["A", "10", "K", "Q", "J", "9", "8", "7"]]
     assert order == sorted(order, reverse=True)
     assert Rank.TEN > Rank.KING
 

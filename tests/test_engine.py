@@ -288,7 +288,9 @@ def test_four_of_a_kind_refill_is_refused() -> None:
     state = next_trick(state, "9S", "7S", "9H", "7D")
     v = violation(apply_declare, state, "N", "four_kings", cards("KS KS KD KC"), 80)
     assert v.code == "BZ307" and "already scored in a four kings" in v.message
-    refill = deal("KS KH KD KC 9H 9D AS 8S", "QS 9C 8C 7C 7H 8D 10D JS", dealer="S", options={"reuse": "new_card_refill"})
+    refill = deal(
+        "KS KH KD KC 9H 9D AS 8S", "QS 9C 8C 7C 7H 8D 10D JS", dealer="S", options={"reuse": "new_card_refill"}
+    )
     refill = play(refill, "N AS", "S 8D")
     refill = apply_declare(refill, "N", "four_kings", cards("KS KH KD KC"), 80).state
     refill = next_trick(refill, "KS", "7D", "KH", "7H")

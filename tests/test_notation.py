@@ -91,7 +91,11 @@ def errors(text: str) -> list[tuple[int, int, str, str]]:
 def test_syntax_errors_are_all_reported_with_positions() -> None:
     text = HEAD + "trick 1: S 9C N QC -> N\n  draws N KC, S XZ\n  score N ten\n"
     found = errors(text)
-    assert [(line, col, code) for line, col, code, _ in found] == [(14, 15, "BZ001"), (15, 17, "BZ003"), (16, 11, "BZ001")]
+    assert [(line, col, code) for line, col, code, _ in found] == [
+        (14, 15, "BZ001"),
+        (15, 17, "BZ003"),
+        (16, 11, "BZ001"),
+    ]
     assert "expected" in found[0][3] and "','" in found[0][3]
     assert found[1][3].startswith("not a card: 'XZ'")
 

@@ -70,7 +70,7 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
         ("    points: 250", "    pointz: 250", "missing key 'melds[0].points'"),
         ("packs: 2", "packs: 2\nsurprise: 1", "key 'surprise': unknown key"),
         ("draw_order: winner_first", "draw_order: sideways", "key 'draw_order': expected one of"),
-        ("    default: \"24\"", "    default: \"23\"", "key 'options.last_trick.default'"),
+        ('    default: "24"', '    default: "23"', "key 'options.last_trick.default'"),
         ("name: classic", "name: [classic", "not valid YAML"),
     ],
 )
