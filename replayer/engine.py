@@ -542,52 +542,50 @@ def _resolve_kind(
 def apply_declare(
     state: DealState, seat: str, kind: str | None, cards: Sequence[Card], points: int | None = None, force: bool = False
 ) -> Step:
-    """Declare (score) a combination after winning a trick."""
+    """Declare (score) a combination after winning a trick.
+
+    With ``force`` a declaration that breaks a rule is still scored as the record says (what the rules give for
+    its cards, or the points claimed when they form no meld), so that later stated scores are not all reported
+    again; the violation is reported once.
+    """
     new = state.copy()
     step = Step(new)
     v = step.violations
     profile = new.profile
+    seat_state = new.seats[seat]
     problem = _window_problem(new, seat, "declare")
     if problem is not None:
         v.append(problem)
     spec, kind_problem = _resolve_kind(new, cards, kind)
     if kind_problem is not None:
         v.append(kind_problem)
-    per_trick = str(new.option("declarations_per_trick")) if "declarations_per_trick" in new.options else "1"
+    per_trick = str(new.options.get("declarations_per_trick", "1"))
     if new.declared and problem is None:
         if per_trick == "1":
             v.append(
                 RuleViolation(
                     "BZ308",
-                    f"{seat} already scored a declaration after trick {new.trick_no}; "
-                    f"one declaration is scored per trick won (others wait for a later "
-                    f"trick)",
+                    f"{seat} already scored a declaration after trick {new.trick_no}; one declaration is scored "
+                    f"per trick won (others wait for a later trick)",
                 )
             )
         elif any(set(cards) & set(prev) for prev in new.declared):
             v.append(RuleViolation("BZ308", "declarations scored after one trick may not share a card"))
-    if spec is None:
+    if spec is None or kind_problem is not None:
+        if force and points:
+            seat_state.score += points
+            step.events.append(Scoring(seat, kind or "declaration", tuple(cards), points))
         return step.check(force)
-    seat_state = new.seats[seat]
-    pending_match = None
-    for i, (pkind, uids) in enumerate(seat_state.pending):
-        if pkind != spec.kind:
-            continue
-        tabled = [t for t in seat_state.table if t.uid in uids]
-        if len(tabled) == len(uids) and sorted((t.card for t in tabled), key=lambda c: c.sort_key) == sorted(
-            cards, key=lambda c: c.sort_key
-        ):
-            pending_match = i
-            break
-    if pending_match is not None:
-        uids = seat_state.pending.pop(pending_match)[1]
+    uids: tuple[int, ...] = ()
+    pending = _pending_match(seat_state, spec, cards)
+    if pending is not None:
+        uids = seat_state.pending.pop(pending)[1]
     else:
-        assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
-        if hold_problem is not None:
+        assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=problem is None)
+        if hold_problem is not None and problem is None:
             v.append(hold_problem)
-        if assignment is None:
-            return step.check(force)
-        uids = _lay_out(new, seat, assignment)
+        if assignment is not None:
+            uids = _lay_out(new, seat, assignment)
     if points is not None and points != spec.points:
         v.append(
             RuleViolation(
@@ -599,6 +597,16 @@ def apply_declare(
     new.declared.append(tuple(cards))
     step.events.append(Scoring(seat, spec.kind, tuple(cards), spec.points))
     return step.check(force)
+
+
+def _pending_match(seat_state: SeatState, spec: MeldSpec, cards: Sequence[Card]) -> int | None:
+    """Index of the shown (not yet scored) combination these cards repeat, if any."""
+    wanted = sorted(cards, key=lambda c: c.sort_key)
+    for i, (kind, uids) in enumerate(seat_state.pending):
+        tabled = [t.card for t in seat_state.table if t.uid in uids]
+        if kind == spec.kind and len(tabled) == len(uids) and sorted(tabled, key=lambda c: c.sort_key) == wanted:
+            return i
+    return None
 
 
 def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec) -> None:

@@ -516,6 +516,11 @@ class Lesson:
     first_anchor: str = ""
     steps_count: int = 0
 
+    @property
+    def players_named(self) -> bool:
+        """True when the record names at least one player (else the seat names say it all)."""
+        return any(name for _, name in self.players)
+
 
 def card_view(card: Card, strings: Mapping[str, str], played: bool = False) -> CardView:
     """A card for a page, named in the interface language."""
@@ -542,9 +547,11 @@ class _Builder:
         return self.t.get(f"seat_{seat}", seat)
 
     def player(self, seat: str) -> str:
-        name = self.game.players.get(seat, "")
-        # The replay fills in the seat letter for a game without a players header: that is no name.
-        return "" if name in ("", seat) else name
+        name = self.game.players.get(seat, "").strip()
+        # The replay fills in the seat letter for a game without a players header, and a record may "name" the
+        # players North and South: neither says more than the seat, so neither is shown twice.
+        seat_names = {seat.casefold()} | {STRINGS[lang].get(f"seat_{seat}", seat).casefold() for lang in STRINGS}
+        return "" if name.casefold() in seat_names else name
 
     def cards(self, cards: Iterable[Card]) -> list[CardView]:
         return [card_view(c, self.t) for c in cards]

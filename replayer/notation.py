@@ -64,8 +64,8 @@ _TERMINAL_NAMES = {
     "SUIT": "a suit (S, H, D, C)",
     "STRING": "a quoted string",
     "TEXT": "text",
-    "COMMENT": "a comment { ... }",
-    "QUESTION": "a question {? ... }",
+    "COMMENT": "a comment",
+    "QUESTION": "a question",
     "MINUSGT": "'->'",
 }
 
@@ -126,11 +126,12 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        if "CARD" in (exc.expected or ()) and token.type in ("NAME", "KIND", "SEAT", "INT", "SUIT"):
+        if "CARD" in (exc.expected or ()) and token.type in ("NAME", "KIND", "SEAT", "INT", "SUIT", "TEXT"):
+            word = str(token).split()[0].rstrip(",")
             return Diagnostic(
                 "BZ003",
-                f"not a card: {str(token)!r} (write rank then suit, e.g. QS, 10C, Q♠, Д пики)",
-                Span(token.line or line, token.column or column, len(str(token))),
+                f"not a card: {word!r} (write rank then suit, e.g. QS, 10C, Q♠, Д пики)",
+                Span(token.line or line, token.column or column, len(word)),
                 path,
             )
         rest = text[(token.end_pos or 0) :].lstrip(" \t")
