@@ -124,6 +124,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "rank_9": "nine",
         "rank_8": "eight",
         "rank_7": "seven",
+        "symbol_A": "A",
+        "symbol_10": "10",
+        "symbol_K": "K",
+        "symbol_Q": "Q",
+        "symbol_J": "J",
         "header_source": "Source",
         "header_url": "Link",
         "header_page": "Page",
@@ -238,6 +243,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "rank_9": "девятка",
         "rank_8": "восьмёрка",
         "rank_7": "семёрка",
+        # The Russian books' letters: туз, король, дама, валет.
+        "symbol_A": "Т",
+        "symbol_10": "10",
+        "symbol_K": "К",
+        "symbol_Q": "Д",
+        "symbol_J": "В",
         "header_source": "Источник",
         "header_url": "Ссылка",
         "header_page": "Страница",
@@ -318,6 +329,7 @@ class CardView:
     code: str
     """Canonical text (``QS``)."""
     rank: str
+    """The rank as the interface language writes it (``Q``, or ``Д`` in Russian)."""
     suit: str
     """The suit symbol."""
     red: bool
@@ -526,7 +538,7 @@ def card_view(card: Card, strings: Mapping[str, str], played: bool = False) -> C
     """A card for a page, named in the interface language."""
     rank = card.rank.symbol
     label = strings["card_label"].format(rank=strings[f"rank_{rank}"], suit=strings[f"suit_of_{card.suit.value}"])
-    return CardView(str(card), rank, card.suit.glyph, card.suit.red, label, played)
+    return CardView(str(card), strings.get(f"symbol_{rank}", rank), card.suit.glyph, card.suit.red, label, played)
 
 
 class _Builder:

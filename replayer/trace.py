@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import Card
 from .engine import Scoring
 from .replay import ReplayResult, TrickResult
@@ -13,10 +15,26 @@ def _cards(cards: list[Card]) -> str:
     return " ".join(str(c) for c in cards) or "-"
 
 
+_PHRASES = {
+    "seven_exchange": "exchanges the seven of trumps {cards} for the turn-up",
+    "seven_played": "plays the seven of trumps {cards}",
+    "turnup_seven": "deals with a seven turned up {cards}",
+    "last_trick": "wins the last trick",
+    "brisques": "brisques",
+}
+
+
 def describe_scoring(event: Scoring) -> str:
-    """One line for a scoring event: ``N royal marriage KC QC +40``."""
-    cards = f" {_cards(list(event.cards))}" if event.cards and event.kind != "brisques" else ""
-    return f"{event.seat} {event.kind.replace('_', ' ')}{cards} +{event.points}"
+    """One line for a scoring event: ``N declares royal marriage KC QC +40``."""
+    cards = _cards(list(event.cards)) if event.cards else ""
+    phrase = _PHRASES.get(event.kind)
+    if phrase is None:
+        phrase = f"declares {event.kind.replace('_', ' ')} {{cards}}"
+    return f"{event.seat} {phrase.format(cards=cards).strip()} +{event.points}"
+
+
+def _comment(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(f"{{{text}}}", width=110, initial_indent=indent, subsequent_indent=indent + " ")
 
 
 def _trick_lines(trick: TrickResult, show_hands: bool) -> list[str]:
@@ -35,7 +53,7 @@ def _trick_lines(trick: TrickResult, show_hands: bool) -> list[str]:
         lines.append("    draws " + ", ".join(f"{s} {c}" for s, c in trick.draws) + f"   (stock {trick.after.stock})")
     lines.append("    score " + ", ".join(f"{s} {v}" for s, v in trick.scores.items()))
     for comment in trick.comments:
-        lines.append(f"    {{{comment.text}}}")
+        lines.extend(_comment(comment.text, "    "))
     return lines
 
 
@@ -58,11 +76,15 @@ def trace(result: ReplayResult, show_hands: bool = True) -> str:
                 out.append(f"   {seat} dealt {_cards(cards)}")
             for event in deal.scoring:
                 out.append(f"   {describe_scoring(event)}")
+            for comment in deal.comments:
+                out.extend(_comment(comment.text, "   "))
             for trick in deal.tricks:
                 out.extend(_trick_lines(trick, show_hands))
             if deal.brisques:
                 out.append("Brisques: " + ", ".join(f"{s} {v}" for s, v in deal.brisques.items()))
             out.append("Deal result: " + ", ".join(f"{s} {v}" for s, v in deal.scores.items()))
+            for comment in deal.end_comments:
+                out.extend(_comment(comment.text, "   "))
         if len(game.deals) > 1 or game.winner:
             out.append(
                 "Game totals: "

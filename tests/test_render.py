@@ -235,6 +235,8 @@ def test_russian_interface(tmp_path: Path, generated: tuple[str, ReplayResult]) 
         assert word in html, word
     assert "Trick 1" not in html and "North" not in html
     assert 'aria-label="' + STRINGS["ru"]["rank_Q"] in html
+    # Russian rank letters on the cards: the queen is Д.
+    assert '<span class="rank">Д</span>' in html and '<span class="rank">Q</span>' not in html
     assert "Уроки безика" in (out / "index.html").read_text(encoding="utf-8")
     with pytest.raises(ValueError):
         render_site([result], tmp_path / "de", lang="de")
