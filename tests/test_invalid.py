@@ -32,8 +32,22 @@ def test_there_are_enough_invalid_records() -> None:
     codes = {e[2] for path in FILES for e in expectations(path.read_text(encoding="utf-8"))}
     # illegal play, phase-2 revoke / failure to win / to trump, wrong winner, wrong points, meld card not held,
     # declaration by the loser, re-use, declaration in phase 2, draw order, running score, syntax errors
-    assert {"BZ201", "BZ203", "BZ204", "BZ205", "BZ206", "BZ305", "BZ303", "BZ301", "BZ306", "BZ302", "BZ401",
-            "BZ501", "BZ001", "BZ003"} <= codes
+    assert {
+        "BZ201",
+        "BZ203",
+        "BZ204",
+        "BZ205",
+        "BZ206",
+        "BZ305",
+        "BZ303",
+        "BZ301",
+        "BZ306",
+        "BZ302",
+        "BZ401",
+        "BZ501",
+        "BZ001",
+        "BZ003",
+    } <= codes
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

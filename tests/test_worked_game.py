@@ -106,7 +106,8 @@ def test_strict_text_rejects_trick_22(replayed) -> None:  # type: ignore[no-unty
     # RULES.md §2.a rule 14f: the option strict_text forbids the re-marriage of trick 22.
     from replayer.replay import replay_text
 
-    text = WORKED.read_text(encoding="utf-8").replace("options: last_trick=24", "options: last_trick=24, reuse=strict_text")
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace("options: last_trick=24", "options: last_trick=24, reuse=strict_text")
     result = replay_text(text, "strict.bzq")
     codes = [(d.code, d.span.line if d.span else 0) for d in result.diagnostics]
     line22 = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("trick 22:")) + 1
