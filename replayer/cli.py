@@ -133,8 +133,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         written = render_site(results, Path(args.out), lang=args.lang, force=args.force)
     except FileExistsError as exc:
         raise UsageError(str(exc)) from None
+    pages = sum(1 for p in written if p.suffix == ".html")
     print(
-        f"wrote {len(written)} page(s) to {args.out} ({len(results)} record(s) rendered"
+        f"wrote {pages} page(s) to {args.out} ({len(results)} record(s) rendered"
         f"{f', {invalid} invalid skipped' if invalid else ''})"
     )
     return 1 if invalid else 0

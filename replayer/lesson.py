@@ -650,7 +650,8 @@ class _Builder:
             anchor=anchor,
             aliases=[long_id] if anchor != long_id else [],
             kind="start",
-            title=self.t["deal_start"],
+            # In a game of several deals the previous/next links must say which deal's start they lead to.
+            title=self.t["deal_start"] if single else self.t["deal_title"].format(n=deal.number),
             number=0,
             phase=1,
             phase_note="",
@@ -719,13 +720,7 @@ class _Builder:
         profile = self.game.profile
         steps = [self.start_step(deal, index, single)]
         sheet = [
-            SheetRow(
-                steps[0].anchor,
-                steps[0].title,
-                "",
-                [s.text for s in steps[0].scoring],
-                [v.value for v in steps[0].scores],
-            )
+            SheetRow(steps[0].anchor, steps[0].title, "", _sheet_events(steps[0]), [v.value for v in steps[0].scores])
         ]
         seen_phase_2 = False
         for trick in deal.tricks:
@@ -740,10 +735,7 @@ class _Builder:
                     step.anchor,
                     str(trick.n),
                     self.seat(trick.winner),
-                    [
-                        f"{s.lead} {' '.join(c.glyph for c in s.cards)}".strip() + f" {s.points:+d}"
-                        for s in step.scoring
-                    ],
+                    _sheet_events(step),
                     [v.value for v in step.scores],
                 )
             )
@@ -830,6 +822,11 @@ class _Builder:
             first_anchor=deals[0].steps[0].anchor if deals else "",
             steps_count=sum(len(d.steps) for d in deals),
         )
+
+
+def _sheet_events(step: Step) -> list[str]:
+    """The step's scores in the score sheet's short form: "North declares bezique Q♠ J♦ +40"."""
+    return [" ".join([e.lead, *(c.glyph for c in e.cards), f"{e.points:+d}"]) for e in step.scoring]
 
 
 def _link_steps(deals: Sequence[DealView]) -> None:

@@ -200,6 +200,9 @@ def test_multi_deal_ids(tmp_path: Path) -> None:
     for deal in (1, 2):
         assert f'id="deal-{deal}-start"' in html and f'id="deal-{deal}-trick-32"' in html
     assert 'id="trick-1"' not in html
+    # The last trick of deal 1 leads on to the end of deal 1, and that to deal 2, named as such.
+    assert '<a class="next" rel="next" href="#deal-1-end">End of deal 1 →</a>' in html
+    assert '<a class="next" rel="next" href="#deal-2-start">Deal 2 →</a>' in html
     total = sum(result.games[0].deals[i].scores["N"] for i in range(2))
     assert f'<span class="value">{total}</span>' in _section(html, "deal-2-end")
 
