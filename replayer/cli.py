@@ -211,6 +211,76 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """Print records in the canonical form, check that they are in it (--check), or rewrite them (--write).
+
+    Exit 1 when a record does not parse (it is left untouched) or, with --check, is not in the canonical form.
+    """
+    from .errors import Diagnostic, NotationError, Span, format_diagnostic
+    from .fmt import FormatCheckError, format_text, write_atomic
+
+    if "-" in args.paths and args.write:
+        raise UsageError("--write cannot rewrite standard input")
+    files: list[Path | None] = []  # None stands for standard input
+    for raw in args.paths:
+        if raw == "-":
+            files.append(None)
+            continue
+        found = list(find_records([raw]))
+        if not found:
+            raise UsageError(f"no records (*.bzq) found in {raw}")
+        files.extend(found)
+    invalid = changed = 0
+    for path in files:
+        name = "<stdin>" if path is None else str(path)
+        if path is None:
+            text = sys.stdin.read()
+        else:
+            # Read the bytes as they are (no newline translation), so that --check sees CRLF line ends.
+            try:
+                text = path.read_bytes().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+            except OSError as exc:
+                raise UsageError(f"{path}: {exc.strerror}") from None
+        try:
+            canonical = format_text(text, name)
+        except NotationError as exc:
+            invalid += 1
+            for diag in exc.diagnostics:
+                print(format_diagnostic(diag, text), file=sys.stderr)
+            if args.write or args.check:
+                print(f"{name}: not formatted: the record does not parse", file=sys.stderr)
+            continue
+        except FormatCheckError as exc:  # a formatter bug: report it, change nothing
+            invalid += 1
+            print(f"bezique: error: {exc}", file=sys.stderr)
+            continue
+        if canonical != text:
+            changed += 1
+        if args.check:
+            if canonical != text:
+                old, new = text.split("\n"), canonical.split("\n")
+                line = next(
+                    (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)) - 1
+                )
+                message = "not in the canonical form (bezique fmt --write rewrites it)"
+                print(format_diagnostic(Diagnostic("BZ005", message, Span(line + 1, 1), name), text), file=sys.stderr)
+        elif args.write:
+            if path is not None and canonical != text:
+                write_atomic(path, canonical)
+                print(f"{name}: reformatted")
+        else:
+            sys.stdout.write(canonical)
+    if args.check or args.write:
+        done = "not canonical" if args.check else "reformatted"
+        print(
+            f"{len(files)} file(s): {changed} {done}, {len(files) - changed - invalid} already canonical"
+            f"{f', {invalid} invalid (not parsed)' if invalid else ''}"
+        )
+    return 1 if invalid or (args.check and changed) else 0
+
+
 def _atomic_write(path: Path, text: str) -> None:
     """Write a file through a temporary file in the same folder and a rename, so it is never half-written."""
     import os
@@ -265,6 +335,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("fmt", help="print records in the canonical form, or --check or --write it")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq); - for stdin")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 when a record is not in the canonical form")
+    mode.add_argument("--write", action="store_true", help="rewrite records in place (atomically)")
+    p.set_defaults(func=cmd_fmt)
 
     p = sub.add_parser("profiles", help="list the rule profiles")
     p.set_defaults(func=cmd_profiles)

@@ -8,11 +8,13 @@ a caret under the offending token.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = [
     "CODES",
     "BeziqueError",
     "Diagnostic",
+    "ErrorCode",
     "NotationError",
     "RuleProfileError",
     "RuleViolation",
@@ -86,48 +88,130 @@ class RuleViolation(BeziqueError):
         self.message = message
 
 
-# The catalogue: code -> (one-line title, what it concerns). docs/errors.md is generated from it.
-CODES: dict[str, tuple[str, str]] = {
-    "BZ001": ("syntax error", "the notation grammar"),
-    "BZ002": ("unexpected character", "the notation grammar"),
-    "BZ003": ("not a card", "card spelling: rank then suit, e.g. QS, 10C, Q♠, Д пики"),
-    "BZ004": ("unterminated comment", "comments are written { ... }"),
-    "BZ101": ("statement out of place", "record structure: game, headers, deal, tricks, end of deal"),
-    "BZ102": ("duplicate header", "record structure"),
-    "BZ103": ("unknown profile", "the profile header names a YAML rule profile"),
-    "BZ104": ("bad option", "options are name=value pairs the profile defines"),
-    "BZ105": ("unknown seat", "the seats the profile and the players header define"),
-    "BZ106": ("trick out of order", "tricks are numbered 1, 2, 3, … within a deal"),
-    "BZ107": ("missing deal information", "trump, turn-up and both initial hands"),
-    "BZ108": ("wrong number of cards", "hand size, packs"),
-    "BZ109": ("unknown meld kind", "the profile's meld table"),
-    "BZ201": ("card not held", "a player plays only a card he holds, in hand or on the table"),
-    "BZ202": ("wrong player", "the winner of a trick leads to the next; players play in turn"),
-    "BZ203": ("must follow suit", "phase 2: follow suit if able"),
-    "BZ204": ("must win the trick", "phase 2: win the trick if able"),
-    "BZ205": ("must trump", "phase 2: trump when void in the suit led"),
-    "BZ206": ("wrong trick winner", "highest trump wins, else highest card of the suit led; first of equals wins"),
-    "BZ207": ("incomplete trick", "every player plays one card to each trick"),
-    "BZ301": ("declaration by a player who did not win the trick", "declare only after winning a trick"),
-    "BZ302": ("declaration out of phase", "no declarations once the stock is exhausted"),
-    "BZ303": ("meld card not held", "every card of a declaration is held at once, in hand or on the table"),
-    "BZ304": ("not a meld", "the profile's meld table"),
-    "BZ305": ("wrong points", "the profile's meld table and scoring values"),
-    "BZ306": ("no new card", "re-use: a declaration needs a card not yet scored in its class"),
-    "BZ307": ("card re-used in the same kind", "re-use: a card scores once in each kind of combination"),
-    "BZ308": ("too many declarations after one trick", "one declaration scored per won trick"),
-    "BZ309": ("invalid seven exchange", "exchange the trump seven for the turn-up after winning a trick"),
-    "BZ310": ("claimed score did not happen", "automatic scores: seven played, last trick, turn-up seven"),
-    "BZ401": ("draw out of order", "the trick winner draws first, then the loser"),
-    "BZ402": ("missing or extra draw", "each player draws one card after each phase-1 trick"),
-    "BZ403": ("draw against the stock", "cards come off the stock in its stated order; the turn-up is last"),
-    "BZ404": ("card conservation", "each card exists once per pack"),
-    "BZ501": ("wrong running score", "the stated score must equal the rules' total at that point"),
-    "BZ502": ("wrong brisques", "10 for each ace and ten in won tricks"),
-    "BZ503": ("wrong deal result", "the deal's final scores"),
-    "BZ504": ("wrong game total", "game totals over deals"),
-    "BZ505": ("wrong game winner", "the target and the tie rule"),
-    "BZ506": ("incomplete deal", "a deal is played out to its last trick"),
+class ErrorCode(NamedTuple):
+    """One entry of the catalogue: what the problem is, the rule or syntax it concerns, and an example."""
+
+    title: str
+    concern: str
+    example: str
+    """A record line that produces the error (tests/test_error_codes.py replays each one)."""
+
+
+# The catalogue: code -> (one-line title, what it concerns, an example line). docs/errors.md is generated from it.
+CODES: dict[str, ErrorCode] = {
+    "BZ001": ErrorCode("syntax error", "the notation grammar", "trick 5: N JC S JH -> N"),
+    "BZ002": ErrorCode(
+        "unexpected character",
+        "the notation grammar",
+        "(none: no record produces it, since a stray character is read as text and reported as BZ001)",
+    ),
+    "BZ003": ErrorCode(
+        "not a card", "card spelling: rank then suit, e.g. QS, 10C, Q♠, Д пики", "trick 9: S 9S, N 10X -> N"
+    ),
+    "BZ004": ErrorCode("unterminated comment", "comments are written { ... }", "{ South was lucky enough"),
+    "BZ005": ErrorCode(
+        "not in the canonical form (bezique fmt --check)",
+        "the canonical form (docs/notation.md)",
+        "trick  2: N 9C, S 7H -> N",
+    ),
+    "BZ101": ErrorCode(
+        "statement out of place",
+        "record structure: game, headers, deal, tricks, end of deal",
+        "dealer: S  { after trick 1 }",
+    ),
+    "BZ102": ErrorCode("duplicate header", "record structure", "title: A second title"),
+    "BZ103": ErrorCode("unknown profile", "the profile header names a YAML rule profile", "profile: pinochle"),
+    "BZ104": ErrorCode("bad option", "options are name=value pairs the profile defines", "options: last_trick=25"),
+    "BZ105": ErrorCode("unknown seat", "the seats the profile and the players header define", "dealer: E"),
+    "BZ106": ErrorCode(
+        "trick out of order", "tricks are numbered 1, 2, 3, … within a deal", "trick 11: N 8S, S 8S -> N"
+    ),
+    "BZ107": ErrorCode(
+        "missing deal information", "trump, turn-up and both initial hands", "turnup: 10H  { trump: C }"
+    ),
+    "BZ108": ErrorCode("wrong number of cards", "hand size, packs", "hand N: 7C QC QC JC QH AH 7H"),
+    "BZ109": ErrorCode("unknown meld kind", "the profile's meld table", "N declares royal_wedding KC QC = 40"),
+    "BZ201": ErrorCode(
+        "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
+    ),
+    "BZ202": ErrorCode(
+        "wrong player", "the winner of a trick leads to the next; players play in turn", "trick 2: S 7H, N 9C -> N"
+    ),
+    "BZ203": ErrorCode("must follow suit", "phase 2: follow suit if able", "trick 29: S 10H, N KS -> S"),
+    "BZ204": ErrorCode("must win the trick", "phase 2: win the trick if able", "trick 25: N KD, S KD -> N"),
+    "BZ205": ErrorCode("must trump", "phase 2: trump when void in the suit led", "trick 31: S KD, N KH -> S"),
+    "BZ206": ErrorCode(
+        "wrong trick winner",
+        "highest trump wins, else highest card of the suit led; first of equals wins",
+        "trick 9: S 9S, N 10S -> S",
+    ),
+    "BZ207": ErrorCode("incomplete trick", "every player plays one card to each trick", "trick 2: N 9C -> N"),
+    "BZ301": ErrorCode(
+        "declaration by a player who did not win the trick",
+        "declare only after winning a trick",
+        "S declares bezique QS JD = 40  { N won trick 9 }",
+    ),
+    "BZ302": ErrorCode(
+        "declaration out of phase",
+        "no declarations once the stock is exhausted",
+        "S declares marriage KD QD = 20  { after trick 25 }",
+    ),
+    "BZ303": ErrorCode(
+        "meld card not held",
+        "every card of a declaration is held at once, in hand or on the table",
+        "N declares four_aces AH AC AD AS = 100",
+    ),
+    "BZ304": ErrorCode("not a meld", "the profile's meld table", "N declares royal_marriage KC JC = 40"),
+    "BZ305": ErrorCode(
+        "wrong points", "the profile's meld table and scoring values", "S declares four_queens QS QS QD QD = 80"
+    ),
+    "BZ306": ErrorCode(
+        "no new card",
+        "re-use: a declaration needs a card not yet scored in its class",
+        "N declares four_kings KC KC KH KS = 80  { again after trick 19 }",
+    ),
+    "BZ307": ErrorCode(
+        "card re-used in the same kind",
+        "re-use: a card scores once in each kind of combination",
+        "N declares marriage KH QH = 20  { reuse=strict_text; this KH was married at trick 3 }",
+    ),
+    "BZ308": ErrorCode(
+        "too many declarations after one trick",
+        "one declaration scored per won trick",
+        "N declares four_aces AH AC AC AS = 100  { a second declaration after trick 2 }",
+    ),
+    "BZ309": ErrorCode(
+        "invalid seven exchange",
+        "exchange the trump seven for the turn-up after winning a trick",
+        "S exchanges 7C = 10  { N won trick 1 }",
+    ),
+    "BZ310": ErrorCode(
+        "claimed score did not happen",
+        "automatic scores: seven played, last trick, turn-up seven",
+        "N scores seven_played = 10  { trick 2: N 9C, S 7H }",
+    ),
+    "BZ401": ErrorCode("draw out of order", "the trick winner draws first, then the loser", "draws S 8S, N JS"),
+    "BZ402": ErrorCode(
+        "missing or extra draw",
+        "each player draws one card after each phase-1 trick",
+        "draws N 7S  { after trick 25 }",
+    ),
+    "BZ403": ErrorCode(
+        "draw against the stock",
+        "cards come off the stock in its stated order; the turn-up is last",
+        "draws N KH, S 7D  { the turn-up is 7C }",
+    ),
+    "BZ404": ErrorCode("card conservation", "each card exists once per pack", "draws N QC, S 9D  { a third QC }"),
+    "BZ501": ErrorCode(
+        "wrong running score", "the stated score must equal the rules' total at that point", "score N 330, S 0"
+    ),
+    "BZ502": ErrorCode("wrong brisques", "10 for each ace and ten in won tricks", "brisques N 60, S 110"),
+    "BZ503": ErrorCode("wrong deal result", "the deal's final scores", "result N 600, S 730"),
+    "BZ504": ErrorCode("wrong game total", "game totals over deals", "total N 600, S 730"),
+    "BZ505": ErrorCode("wrong game winner", "the target and the tie rule", "winner S  { target 2000 not reached }"),
+    "BZ506": ErrorCode(
+        "incomplete deal", "a deal is played out to its last trick", "brisques N 60, S 100  { after trick 25 }"
+    ),
 }
 
 
@@ -152,10 +236,14 @@ def catalogue_markdown() -> str:
         "Every problem `bezique` reports has a stable code. Messages name the rule that was broken;",
         "`FILE:LINE:COL: error: CODE message` is followed by the source line and a caret under the offending token.",
         "",
-        "| code | problem | rule or syntax concerned |",
-        "|---|---|---|",
+        "The example is a record line that produces the error (in its context; tests/test_error_codes.py replays",
+        "each one and checks the code and the position).",
+        "",
+        "| code | problem | rule or syntax concerned | example |",
+        "|---|---|---|---|",
     ]
-    for code, (title, concern) in CODES.items():
-        lines.append(f"| {code} | {title} | {concern} |")
+    for code, entry in CODES.items():
+        example = f"`{entry.example}`" if not entry.example.startswith("(") else entry.example
+        lines.append(f"| {code} | {entry.title} | {entry.concern} | {example} |")
     lines.append("")
     return "\n".join(lines)

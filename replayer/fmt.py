@@ -1,0 +1,458 @@
+"""The canonical form of a record, as ``bezique fmt`` prints it (docs/notation.md, "Canonical form").
+
+The formatter re-writes a record statement by statement, in the order written, so every header, comment and
+question stays where it was; only spellings, spacing and indentation change:
+
+- keywords are lower-case English (``взятка`` becomes ``trick``, ``turn-up`` becomes ``turnup``), seats are
+  letters (``North`` becomes ``N``) and cards are printed as ``str(card)`` (``Д пики`` becomes ``QS``);
+- tokens are separated by one space, lists by ``", "``, ``=`` has a space on each side except in options;
+- trick items (exchanges, declarations, shows, claimed scores, draws, running scores) are indented 2 spaces,
+  every other statement starts at column 1;
+- a comment standing on its own line is indented 2 when it follows a statement directly, and starts at column 1
+  at the top of the file, after a blank line, after ``game`` or ``deal``, or after a comment at column 1;
+- comments and questions keep their words and the author's line breaks; each of their lines is re-spaced
+  (one space between words), a line longer than :data:`WIDTH` is wrapped, and continuation lines are indented
+  2 more than the comment (4 more than the statement for a comment or question written inside a statement line);
+- runs of blank lines become one blank line; there is none at the start or the end, and the file ends with one
+  newline.
+
+Only a record that parses is formatted; :func:`format_text` raises :class:`~replayer.errors.NotationError`
+otherwise. The result parses to the same games, deals, tricks, comments and questions (so it replays to the same
+events), and formatting it again changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import cards
+from .cards import Card, parse_suit
+from .errors import BeziqueError, NotationError, Span
+
+# The formatter reads the parse tree of notation's own cached parser (and its card reader), so that it formats
+# exactly what the reader accepts; notation.py stays the only module that imports lark.
+from .notation import SEAT_ALIASES, _card, _parser, parse_record
+from .record import Record
+
+__all__ = ["WIDTH", "FormatCheckError", "format_text", "record_shape", "write_atomic"]
+
+WIDTH = 120
+"""Comment and question lines are wrapped to this many characters (statements themselves are never wrapped)."""
+
+_ITEM_INDENT = 2
+"""Indentation of the statements that belong to a trick."""
+
+_TRICK_ITEMS = frozenset(
+    ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "draws_stmt", "score_stmt"),
+)
+
+_KEYWORDS = {
+    "GAME": "game",
+    "DEAL": "deal",
+    "TRICK": "trick",
+    "PLAYERS": "players",
+    "PROFILE": "profile",
+    "OPTIONS": "options",
+    "TARGET": "target",
+    "DEALER": "dealer",
+    "LEADER": "leader",
+    "TRUMP": "trump",
+    "TURNUP": "turnup",
+    "HAND": "hand",
+    "STOCK": "stock",
+    "EXCHANGES": "exchanges",
+    "DECLARES": "declares",
+    "SHOWS": "shows",
+    "SCORES": "scores",
+    "DRAWS": "draws",
+    "SCORE": "score",
+    "BRISQUES": "brisques",
+    "RESULT": "result",
+    "TOTAL": "total",
+    "WINNER": "winner",
+}
+
+
+class FormatCheckError(BeziqueError):
+    """The canonical form would not read back as the same record: a bug in the formatter, never written out."""
+
+
+def format_text(text: str, path: str = "<record>") -> str:
+    """The canonical form of a record; raises :class:`~replayer.errors.NotationError` when it does not parse.
+
+    The result is checked before it is returned: it must read back as the same record (every game, header, deal,
+    trick, statement, comment and question; only positions may differ). If it does not, that is a bug in the
+    formatter and :class:`FormatCheckError` is raised, so that a file is never rewritten into something else.
+    """
+    before = parse_record(text, path)  # only a record that parses (syntax and structure) is formatted
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    canonical = _Formatter(path, text).run(_parser().parse(text))
+    try:
+        after = parse_record(canonical, path)
+    except NotationError as exc:
+        raise FormatCheckError(
+            f"{path}: the canonical form does not parse ({exc}); the record is left as it is"
+        ) from None
+    if record_shape(after) != record_shape(before):
+        raise FormatCheckError(f"{path}: the canonical form reads as a different record; the record is left as it is")
+    return canonical
+
+
+def record_shape(value: Any) -> Any:
+    """A record (or any part of it) as nested tuples without positions, to compare two readings of a record."""
+    if isinstance(value, Span):
+        return None
+    if isinstance(value, Record):
+        return record_shape(value.games)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if type(value).__module__ == cards.__name__:  # a card, known or not (``Q?``): compared as printed
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = [f.name for f in dataclasses.fields(value) if not _is_positions(getattr(value, f.name))]
+        return (type(value).__name__, *((name, record_shape(getattr(value, name))) for name in fields))
+    if isinstance(value, dict):
+        return tuple((k, record_shape(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(record_shape(v) for v in value)
+    return value
+
+
+def _is_positions(value: Any) -> bool:
+    """True for a position or a collection of positions (``card_spans``, ``option_spans``, ...)."""
+    if isinstance(value, Span):
+        return True
+    if isinstance(value, dict):
+        value = list(value.values())
+    return isinstance(value, list) and bool(value) and all(isinstance(v, Span) for v in value)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Replace a file's contents through a temporary file in the same folder and a rename.
+
+    The file is never half-written; a symbolic link is followed (its target is rewritten) and the file keeps its
+    permissions.
+    """
+    target = Path(os.path.realpath(path))
+    mode = target.stat().st_mode & 0o7777 if target.exists() else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- layout ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Braced:
+    """A comment or question: its opening (``{`` or ``{?``) and its lines of words (the closing ``}`` is added)."""
+
+    opening: str
+    rows: list[list[str]]
+
+
+def _rows(body: str) -> list[list[str]]:
+    """The words of each line of a comment's body; runs of empty lines become one."""
+    rows: list[list[str]] = []
+    for line in body.split("\n"):
+        words = line.split()
+        if not words and rows and not rows[-1]:
+            continue
+        rows.append(words)
+    return rows
+
+
+def _emit(cur: str, unit: str, indent: int, out: list[str]) -> str:
+    """Append a word to the current line, or start a continuation line when it would pass :data:`WIDTH`."""
+    if cur.strip() and len(cur) + 1 + len(unit) > WIDTH:
+        out.append(cur.rstrip())
+        return " " * indent + unit
+    return f"{cur} {unit}"
+
+
+def _render_braced(piece: _Braced, cur: str, out: list[str], cont: int, close: int) -> str:
+    """Lay out a comment or question from the current line on; returns the (unfinished) last line."""
+    rows = [list(r) for r in piece.rows] or [[]]
+    if not any(rows):
+        return cur + piece.opening + " }"
+    # The opening brace and the first word, and the last word and the closing brace, are never separated: a
+    # line break before a comment would end the statement it belongs to.
+    if rows[0]:
+        rows[0][0] = f"{piece.opening} {rows[0][0]}"
+    else:
+        rows[0] = [piece.opening]
+    if rows[-1]:
+        rows[-1][-1] += " }"
+    else:
+        rows[-1] = ["}"]
+    last = len(rows) - 1
+    for index, row in enumerate(rows):
+        if index == 0:
+            cur += row[0]
+        else:
+            out.append(cur.rstrip())
+            if not row:
+                cur = ""
+                continue
+            cur = " " * (close if index == last and row == ["}"] else cont) + row[0]
+        for unit in row[1:]:
+            cur = _emit(cur, unit, cont, out)
+    return cur
+
+
+def _layout(indent: int, pieces: list[str | _Braced], cont: int) -> list[str]:
+    """The output lines of one statement: text pieces (with their leading separators) and comments."""
+    out: list[str] = []
+    cur = " " * indent
+    for piece in pieces:
+        if isinstance(piece, str):
+            cur += piece
+        else:
+            cur = _render_braced(piece, cur, out, cont, indent)
+    out.append(cur.rstrip())
+    return out
+
+
+# --- statements -----------------------------------------------------------------------------------------------
+
+
+def _is_tree(node: Any) -> bool:
+    return hasattr(node, "data") and hasattr(node, "children")
+
+
+def _tokens(node: Any) -> list[Any]:
+    """Every token under a node, in order."""
+    result = []
+    for child in node.children:
+        if _is_tree(child):
+            result.extend(_tokens(child))
+        else:
+            result.append(child)
+    return result
+
+
+class _Formatter:
+    """Formats a parse tree statement by statement."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def run(self, tree: Any) -> str:
+        out: list[str] = []
+        previous: str | None = None
+        previous_end = 0
+        previous_indent = 0
+        for stmt in tree.children:
+            if not _is_tree(stmt):
+                continue
+            tokens = _tokens(stmt)
+            start = tokens[0].line
+            blank = bool(out) and start - previous_end > 1
+            if blank:
+                out.append("")
+            kind = str(stmt.data)
+            if kind in _TRICK_ITEMS:
+                indent = _ITEM_INDENT
+            elif kind == "comment_stmt":
+                at_margin = (
+                    previous is None
+                    or blank
+                    or previous in ("game_stmt", "deal_stmt")
+                    or (previous == "comment_stmt" and previous_indent == 0)
+                )
+                indent = 0 if at_margin else _ITEM_INDENT
+            else:
+                indent = 0
+            if kind == "comment_stmt":
+                pieces: list[str | _Braced] = []
+                for i, comment in enumerate(self.comments(stmt)):
+                    pieces.extend(["  ", comment] if i else [comment])
+                out.extend(_layout(indent, pieces, indent + 2))
+            else:
+                out.extend(_layout(indent, self.statement(stmt), indent + 4))
+            previous, previous_end, previous_indent = kind, tokens[-1].end_line, indent
+        return "\n".join(out) + "\n" if out else ""
+
+    # --- tokens
+
+    def card(self, token: Any) -> str:
+        card = _card(token, [], self.path)
+        assert card is not None  # the record parsed, so every card did
+        return str(card)
+
+    def seat(self, token: Any) -> str:
+        raw = str(token)
+        return SEAT_ALIASES.get(raw.upper(), raw.upper())
+
+    def word(self, token: Any) -> str:
+        """One token in its canonical spelling."""
+        kind = token.type
+        if kind in _KEYWORDS:
+            return _KEYWORDS[kind]
+        if kind == "SEAT":
+            return self.seat(token)
+        if kind == "CARD":
+            return self.card(token)
+        if kind == "SUIT":
+            return parse_suit(str(token)).value
+        if kind == "INT":
+            return str(int(str(token)))
+        if kind == "TEXT_KEY":
+            return str(token).lower()
+        return str(token)
+
+    def comments(self, node: Any) -> list[_Braced]:
+        result = []
+        for child in node.children:
+            if _is_tree(child) and child.data == "comment":
+                text = str(child.children[0])
+                result.append(_Braced("{", _rows(text[1:-1])))
+        return result
+
+    def question(self, token: Any) -> _Braced:
+        body = str(token)[2:-1]
+        suffix: list[str] = []
+        if "|" in body:
+            body, _, accepted = body.rpartition("|")
+            suffix = ["|", *(str(Card.parse(w)) for w in accepted.replace(",", " ").split())]
+        rows = _rows(body)
+        rows[-1].extend(suffix)
+        return _Braced("{?", rows)
+
+    # --- statements
+
+    def statement(self, node: Any) -> list[str | _Braced]:
+        """The pieces of one statement: its canonical text, then its comments."""
+        handler = getattr(self, f"on_{node.data}", None)
+        if handler is None:
+            return [self.verbatim(node)]
+        text: list[str | _Braced] = handler(node)
+        for comment in self.comments(node):
+            text.extend(["  ", comment])
+        return text
+
+    def verbatim(self, node: Any) -> str:
+        """A statement the formatter does not know (the grammar grew): kept as written, comments and all."""
+        tokens = _tokens(node)
+        return self.text[tokens[0].start_pos : tokens[-1].end_pos]
+
+    def plain(self, node: Any) -> str:
+        """A statement that is its words with single spaces (and ``=`` before points)."""
+        words = []
+        for child in node.children:
+            if _is_tree(child):
+                if child.data == "points":
+                    words.extend(["=", self.word(child.children[0])])
+                elif child.data != "comment":
+                    words.extend(self.word(t) for t in _tokens(child))
+            else:
+                words.append(self.word(child))
+        return " ".join(words)
+
+    def _plain(self, node: Any) -> list[str | _Braced]:
+        return [self.plain(node)]
+
+    on_game_stmt = _plain
+    on_deal_stmt = _plain
+    on_exchange_stmt = _plain
+    on_declare_stmt = _plain
+    on_show_stmt = _plain
+    on_claim_stmt = _plain
+    on_winner_stmt = _plain
+
+    def _header(self, node: Any, values: list[str]) -> list[str | _Braced]:
+        head = self.word(node.children[0]) + ":"
+        return [" ".join([head, *values])]
+
+    def _simple_header(self, node: Any) -> list[str | _Braced]:
+        return self._header(node, [self.word(t) for t in node.children[1:] if not _is_tree(t)])
+
+    on_profile_header = _simple_header
+    on_target_header = _simple_header
+    on_dealer_header = _simple_header
+    on_leader_header = _simple_header
+    on_trump_header = _simple_header
+    on_turnup_header = _simple_header
+    on_stock_header = _simple_header
+
+    def on_text_header(self, node: Any) -> list[str | _Braced]:
+        values = [str(t).strip() for t in node.children[1:] if not _is_tree(t) and str(t).strip()]
+        return self._header(node, values)
+
+    def on_players_header(self, node: Any) -> list[str | _Braced]:
+        players = [
+            " ".join(self.word(t) for t in child.children)
+            for child in node.children
+            if _is_tree(child) and child.data == "player"
+        ]
+        return self._header(node, [", ".join(players)])
+
+    def on_options_header(self, node: Any) -> list[str | _Braced]:
+        options = [
+            "=".join(str(t) for t in child.children)
+            for child in node.children
+            if _is_tree(child) and child.data == "option"
+        ]
+        return self._header(node, [", ".join(options)])
+
+    def on_hand_header(self, node: Any) -> list[str | _Braced]:
+        keyword, seat, *cards = (t for t in node.children if not _is_tree(t))
+        head = f"{self.word(keyword)} {self.seat(seat)}:"
+        return [" ".join([head, *(self.card(c) for c in cards)])]
+
+    def _seat_list(self, node: Any, child_rule: str) -> list[str | _Braced]:
+        pairs = [
+            " ".join(self.word(t) for t in child.children)
+            for child in node.children
+            if _is_tree(child) and child.data == child_rule
+        ]
+        return [f"{self.word(node.children[0])} {', '.join(pairs)}"]
+
+    def on_draws_stmt(self, node: Any) -> list[str | _Braced]:
+        return self._seat_list(node, "seat_card")
+
+    def on_score_stmt(self, node: Any) -> list[str | _Braced]:
+        return self._seat_list(node, "seat_points")
+
+    on_brisques_stmt = on_score_stmt
+    on_result_stmt = on_score_stmt
+    on_total_stmt = on_score_stmt
+
+    def on_trick_stmt(self, node: Any, separator: str = ", ") -> list[str | _Braced]:
+        pieces: list[str | _Braced] = [f"{self.word(node.children[0])} {self.word(node.children[1])}:"]
+        first = True
+        for child in node.children[2:]:
+            if not _is_tree(child):
+                continue
+            if child.data == "play":
+                pieces.append(" " if first else separator)
+                first = False
+                for part in child.children:
+                    if _is_tree(part):  # a question, before the play it asks about
+                        pieces.extend([self.question(part.children[0]), " "])
+                seat, card = (t for t in child.children if not _is_tree(t))
+                pieces.append(f"{self.seat(seat)} {self.card(card)}")
+            elif child.data == "winner":
+                pieces.append(f" -> {self.seat(child.children[0])}")
+        return pieces
+
+    def on_unordered_trick(self, node: Any) -> list[str | _Braced]:
+        """``trick 25: N K? / S A?``: the two cards of a trick whose order the book does not give."""
+        return self.on_trick_stmt(node, " / ")

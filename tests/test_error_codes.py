@@ -1,0 +1,226 @@
+"""Every error code of the catalogue is produced by a test record, at the right place.
+
+Each case edits the worked deal (games/worked-deal-000.bzq) so that it breaks one rule; the line that the error
+must be reported on is the code's documented example (``CODES[code].example``), so the examples in docs/errors.md
+are checked too. A code added to the catalogue without a case here fails ``test_every_code_has_a_case``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import GAMES
+
+from replayer.cli import main
+from replayer.errors import CODES
+from replayer.replay import replay_text
+
+WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+
+# code -> (edits as (old text, new text), each old text occurring once; the token the column points at)
+CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
+    "BZ001": ([("trick 5: N JC, S JH -> N", "trick 5: N JC S JH -> N")], "S JH"),
+    "BZ003": ([("trick 9: S 9S, N 10S -> N", "trick 9: S 9S, N 10X -> N")], "10X"),
+    "BZ004": ([("down to 140. }\n", "down to 140. }\n{ South was lucky enough\n")], "{"),
+    "BZ005": ([("trick 2: N 9C, S 7H -> N", "trick  2: N 9C, S 7H -> N")], "trick"),
+    "BZ101": ([("  draws N KC, S 9D\n", "  draws N KC, S 9D\ndealer: S  { after trick 1 }\n")], "dealer"),
+    "BZ102": (
+        [("title: Illustrative two-handed deal\n", "title: Illustrative two-handed deal\ntitle: A second title\n")],
+        "title",
+    ),
+    "BZ103": ([("profile: classic", "profile: pinochle")], "pinochle"),
+    "BZ104": ([("options: last_trick=24", "options: last_trick=25")], "last_trick"),
+    "BZ105": ([("dealer: N", "dealer: E")], "dealer"),
+    "BZ106": ([("trick 10: N 8S, S 8S -> N", "trick 11: N 8S, S 8S -> N")], "trick"),
+    "BZ107": ([("turnup: 10C", "turnup: 10H  { trump: C }")], "turnup"),
+    "BZ108": ([("hand N: 7C QC QC JC QH AH 7H 9C", "hand N: 7C QC QC JC QH AH 7H")], "N"),
+    "BZ109": ([("N declares royal_marriage KC QC = 40", "N declares royal_wedding KC QC = 40")], "royal_wedding"),
+    "BZ201": ([("trick 3: N 7H, S 9D -> N", "trick 3: N 7S, S 9D -> N")], "7S"),
+    "BZ202": ([("trick 2: N 9C, S 7H -> N", "trick 2: S 7H, N 9C -> N")], "S"),
+    "BZ203": (
+        [
+            ("trick 29: S 10H, N QH -> S", "trick 29: S 10H, N KS -> S"),
+            ("trick 30: S 10S, N KS", "trick 30: S 10S, N QH"),
+        ],
+        "KS",
+    ),
+    "BZ204": ([("trick 25: N KH, S AH -> S", "trick 25: N KD, S KD -> N")], "KD -> N"),
+    "BZ205": (
+        [
+            ("trick 31: S KD, N 8C -> N", "trick 31: S KD, N KH -> S"),
+            ("trick 32: N KH, S 7C -> S", "trick 32: S 7C, N 8C -> S"),
+        ],
+        "KH",
+    ),
+    "BZ206": ([("trick 9: S 9S, N 10S -> N", "trick 9: S 9S, N 10S -> S")], "S\n"),
+    "BZ207": ([("trick 2: N 9C, S 7H -> N", "trick 2: N 9C -> N")], "trick"),
+    "BZ301": (
+        [
+            (
+                "trick 9: S 9S, N 10S -> N\n",
+                "trick 9: S 9S, N 10S -> N\n  S declares bezique QS JD = 40  { N won trick 9 }\n",
+            )
+        ],
+        "S",
+    ),
+    "BZ302": (
+        [
+            (
+                "trick 25: N KH, S AH -> S\n",
+                "trick 25: N KH, S AH -> S\n  S declares marriage KD QD = 20  { after trick 25 }\n",
+            )
+        ],
+        "S",
+    ),
+    "BZ303": ([("N declares four_aces AH AC AC AS = 100", "N declares four_aces AH AC AD AS = 100")], "AD"),
+    "BZ304": ([("N declares royal_marriage KC QC = 40", "N declares royal_marriage KC JC = 40")], "royal_marriage"),
+    "BZ305": ([("S declares four_queens QS QS QD QD = 60", "S declares four_queens QS QS QD QD = 80")], "80"),
+    "BZ306": (
+        [
+            (
+                "trick 19: N 9H, S JD -> N\n",
+                "trick 19: N 9H, S JD -> N\n  N declares four_kings KC KC KH KS = 80  { again after trick 19 }\n",
+            )
+        ],
+        "KC",
+    ),
+    "BZ307": (
+        [
+            ("options: last_trick=24", "options: last_trick=24, reuse=strict_text"),
+            (
+                "  N declares marriage KH QH = 20\n  draws N KS",
+                "  N declares marriage KH QH = 20  { reuse=strict_text; this KH was married at trick 3 }\n  draws N KS",
+            ),
+        ],
+        "KH",
+    ),
+    "BZ308": (
+        [
+            (
+                "  N declares royal_marriage KC QC = 40\n",
+                "  N declares royal_marriage KC QC = 40\n"
+                "  N declares four_aces AH AC AC AS = 100  { a second declaration after trick 2 }\n",
+            )
+        ],
+        "N",
+    ),
+    "BZ309": ([("  N exchanges 7C = 10\n", "  S exchanges 7C = 10  { N won trick 1 }\n")], "7C"),
+    "BZ310": (
+        [
+            (
+                "  N declares royal_marriage KC QC = 40\n",
+                "  N declares royal_marriage KC QC = 40\n  N scores seven_played = 10  { trick 2: N 9C, S 7H }\n",
+            )
+        ],
+        "seven_played",
+    ),
+    "BZ401": ([("  draws N JS, S 8S", "  draws S 8S, N JS")], "8S"),
+    "BZ402": ([("trick 25: N KH, S AH -> S\n", "trick 25: N KH, S AH -> S\n  draws N 7S  { after trick 25 }\n")], "7S"),
+    "BZ403": ([("  draws N KH, S 7C", "  draws N KH, S 7D  { the turn-up is 7C }")], "7D"),
+    "BZ404": ([("  draws N KC, S 9D", "  draws N QC, S 9D  { a third QC }")], "QC"),
+    "BZ501": ([("  score N 320, S 0\n  { Now North", "  score N 330, S 0\n  { Now North")], "330"),
+    "BZ502": ([("brisques N 60, S 100", "brisques N 60, S 110")], "110"),
+    "BZ503": ([("result N 590, S 730", "result N 600, S 730")], "600"),
+    "BZ504": ([("result N 590, S 730\n", "result N 590, S 730\ntotal N 600, S 730\n")], "600"),
+    "BZ505": ([("result N 590, S 730\n", "result N 590, S 730\nwinner S  { target 2000 not reached }\n")], "S "),
+    "BZ506": (
+        [
+            (
+                WORKED[WORKED.index("trick 26:") : WORKED.index("\nbrisques N 60, S 100\n") + 22],
+                "brisques N 60, S 100  { after trick 25 }\n",
+            )
+        ],
+        "brisques",
+    ),
+    # Unknown cards (replayer/infer.py): no completion of a trick of unknown cards fits the score stated after it.
+    "BZ601": (
+        [
+            ("Which one? | QH } N QH, S 9D -> N", "Which one? | QH } N Q?, S 9? -> N"),
+            (
+                "  score N 320, S 0\n  { Now North",
+                "  score N 330, S 0  { with the declarations before it }\n  { Now North",
+            ),
+        ],
+        "deal",
+    ),
+    "BZ602": (
+        [
+            ("Which one? | QH } N QH, S 9D -> N", "Which one? | QH } N Q?, S 9? -> N"),
+            (
+                "  score N 320, S 0\n  { Now North",
+                "  score N 330, S 0  { with the declarations before it }\n  { Now North",
+            ),
+        ],
+        "330",
+    ),
+}
+
+# The line an error is reported on, for the codes whose example is a description rather than a record line.
+REPORTED_AT = {"BZ601": "deal 1"}
+# Codes reported after another one on an earlier line, by design.
+AFTER = {"BZ602": "BZ601"}
+
+NO_RECORD = {"BZ002": "BZ002 is never produced: the TEXT terminal matches any character but '{' and a newline"}
+
+
+def record_for(code: str) -> str:
+    """The worked deal with the case's edits."""
+    text = WORKED
+    for old, new in CASES[code][0]:
+        assert text.count(old) == 1, f"{code}: {old!r} occurs {text.count(old)} times in the worked deal"
+        text = text.replace(old, new)
+    return text
+
+
+def expected_position(code: str, text: str) -> tuple[int, int]:
+    """The line of the code's example in the record, and the column of the case's token on it."""
+    example = REPORTED_AT.get(code, CODES[code].example)
+    lines = [i for i, line in enumerate(text.split("\n"), 1) if line.strip() == example]
+    assert len(lines) == 1, f"{code}: the example {example!r} should be one line of the record"
+    line = text.split("\n")[lines[0] - 1]
+    token = CASES[code][1]
+    column = line.index(token.rstrip("\n")) if not token.endswith("\n") else len(line) - len(token.rstrip("\n"))
+    return lines[0], column + 1
+
+
+def test_every_code_has_a_case() -> None:
+    # (CASES may run ahead of the catalogue while a code is being introduced.)
+    assert set(CODES) <= set(CASES) | set(NO_RECORD)
+    assert not set(CASES) & set(NO_RECORD)
+
+
+@pytest.mark.parametrize("code", sorted(set(CASES) & set(CODES) - {"BZ005"}))
+def test_code_is_reported_at_its_example(code: str) -> None:
+    text = record_for(code)
+    line, column = expected_position(code, text)
+    result = replay_text(text, "case.bzq")
+    found = [(d.code, d.span.line, d.span.column) for d in result.diagnostics if d.span is not None]
+    assert (code, line, column) in found, found
+    # Nothing is reported before the broken line: the error is found where it is, not earlier.
+    earlier = [f for f in found if f[1] < line]
+    assert not earlier or {f[0] for f in earlier} == {AFTER.get(code)}, found
+
+
+def test_not_canonical_is_reported_by_fmt_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = record_for("BZ005")
+    line, column = expected_position("BZ005", text)
+    path = tmp_path / "case.bzq"
+    path.write_text(text, encoding="utf-8")
+    assert main(["fmt", "--check", str(path)]) == 1
+    assert f"{path}:{line}:{column}: error: BZ005 " in capsys.readouterr().err
+    assert replay_text(text).valid  # not canonical, but valid
+
+
+@pytest.mark.parametrize("code", sorted(NO_RECORD))
+@pytest.mark.xfail(strict=True, reason="a code no record can produce (see NO_RECORD)")
+def test_codes_without_a_record(code: str) -> None:
+    raise AssertionError(NO_RECORD[code])
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_catalogue_entry_is_complete(code: str) -> None:
+    entry = CODES[code]
+    assert entry.title and entry.concern and entry.example
+    assert "|" not in "".join(entry), "a | would break the Markdown table"
+    assert "\n" not in "".join(entry)
