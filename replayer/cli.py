@@ -114,8 +114,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from .render import render_site
+    from .render import parse_languages, render_site
 
+    try:
+        langs = parse_languages(args.lang)
+    except ValueError as exc:
+        raise UsageError(f"--lang: {exc}") from None
     files = list(find_records(args.paths))
     if not files:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
@@ -130,13 +134,15 @@ def cmd_render(args: argparse.Namespace) -> int:
             invalid += 1
             print(f"{path}: not rendered: the record is invalid", file=sys.stderr)
     try:
-        written = render_site(results, Path(args.out), lang=args.lang, force=args.force)
+        written = render_site(results, Path(args.out), lang=langs, force=args.force)
     except FileExistsError as exc:
         raise UsageError(str(exc)) from None
     pages = sum(1 for p in written if p.suffix == ".html")
+    # The first language is at the top of the folder, each other one in a sub-folder named after it.
+    where = ", ".join([f"{langs[0]} in {args.out}", *(f"{code} in {Path(args.out) / code}" for code in langs[1:])])
     print(
         f"wrote {pages} page(s) to {args.out} ({len(results)} record(s) rendered"
-        f"{f', {invalid} invalid skipped' if invalid else ''})"
+        f"{f', {invalid} invalid skipped' if invalid else ''}; {where})"
     )
     return 1 if invalid else 0
 
@@ -321,7 +327,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    p.add_argument("--lang", default="en", choices=["en", "ru"], help="language of the interface")
+    p.add_argument(
+        "--lang",
+        default="en,ru",
+        metavar="LANGS",
+        help="interface languages, comma-separated (en, ru): the first at the top of DIR, the others in DIR/LANG/ "
+        "(default: en,ru)",
+    )
     p.add_argument(
         "--force", action="store_true", help="write into an existing folder that the renderer did not create"
     )

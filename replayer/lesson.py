@@ -1,39 +1,58 @@
-"""View-models for the HTML lessons: a replayed game turned into steps with every text already formatted.
+"""View-models for the HTML pages: lessons, rules pages and the glossary, with every text already formatted.
 
 Nothing here knows about HTML or Jinja (``replayer/render.py`` does the writing): a :class:`Lesson` holds strings,
 numbers and :class:`CardView` values that a template only has to lay out. The interface wording of both languages
-lives in :data:`STRINGS`; the record's own words (titles, commentary, questions) are passed through unchanged.
+lives in :data:`STRINGS`, the sources' Russian terms in :data:`MELD_TERMS` and the glossary tables; the record's own
+words (titles, commentary, questions) are passed through unchanged.
+
+Besides what the record says, each step carries the bookkeeping a player keeps at the table (see
+:class:`_Knowledge`): the cards a seat has not seen yet, and which combinations are still possible for whom.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from .cards import Card, Suit
+from .cards import Card, Rank, Suit, make_pack
 from .engine import Scoring
 from .record import Comment
 from .replay import DealResult, GameResult, Snapshot, TrickResult
+from .rules import MeldSpec, RuleProfile
 
 __all__ = [
+    "GLOSSARY_PAGE",
     "LANGUAGES",
+    "MELD_TERMS",
     "STRINGS",
+    "Book",
     "CardView",
     "DealView",
+    "GlossaryEntry",
+    "GlossaryView",
     "Lesson",
+    "MeldChance",
+    "MeldRule",
     "PlayView",
     "QuestionView",
+    "RulesView",
     "ScoreView",
     "ScoringView",
     "SeatView",
     "SheetRow",
     "SourceItem",
     "Step",
+    "TextView",
+    "build_glossary",
     "build_lesson",
+    "build_rules",
     "card_view",
     "interface",
     "plural",
+    "rules_slug",
+    "text_lang",
 ]
 
 # Every interface string of the site, English and Russian side by side, so that a translator edits one place.
@@ -55,7 +74,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "prev": "Previous",
         "next": "Next",
         "top": "Top",
-        "keys_hint": "Keys ← and → move between steps.",
+        "keys_hint": (
+            "Keys: ← and → step back and forth, Home and End go to the first and last step, C to the next comment."
+        ),
         "seat_N": "North",
         "seat_S": "South",
         "seat_E": "East",
@@ -157,6 +178,185 @@ STRINGS: dict[str, dict[str, str]] = {
         "meld_four_queens": "four queens",
         "meld_four_jacks": "four jacks",
         "generated_by": "Made with the bezique replayer.",
+        "nav_lessons": "Lessons",
+        "nav_glossary": "Glossary",
+        "nav_first": "First step",
+        "nav_last": "Last step",
+        "nav_comment": "Next comment",
+        "nav_comment_prev": "Previous comment",
+        "nav_play": "Play",
+        "nav_pause": "Pause",
+        "nav_play_hint": "Play the deal as a film, one step every few seconds",
+        "step_of": "Step {n} of {total}",
+        "permalink": "Link to this step",
+        "view": "View",
+        "view_all": "All hands",
+        "view_all_hint": "Show every hand",
+        "view_only": "Show only {seat_gen} hand; the others are hidden",
+        "four_colour": "Four-colour suits",
+        "hidden_cards": "{n} hidden {cards}",
+        "before_trick": "Before the trick",
+        "score_before": "Score before the trick",
+        "turnup_and_stock": "Turn-up and stock",
+        "rule_link": "rule",
+        "rule_link_title": "The rule that scores it",
+        "outcome": "The trick and its consequences",
+        "sheet_so_far": "Score sheet so far",
+        "sheet_empty": "Nothing scored yet.",
+        "quiz_choose": "Choose the card {seat} plays.",
+        "quiz_right": "Right: {card}.",
+        "quiz_wrong": "Not {card}: try again.",
+        "quiz_revealed": "The record plays {card}.",
+        "quiz_open": "Think it over, then show the answer.",
+        "quiz_hidden": "The rest of the trick is hidden until you answer.",
+        "quiz_accepted": "Accepted",
+        "book_title": "{seat_gen} bookkeeping",
+        "unseen_title": "Cards {seat} has not seen",
+        "unseen_text": "{n} unknown {cards}: {stock} in the stock, {hands} in other hands.",
+        "unseen_count": "{card}: {n} not seen",
+        "known_in_hand": "Known to be in {seat_gen} hand:",
+        "melds_title": "Combinations: what is still possible",
+        "meld_col": "Combination",
+        "meld_possible": "possible",
+        "meld_ready": "held",
+        "meld_impossible": "impossible",
+        "meld_scored": "scored at trick {n}",
+        "meld_needs": "needs {cards}",
+        "meld_has": "holds {k} of {n}",
+        "news_impossible": "{reason}: {meld} is impossible for {seat}.",
+        "seen_all_2": "both {card} seen",
+        "seen_all": "all {n} {card} seen",
+        "seen_only": "{card} seen",
+        "seen_some": "{k} of the {n} {card} seen",
+        "kind_left": "only {n} {rank_pl} left",
+        "no_declarations": "No more declarations: the stock is exhausted.",
+        "draws_left": "{k} more {cards} needed, {d} {draws} left",
+        "draw_one": "draw",
+        "draw_few": "draws",
+        "draw_many": "draws",
+        "news_meld_form": "meldname",
+        "questions_one": "question",
+        "questions_few": "questions",
+        "questions_many": "questions",
+        "pack_one": "pack",
+        "pack_few": "packs",
+        "pack_many": "packs",
+        "seat_gen_N": "North's",
+        "seat_gen_S": "South's",
+        "seat_gen_E": "East's",
+        "seat_gen_W": "West's",
+        "rank_pl_A": "aces",
+        "rank_pl_10": "tens",
+        "rank_pl_K": "kings",
+        "rank_pl_Q": "queens",
+        "rank_pl_J": "jacks",
+        "rank_pl_9": "nines",
+        "rank_pl_8": "eights",
+        "rank_pl_7": "sevens",
+        "meldname_sequence": "sequence",
+        "meldname_four_aces": "four aces",
+        "meldname_four_kings": "four kings",
+        "meldname_four_queens": "four queens",
+        "meldname_four_jacks": "four jacks",
+        "meldname_royal_marriage": "royal marriage",
+        "meldname_marriage": "common marriage",
+        "meldname_bezique": "bezique",
+        "meldname_double_bezique": "double bezique",
+        "lang_name_en": "English",
+        "lang_name_ru": "Русский",
+        "other_languages": "Other languages",
+        "rules_title": "Rules: {title}",
+        "rules_profile": "Profile",
+        "rules_deal": "The deal",
+        "rules_play": "Play",
+        "rules_melds": "Combinations",
+        "rules_melds_intro": (
+            "A combination is declared by laying its cards face up on the table after winning a trick. {reuse}"
+        ),
+        "rules_reuse": (
+            "A new declaration needs at least one card not yet scored in its group (M, B or F); a card may serve "
+            "again in a combination of another group."
+        ),
+        "rules_other_points": "Other points",
+        "rules_options": "House rules (options)",
+        "rules_options_intro": "A record sets them in its options header; the value in bold is the default.",
+        "rules_options_lang": "",
+        "rules_ranks": "Card order",
+        "rules_ranks_intro": (
+            "From the highest to the lowest in every suit; the Russian books write the court cards with their own "
+            "letters."
+        ),
+        "rules_suits": "Suits",
+        "col_cards": "Cards",
+        "col_points": "Points",
+        "col_russian": "Russian (sources)",
+        "col_group": "Group",
+        "col_english": "English",
+        "col_meaning": "Meaning",
+        "col_where": "Where in the sources",
+        "col_rank": "Rank",
+        "col_letter": "Letter",
+        "col_option": "Option",
+        "col_values": "Values",
+        "col_what": "What it does",
+        "option_int": "a whole number",
+        "fact_deck": "{n} {packs} of {size} {cards}: {deck} cards in play.",
+        "fact_hand": "Each player is dealt {n} {cards}, in packets of {packets}.",
+        "fact_stock": "The other {n} {cards} are the stock.",
+        "fact_turnup": "Its top card is turned up beside it: its suit is trumps, and it is the last card drawn.",
+        "fact_tricks": "{p1} {tricks} are played while the stock lasts, then the last {p2} from the hands.",
+        "rule_first_leader_non_dealer": (
+            "The dealer's opponent leads to the first trick; then the winner of each trick leads."
+        ),
+        "rule_first_leader_dealer_left": (
+            "The player on the dealer's left leads to the first trick; then the winner of each trick leads."
+        ),
+        "rule_draw_order_leader_first": (
+            "After each trick the players draw from the stock in turn, the leader of the trick first."
+        ),
+        "rule_phase1_play_follow_suit": "While the stock lasts a player must follow suit if he can.",
+        "rule_phase2_play_follow_trump": (
+            "In the last tricks a player must follow suit if he can, and trump if he is void in the suit led."
+        ),
+        "rule_draw_order_winner_first": "After each trick the winner draws the top card of the stock, then the loser.",
+        "rule_phase1_play_free": (
+            "While the stock lasts any card may be played: there is no need to follow suit, trump or win."
+        ),
+        "rule_phase2_play_follow_win_trump": (
+            "In the last tricks a player must follow suit and win the trick if he can; void in the suit led, he must "
+            "trump if he can."
+        ),
+        "rule_phase2_play_follow": "In the last tricks a player must follow suit if he can.",
+        "rule_declare_after_won_trick": (
+            "Only the player who has just won a trick may declare, and only before he draws."
+        ),
+        "rule_declare_phase_1": "Declarations end with the stock: none are made in the last tricks.",
+        "rule_table_playable": "Declared cards lie face up on the table and may still be played to tricks.",
+        "rule_fallback": "{what}: {value}",
+        "rule_seven_turnup": "A seven turned up: the dealer scores {n}.",
+        "rule_seven_exchange": "The seven of trumps may be exchanged for the turn-up after a won trick: {n}.",
+        "rule_seven_played": (
+            "Playing the seven of trumps to a trick while the stock lasts: {n}, whether it wins or not."
+        ),
+        "rule_seven_played_win": "Winning a trick with the seven of trumps while the stock lasts: {n}.",
+        "rule_last_trick": "The last trick: {n} (which trick it is, is the option last_trick).",
+        "rule_brisques": "Brisques: every {ranks} in the tricks a player has won scores {n} at the end of the deal.",
+        "pattern_trump": "of trumps (shown with ♣ as trumps)",
+        "pattern_plain": "of one suit that is not trumps",
+        "pattern_any": "of one suit",
+        "pattern_kind": "of any suits",
+        "pattern_cards": "exactly these cards",
+        "glossary_title": "Glossary",
+        "glossary_intro": (
+            "The words of these lessons beside the words of the Russian card books they are transcribed from, with "
+            "where the books use them."
+        ),
+        "glossary_melds": "Combinations",
+        "glossary_game": "The game",
+        "glossary_cards": "Cards and suits",
+        "index_languages": "This site in",
+        "lesson_questions": "{n} {questions} to answer",
+        "intro_more": "Read on",
     },
     "ru": {
         "site_title": "Уроки безика",
@@ -174,7 +374,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "prev": "Назад",
         "next": "Далее",
         "top": "Наверх",
-        "keys_hint": "Клавиши ← и → переходят между шагами.",
+        "keys_hint": (
+            "Клавиши: ← и → — шаг назад и вперёд, Home и End — первый и последний шаг, C — следующий комментарий."
+        ),
         "seat_N": "Север",
         "seat_S": "Юг",
         "seat_E": "Восток",
@@ -268,9 +470,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "score_brisques": "{seat}: бриски",
         "score_other": "{seat}: {kind}",
         # Accusative forms: they only ever follow "объявляет".
-        "meld_sequence": "козырную последовательность",
-        "meld_royal_marriage": "козырной марьяж",
-        "meld_marriage": "марьяж",
+        "meld_sequence": "секвенцию козырей",
+        "meld_royal_marriage": "королевский марьяж",
+        "meld_marriage": "простой марьяж",
         "meld_bezique": "безик",
         "meld_double_bezique": "двойной безик",
         "meld_four_aces": "четыре туза",
@@ -278,10 +480,182 @@ STRINGS: dict[str, dict[str, str]] = {
         "meld_four_queens": "четыре дамы",
         "meld_four_jacks": "четыре валета",
         "generated_by": "Сделано программой проверки записей безика.",
+        "nav_lessons": "Уроки",
+        "nav_glossary": "Словарь",
+        "nav_first": "В начало",
+        "nav_last": "В конец",
+        "nav_comment": "Следующий комментарий",
+        "nav_comment_prev": "Предыдущий комментарий",
+        "nav_play": "Смотреть",
+        "nav_pause": "Пауза",
+        "nav_play_hint": "Показать сдачу как фильм, шаг за шагом",
+        "step_of": "Шаг {n} из {total}",
+        "permalink": "Ссылка на этот шаг",
+        "view": "Вид",
+        "view_all": "Все руки",
+        "view_all_hint": "Показать карты всех игроков",
+        "view_only": "Показать только карты {seat_gen}, остальные скрыть",
+        "four_colour": "Четыре цвета мастей",
+        "hidden_cards": "скрыто карт: {n}",
+        "before_trick": "Перед взяткой",
+        "score_before": "Счёт перед взяткой",
+        "turnup_and_stock": "Открытая карта и колода",
+        "rule_link": "правило",
+        "rule_link_title": "Правило, по которому это засчитывается",
+        "outcome": "Взятка и её последствия",
+        "sheet_so_far": "Запись счёта до этого шага",
+        "sheet_empty": "Очков пока нет.",
+        "quiz_choose": "Выберите карту, которой ходит {seat}.",
+        "quiz_right": "Верно: {card}.",
+        "quiz_wrong": "Не {card}: попробуйте ещё раз.",
+        "quiz_revealed": "В записи сыграно: {card}.",
+        "quiz_open": "Подумайте, затем откройте ответ.",
+        "quiz_hidden": "Остаток взятки скрыт, пока вы не ответите.",
+        "quiz_accepted": "Верно",
+        "book_title": "Учёт карт {seat_gen}",
+        "unseen_title": "Карты, которых {seat} ещё не видел",
+        "unseen_text": "Неизвестных карт: {n} (в колоде {stock}, на руках у других {hands}).",
+        "unseen_count": "{card}: не видно {n}",
+        "known_in_hand": "Известно, что на руке у {seat_gen}:",
+        "melds_title": "Комбинации: что ещё возможно",
+        "meld_col": "Комбинация",
+        "meld_possible": "возможна",
+        "meld_ready": "на руках",
+        "meld_impossible": "невозможна",
+        "meld_scored": "объявлена во взятке {n}",
+        "meld_needs": "нужны {cards}",
+        "meld_has": "есть {k} из {n}",
+        "news_impossible": "{reason}: {seat} уже не объявит {meld}.",
+        "seen_all_2": "обе карты {card} уже видны",
+        "seen_all": "все карты {card} ({n}) уже видны",
+        "seen_only": "карта {card} уже видна",
+        "seen_some": "видно карт {card}: {k} из {n}",
+        "kind_left": "осталось {rank_pl}: {n}",
+        "no_declarations": "Колода кончилась: объявлений больше нет.",
+        "draws_left": "не хватает карт: {k}, а осталось {d} {draws}",
+        "draw_one": "добор",
+        "draw_few": "добора",
+        "draw_many": "доборов",
+        "news_meld_form": "meld",
+        "questions_one": "вопрос",
+        "questions_few": "вопроса",
+        "questions_many": "вопросов",
+        "pack_one": "колода",
+        "pack_few": "колоды",
+        "pack_many": "колод",
+        "seat_gen_N": "Севера",
+        "seat_gen_S": "Юга",
+        "seat_gen_E": "Востока",
+        "seat_gen_W": "Запада",
+        "rank_pl_A": "тузов",
+        "rank_pl_10": "десяток",
+        "rank_pl_K": "королей",
+        "rank_pl_Q": "дам",
+        "rank_pl_J": "валетов",
+        "rank_pl_9": "девяток",
+        "rank_pl_8": "восьмёрок",
+        "rank_pl_7": "семёрок",
+        "meldname_sequence": "секвенция козырей",
+        "meldname_four_aces": "четыре туза",
+        "meldname_four_kings": "четыре короля",
+        "meldname_four_queens": "четыре дамы",
+        "meldname_four_jacks": "четыре валета",
+        "meldname_royal_marriage": "королевский марьяж",
+        "meldname_marriage": "простой марьяж",
+        "meldname_bezique": "безик",
+        "meldname_double_bezique": "двойной безик",
+        "lang_name_en": "English",
+        "lang_name_ru": "Русский",
+        "other_languages": "Другие языки",
+        "rules_title": "Правила: {title}",
+        "rules_profile": "Профиль",
+        "rules_deal": "Сдача",
+        "rules_play": "Игра",
+        "rules_melds": "Комбинации",
+        "rules_melds_intro": (
+            "Комбинацию объявляют, выложив её карты на стол лицом вверх после выигранной взятки. {reuse}"
+        ),
+        "rules_reuse": (
+            "Для нового объявления нужна хотя бы одна карта, ещё не засчитанная в своей группе (M, B или F); в "
+            "комбинации другой группы карта может участвовать снова."
+        ),
+        "rules_other_points": "Другие очки",
+        "rules_options": "Договорённости (опции)",
+        "rules_options_intro": "Запись задаёт их в заголовке options; жирным выделено значение по умолчанию.",
+        "rules_options_lang": "Описания опций взяты из профиля и написаны по-английски.",
+        "rules_ranks": "Старшинство карт",
+        "rules_ranks_intro": "От старшей к младшей в каждой масти; русские книги обозначают фигуры своими буквами.",
+        "rules_suits": "Масти",
+        "col_cards": "Карты",
+        "col_points": "Очки",
+        "col_russian": "По-русски (в источниках)",
+        "col_group": "Группа",
+        "col_english": "По-английски",
+        "col_meaning": "Значение",
+        "col_where": "Где в источниках",
+        "col_rank": "Карта",
+        "col_letter": "Буква",
+        "col_option": "Опция",
+        "col_values": "Значения",
+        "col_what": "Что она меняет",
+        "option_int": "целое число",
+        "fact_deck": "{n} {packs} по {size} {cards}: всего карт: {deck}.",
+        "fact_hand": "Каждому игроку сдаётся {n} {cards}, пачками по {packets}.",
+        "fact_stock": "Остальные {n} {cards} — колода (магазин).",
+        "fact_turnup": "Её верхняя карта открывается рядом: её масть — козыри, и её берут последней.",
+        "fact_tricks": "Пока есть колода, играется {p1} {tricks}, затем последние {p2} — с рук.",
+        "rule_first_leader_non_dealer": "Первым ходит противник сдающего; затем ходит тот, кто взял взятку.",
+        "rule_first_leader_dealer_left": "Первым ходит игрок слева от сдающего; затем ходит тот, кто взял взятку.",
+        "rule_draw_order_leader_first": (
+            "После каждой взятки игроки по очереди добирают из колоды, начиная с того, кто ходил."
+        ),
+        "rule_phase1_play_follow_suit": "Пока есть колода, надо отвечать в масть, если можно.",
+        "rule_phase2_play_follow_trump": (
+            "В последних взятках надо отвечать в масть, если можно, а без масти — козырять."
+        ),
+        "rule_draw_order_winner_first": (
+            "После каждой взятки взявший её берёт верхнюю карту колоды, затем его противник."
+        ),
+        "rule_phase1_play_free": (
+            "Пока есть колода, можно класть любую карту: не нужно ни отвечать в масть, ни козырять, ни бить."
+        ),
+        "rule_phase2_play_follow_win_trump": (
+            "В последних взятках надо отвечать в масть и бить, если можно; без масти — козырять, если можно."
+        ),
+        "rule_phase2_play_follow": "В последних взятках надо отвечать в масть, если можно.",
+        "rule_declare_after_won_trick": "Объявлять может только тот, кто сейчас взял взятку, и только до добора.",
+        "rule_declare_phase_1": "Объявления кончаются вместе с колодой: в последних взятках их нет.",
+        "rule_table_playable": "Объявленные карты лежат на столе лицом вверх, и ими можно ходить.",
+        "rule_fallback": "{what}: {value}",
+        "rule_seven_turnup": "Открыта семёрка: сдающий записывает {n}.",
+        "rule_seven_exchange": "Козырную семёрку можно обменять на открытую карту после выигранной взятки: {n}.",
+        "rule_seven_played": "За козырную семёрку, сыгранную во взятку, пока есть колода: {n}, взята взятка или нет.",
+        "rule_seven_played_win": "За взятку, взятую козырной семёркой, пока есть колода: {n}.",
+        "rule_last_trick": "Последняя взятка: {n} (какая взятка последняя — опция last_trick).",
+        "rule_brisques": "Бриски: каждая карта {ranks} во взятках игрока даёт {n} в конце сдачи.",
+        "pattern_trump": "козырной масти (здесь козыри — ♣)",
+        "pattern_plain": "одной некозырной масти",
+        "pattern_any": "одной масти",
+        "pattern_kind": "любых мастей",
+        "pattern_cards": "именно эти карты",
+        "glossary_title": "Словарь",
+        "glossary_intro": (
+            "Слова этих уроков рядом со словами русских книг, из которых записаны партии, и где книги их употребляют."
+        ),
+        "glossary_melds": "Комбинации",
+        "glossary_game": "Игра",
+        "glossary_cards": "Карты и масти",
+        "index_languages": "Этот сайт на языке",
+        "lesson_questions": "Вопросов в уроке: {n}",
+        "intro_more": "Читать дальше",
     },
 }
 
+
 LANGUAGES = tuple(STRINGS)
+
+GLOSSARY_PAGE = "glossary.html"
+"""The glossary's file name (one per language folder)."""
 
 # Free-text headers shown on the pages, in this order; any other header follows under its own name.
 _HEADER_ORDER = (
@@ -297,6 +671,174 @@ _HEADER_ORDER = (
     "language",
     "note",
 )
+
+# The sources' Russian names of the combinations (../shared/RULES.md §1.3, §2.a rule 13 and §4), with the lines of
+# the seeds that use them. Kinds of profiles still to come are here too, so that their rules pages need no code.
+MELD_TERMS: dict[str, tuple[str, str]] = {
+    "sequence": ("секвенция, секвенция козырей", "000:L29, L99"),
+    "plain_sequence": ("обычная секвенция, проста секвенция", "000:L293; 001:L61"),
+    "four_aces": ("четыре туза, «любые 4 туза»", "000:L33, L141"),
+    "four_kings": ("четыре короля", "000:L33, L179"),
+    "four_queens": ("четыре дамы", "000:L33, L117"),
+    "four_jacks": ("четыре валета", "000:L33"),
+    "royal_marriage": ("королевский марьяж, козырный марьяж", "000:L37; 004:L301"),
+    "marriage": ("простой марьяж, некозырный марьяж", "000:L41; 004:L299"),
+    "double_marriage": ("двойной некозырный марьяж", "004:L303"),
+    "bezique": ("безик", "000:L79, L109"),
+    "double_bezique": ("двойной безик", "000:L175"),
+    "triple_bezique": ("тройной безик", "000:L333, L409"),
+    "quadruple_bezique": ("четверной безик", "000:L409, L477"),
+    "carte_blanche": ("карт-бланш", "000:L285"),
+}
+
+# (anchor, English term, Russian terms of the sources, meaning in English, meaning in Russian, where).
+_GLOSSARY_GAME: tuple[tuple[str, str, str, str, str, str], ...] = (
+    (
+        "pack",
+        "pack",
+        "колода",
+        "one pack of 32 cards; bezique shuffles two together",
+        "одна колода из 32 карт; в безик играют двумя, смешанными вместе",
+        "000:L9, L15",
+    ),
+    (
+        "stock",
+        "stock, talon",
+        "магазин, колода, талон",
+        "the face-down cards drawn from after each trick while they last",
+        "карты рубашкой вверх, из которых добирают после каждой взятки",
+        "000:L19; 003; 004-E",
+    ),
+    (
+        "turn-up",
+        "turn-up",
+        "открытая карта, открытый козырь",
+        "the card turned face up beside the stock: its suit is trumps, and it is drawn last",
+        "карта, открытая рядом с колодой: её масть — козыри, её берут последней",
+        "000:L83; 004:L11",
+    ),
+    (
+        "trumps",
+        "trumps, the trump suit",
+        "козыри, козырная масть, козырь",
+        "the suit that beats every other suit",
+        "масть, которая бьёт все остальные",
+        "000:L19",
+    ),
+    (
+        "plain-suit",
+        "plain suit",
+        "простая масть, некозырная масть",
+        "a suit that is not trumps",
+        "любая масть, кроме козырной",
+        "000; 004-E",
+    ),
+    (
+        "deal",
+        "deal, hand",
+        "сдача, раздача, партия",
+        "one hand dealt and played out",
+        "одна сдача, сыгранная до конца",
+        "000:L73; 002:L16",
+    ),
+    (
+        "dealer",
+        "dealer",
+        "сдатчик, сдающий",
+        "the player who deals; the other leads to the first trick",
+        "игрок, который сдаёт; первым ходит его противник",
+        "000:L19, L25",
+    ),
+    (
+        "trick",
+        "trick",
+        "взятка",
+        "one card from each player; the highest trump, or the highest card of the suit led, wins",
+        "по карте от каждого игрока; берёт старший козырь или старшая карта масти хода",
+        "000:L25; 004:L55",
+    ),
+    (
+        "lead",
+        "to lead",
+        "ходить, заходить; ход, заход",
+        "to play the first card of a trick",
+        "класть первую карту взятки",
+        "000:L25",
+    ),
+    (
+        "follow",
+        "to follow suit",
+        "отвечать в масть, играть в масть, следовать масти",
+        "to play a card of the suit led (required only in the last tricks)",
+        "класть карту масти хода (обязательно только в последних взятках)",
+        "000:L61",
+    ),
+    (
+        "to-trump",
+        "to trump",
+        "бить козырем, крыть козырем",
+        "to win a trick of another suit with a trump",
+        "взять взятку другой масти козырем",
+        "000:L61",
+    ),
+    (
+        "declaration",
+        "declaration, meld",
+        "объявление, объявить; комбинация",
+        "laying a combination face up on the table after winning a trick, to score it",
+        "выложить комбинацию на стол лицом вверх после выигранной взятки, чтобы её засчитать",
+        "000:L49",
+    ),
+    (
+        "table-cards",
+        "cards on the table",
+        "открытые карты на столе",
+        "declared cards: they lie face up and may still be played",
+        "объявленные карты: они лежат открыто, и ими можно ходить",
+        "000:L49, L457",
+    ),
+    (
+        "seven",
+        "seven of trumps",
+        "козырная семёрка",
+        "exchanged for the turn-up, or played while the stock lasts, it scores 10",
+        "её меняют на открытую карту или играют, пока есть колода: 10 очков",
+        "000:L45",
+    ),
+    (
+        "brisque",
+        "brisque",
+        "бриск, бриски",
+        "an ace or a ten won in a trick: 10 at the end of the deal",
+        "туз или десятка во взятках: 10 очков в конце сдачи",
+        "000:L53, L259",
+    ),
+    (
+        "last-trick",
+        "last trick",
+        "последняя взятка",
+        "the trick that earns a bonus of 10 (which one: a house rule)",
+        "взятка, за которую записывают 10 (какая именно — договорённость)",
+        "000:L61, L207",
+    ),
+    (
+        "last-tricks",
+        "the last eight tricks",
+        "последние восемь взяток",
+        "played from the hands once the stock is exhausted: follow suit, win if you can",
+        "разыгрываются с рук, когда колода кончилась: в масть и бить, если можно",
+        "000:L61",
+    ),
+    ("points", "points", "очки", "the unit of the score", "единица счёта", "000"),
+)
+
+# Russian suit words of the sources (RULES.md §1.2).
+_SUIT_WORDS_RU = {
+    Suit.S: "пики, пиковая",
+    Suit.H: "червы, черви, «чирвей»",
+    Suit.D: "бубны, бубновая, бубен",
+    Suit.C: "трефы, «треф», трефовая",
+}
 
 
 def interface(lang: str) -> dict[str, str]:
@@ -322,6 +864,23 @@ def plural(strings: Mapping[str, str], key: str, n: int) -> str:
     return strings[f"{key}_{form}"]
 
 
+def rules_slug(name: str) -> str:
+    """The file name (without ``.html``) of a profile's rules page: ``rules-classic``."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower(), flags=re.ASCII).strip("-") or "profile"
+    return f"rules-{base}"
+
+
+def text_lang(text: str) -> str:
+    """``ru`` for a text written mostly in Cyrillic, else ``en``.
+
+    The record's commentary keeps its own language whatever the interface's; marking it lets a screen reader read
+    an English comment on a Russian page with the right voice.
+    """
+    cyrillic = len(re.findall(r"[А-Яа-яЁё]", text))
+    latin = len(re.findall(r"[A-Za-z]", text))
+    return "ru" if cyrillic > latin else "en"
+
+
 @dataclass(frozen=True)
 class CardView:
     """One card as a page shows it: rank, suit symbol, colour and an accessible name."""
@@ -342,6 +901,19 @@ class CardView:
     def glyph(self) -> str:
         """Rank and suit symbol: ``Q♠``."""
         return f"{self.rank}{self.suit}"
+
+    @property
+    def suit_code(self) -> str:
+        """The suit letter (``S``), for the four-colour scheme's CSS class."""
+        return self.code[-1]
+
+
+@dataclass(frozen=True)
+class TextView:
+    """A text of the record (a comment) with the language it is written in."""
+
+    text: str
+    lang: str
 
 
 @dataclass(frozen=True)
@@ -379,6 +951,10 @@ class SeatView:
     """The player's name, or an empty string when the record names none."""
     hand: list[CardView]
     table: list[CardView]
+    position: str = "top"
+    """Where the seat sits on the drawn table: ``top``, ``bottom``, ``left`` or ``right``."""
+    hidden_label: str = ""
+    """What a screen reader hears for the hand when it is hidden: "8 hidden cards"."""
 
 
 @dataclass(frozen=True)
@@ -403,6 +979,8 @@ class ScoringView:
     points: int
     text: str
     """"North declares the royal marriage K♣ Q♣: 40"."""
+    rule_href: str = ""
+    """The rules page's section that scores it (``rules-classic.html#meld-royal_marriage``)."""
 
 
 @dataclass(frozen=True)
@@ -414,6 +992,103 @@ class QuestionView:
     """"Question for North"."""
     text: str
     answers: list[CardView]
+    play_index: int = 0
+    """The index, in the trick's plays, of the play the question hides."""
+    choices: list[CardView] = field(default_factory=list)
+    """Every different card the seat may play at that moment (hand and table), for the learner to pick from."""
+    choose: str = ""
+    """"Choose the card North plays."."""
+    lang: str = "en"
+    """The language the record's question is written in."""
+
+    @property
+    def answer_codes(self) -> str:
+        """The accepted answers as canonical codes separated by spaces (``9C QC``), for the page's script."""
+        return " ".join(c.code for c in self.answers)
+
+    @property
+    def answers_text(self) -> str:
+        """The accepted answers as symbols: ``9♣``, or ``9♣ / Q♣``."""
+        return " / ".join(c.glyph for c in self.answers)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One line of a deal's score sheet."""
+
+    anchor: str
+    step: str
+    winner: str
+    events: list[str]
+    scores: list[int]
+    now: bool = False
+    """In a step's running sheet: the row of the step itself (hidden while its quiz is unanswered)."""
+
+
+@dataclass(frozen=True)
+class UnseenCell:
+    """How many copies of one card a seat has not seen yet."""
+
+    rank: str
+    count: int
+    label: str
+    """"queen of spades: 2 not seen"."""
+
+
+@dataclass(frozen=True)
+class UnseenRow:
+    """One suit of a seat's table of unseen cards."""
+
+    suit: str
+    suit_code: str
+    red: bool
+    label: str
+    cells: list[UnseenCell]
+
+
+@dataclass(frozen=True)
+class MeldState:
+    """Whether one seat can still make a combination, as another seat (the viewer) can tell."""
+
+    seat: str
+    label: str
+    state: str
+    """``possible``, ``ready`` (the viewer holds every card), ``impossible`` or ``scored``."""
+    text: str
+
+
+@dataclass(frozen=True)
+class MeldChance:
+    """One combination of the profile (one suit of it, for a marriage) and what is still possible for each seat."""
+
+    kind: str
+    name: str
+    cards: list[CardView]
+    states: list[MeldState]
+    rule_href: str
+
+
+@dataclass(frozen=True)
+class Book:
+    """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open."""
+
+    seat: str
+    label: str
+    title: str
+    unseen_title: str
+    ranks: list[str]
+    """Column headings of the unseen table (the ranks, as the interface writes them)."""
+    unseen: list[UnseenRow]
+    unseen_count: int
+    unseen_text: str
+    known_title: str
+    known: list[CardView]
+    """Cards the seat knows lie in another's concealed hand (a turn-up taken, declared cards taken back)."""
+    news: list[str]
+    """Combinations that have just become impossible: "both Q♠ seen: double bezique is impossible for North."."""
+    melds: list[MeldChance]
+    melds_note: str
+    """Shown instead of the combinations once declarations are over."""
 
 
 @dataclass
@@ -453,28 +1128,33 @@ class Step:
     scores_title: str
     scores: list[ScoreView]
     """Running scores of the deal after the step, with what the step added."""
-    comments: list[str]
+    comments: list[TextView]
     questions: list[QuestionView]
+    before_scores: list[ScoreView] = field(default_factory=list)
+    """The scores as the trick begins."""
+    before_stock: int = 0
+    before_stock_text: str = ""
+    before_turnup: CardView | None = None
+    sheet: list[SheetRow] = field(default_factory=list)
+    """The deal's score sheet up to this step: the rows where something was scored."""
+    books: list[Book] = field(default_factory=list)
+    """Each seat's bookkeeping before the trick."""
     prev_anchor: str = ""
     prev_title: str = ""
     next_anchor: str = ""
     next_title: str = ""
+    index: int = 0
+    """The step's position in the whole lesson, from 1 (deal ends count as steps)."""
 
     @property
     def has_scoring(self) -> bool:
         """True when points were scored in this step (the step list marks it)."""
         return bool(self.scoring)
 
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One line of a deal's score sheet."""
-
-    anchor: str
-    step: str
-    winner: str
-    events: list[str]
-    scores: list[int]
+    @property
+    def quiz_from(self) -> int:
+        """The index of the first play a question hides, or -1 when the step asks nothing."""
+        return min((q.play_index for q in self.questions), default=-1)
 
 
 @dataclass
@@ -495,13 +1175,15 @@ class DealView:
     result: list[ScoreView]
     totals: list[ScoreView]
     """Game totals after this deal (only filled in when the game has several deals)."""
-    end_comments: list[str]
+    end_comments: list[TextView]
     seat_labels: list[str]
     sheet: list[SheetRow]
     end_prev_anchor: str = ""
     end_prev_title: str = ""
     end_next_anchor: str = ""
     end_next_title: str = ""
+    end_index: int = 0
+    """The deal end's position among the lesson's steps."""
 
 
 @dataclass
@@ -518,7 +1200,7 @@ class Lesson:
     options: list[tuple[str, str]]
     result: str
     summary: str
-    comments: list[str]
+    comments: list[TextView]
     deals: list[DealView]
     scores: list[ScoreView]
     winner: str
@@ -527,6 +1209,16 @@ class Lesson:
     """The page's file name without ``.html`` (set by the renderer)."""
     first_anchor: str = ""
     steps_count: int = 0
+    rules_href: str = ""
+    """The profile's rules page."""
+    blurb: str = ""
+    """One line about the game: the first sentence of the record's own introduction, if it has one."""
+    blurb_lang: str = "en"
+    questions: int = 0
+    questions_text: str = ""
+    """"4 questions to answer", or an empty string."""
+    seats: list[tuple[str, str, str]] = field(default_factory=list)
+    """(seat, label, "Show only North's hand") for the view switch."""
 
     @property
     def players_named(self) -> bool:
@@ -541,6 +1233,123 @@ def card_view(card: Card, strings: Mapping[str, str], played: bool = False) -> C
     return CardView(str(card), strings.get(f"symbol_{rank}", rank), card.suit.glyph, card.suit.red, label, played)
 
 
+def _position(seat: str) -> str:
+    return {"N": "top", "S": "bottom", "E": "right", "W": "left"}.get(seat, "top")
+
+
+def _first_sentence(text: str, limit: int = 180) -> str:
+    """The first sentence of a text, cut at a word near ``limit`` characters: the index's one-line summary."""
+    flat = " ".join(text.split())
+    match = re.match(r"(.+?[.!?…])(\s|$)", flat)
+    sentence = match.group(1) if match else flat
+    if len(sentence) > limit:
+        sentence = sentence[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return sentence
+
+
+# --- the player's bookkeeping ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One combination as concrete cards: a pattern of the profile resolved for this deal's trumps (and a suit)."""
+
+    spec: MeldSpec
+    suit: Suit | None
+    """The suit of a plain or any-suit pattern (shown in its name); None otherwise."""
+    need: Counter[Card]
+    """The exact cards, for fixed and same-suit patterns."""
+    rank: Rank | None = None
+    count: int = 0
+    """An n-of-a-kind pattern: ``count`` cards of ``rank`` in any suits."""
+
+
+def _targets(profile: RuleProfile, trump: Suit | None) -> list[_Target]:
+    """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
+    targets: list[_Target] = []
+    for spec in profile.melds:
+        if spec.cards:
+            targets.append(_Target(spec, None, Counter(spec.cards)))
+        elif spec.ranks and spec.suit:
+            if spec.suit == "trump":
+                if trump is not None:
+                    targets.append(_Target(spec, None, Counter(Card(trump, r) for r in spec.ranks)))
+                continue
+            suits = [s for s in Suit if s != trump] if spec.suit == "plain" else list(Suit)
+            targets.extend(_Target(spec, s, Counter(Card(s, r) for r in spec.ranks)) for s in suits)
+        elif spec.rank is not None and spec.count:
+            targets.append(_Target(spec, None, Counter(), spec.rank, spec.count))
+    return targets
+
+
+def _held(snap: Snapshot, seat: str) -> Counter[Card]:
+    return Counter(snap.hands.get(seat, [])) + Counter(snap.tables.get(seat, []))
+
+
+class _Knowledge:
+    """What the seats know about each other's cards during one deal.
+
+    A player sees his own cards, every card played to a trick, the turn-up and the cards declared on the table.
+    Some cards stay known after they go out of sight: the turn-up taken by the seven's exchange or as the last
+    card of the stock, and declared cards taken back into the hand for the last tricks. ``public[seat]`` counts
+    the cards everybody knows ``seat`` holds; it is a lower bound (with two packs, seeing one ♠Q played does not
+    say which of two was played), so it only shrinks when such a card is played.
+    """
+
+    def __init__(self, profile: RuleProfile, seats: Sequence[str]) -> None:
+        self.deck: Counter[Card] = Counter(make_pack(profile.packs, profile.ranks))
+        self.dead: Counter[Card] = Counter()
+        """Cards played to tricks so far."""
+        self.public: dict[str, Counter[Card]] = {s: Counter() for s in seats}
+        self.seats = list(seats)
+        self.players = profile.players
+
+    def after_trick(self, trick: TrickResult) -> None:
+        """Take in what a trick showed everybody."""
+        before, after = trick.before, trick.after
+        for seat, card in trick.plays:
+            self.dead[card] += 1
+            known = self.public.setdefault(seat, Counter())
+            if known[card] > 0:
+                known[card] -= 1
+        for event in trick.scoring:
+            if event.kind == "seven_exchange" and before.turnup is not None:
+                known = self.public.setdefault(event.seat, Counter())
+                known.subtract(event.cards)
+                known[before.turnup] += 1
+        if before.turnup is not None and after.turnup is None and trick.draws:
+            # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
+            seat, card = trick.draws[-1]
+            self.public.setdefault(seat, Counter())[card] += 1
+        for seat in self.public:
+            table = Counter(after.tables.get(seat, []))
+            self.public[seat] = (self.public[seat] | table) & _held(after, seat)
+
+    def others_known(self, viewer: str, but: str | None = None) -> Counter[Card]:
+        """Cards the viewer knows the other seats (except ``but``) hold."""
+        total: Counter[Card] = Counter()
+        for seat, known in self.public.items():
+            if seat not in (viewer, but):
+                total += known
+        return total
+
+    def unseen(self, viewer: str, snap: Snapshot) -> Counter[Card]:
+        """The cards whose place the viewer does not know: in the stock or in another concealed hand."""
+        turnup: Counter[Card] = Counter([snap.turnup] if snap.turnup is not None else [])
+        return self.deck - _held(snap, viewer) - self.dead - self.others_known(viewer) - turnup
+
+    def available(self, viewer: str, seat: str, snap: Snapshot) -> Counter[Card]:
+        """The cards that, as far as the viewer knows, ``seat`` may still hold together at some moment."""
+        left = self.deck - self.dead
+        if seat == viewer:
+            return left - self.others_known(viewer)
+        return left - _held(snap, viewer) - self.others_known(viewer, but=seat)
+
+    def draws_left(self, snap: Snapshot) -> int:
+        """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
+        return snap.stock // self.players if self.players else 0
+
+
 class _Builder:
     """Turns one GameResult into a Lesson in one language."""
 
@@ -550,6 +1359,7 @@ class _Builder:
         self.t = interface(lang)
         self.seats = list(game.profile.seats)
         self.used_ids: set[str] = set()
+        self.rules_page = f"{rules_slug(game.profile.name)}.html"
 
     # --- small formatters -------------------------------------------------------------------------------
 
@@ -557,6 +1367,9 @@ class _Builder:
         if seat is None:
             return ""
         return self.t.get(f"seat_{seat}", seat)
+
+    def seat_gen(self, seat: str) -> str:
+        return self.t.get(f"seat_gen_{seat}", self.seat(seat))
 
     def player(self, seat: str) -> str:
         name = self.game.players.get(seat, "").strip()
@@ -593,6 +1406,22 @@ class _Builder:
             return self.t["stock_empty"]
         return self.t["stock_left"].format(n=count, cards=plural(self.t, "card", count))
 
+    def rule_href(self, kind: str) -> str:
+        if self.game.profile.meld(kind) is not None:
+            return f"{self.rules_page}#meld-{kind}"
+        anchor = {
+            "seven_exchange": "seven",
+            "seven_played": "seven",
+            "turnup_seven": "seven",
+            "last_trick": "last-trick",
+            "brisques": "brisques",
+        }.get(kind)
+        return f"{self.rules_page}#{anchor}" if anchor else ""
+
+    def meld_name(self, spec: MeldSpec, suit: Suit | None = None, form: str = "meldname") -> str:
+        name = self.t.get(f"{form}_{spec.kind}") or self.t.get(f"meldname_{spec.kind}") or spec.label
+        return f"{name} {suit.glyph}" if suit is not None else name
+
     def scoring(self, event: Scoring) -> ScoringView:
         who = self.seat(event.seat)
         if event.kind in ("seven_exchange", "seven_played", "turnup_seven", "last_trick", "brisques"):
@@ -607,7 +1436,7 @@ class _Builder:
         cards = [] if event.kind == "brisques" else self.cards(event.cards)
         shown = " ".join(c.glyph for c in cards)
         text = f"{lead}{' ' + shown if shown else ''}: {event.points}"
-        return ScoringView(event.seat, event.kind, lead, cards, event.points, text)
+        return ScoringView(event.seat, event.kind, lead, cards, event.points, text, self.rule_href(event.kind))
 
     def seat_views(
         self, hands: Mapping[str, list[Card]], tables: Mapping[str, list[Card]], plays: Sequence[tuple[str, Card]]
@@ -618,19 +1447,202 @@ class _Builder:
             hand = self.cards(hands.get(s, []))
             table = self.cards(tables.get(s, []))
             if s in played:
-                # A card may be played from the hand or from the table (declared cards stay playable); mark
-                # one copy only, since the two packs hold two of each card.
+                # The engine plays a declared card from the table before one from the hand (the two packs hold two
+                # of each card), so the mark goes on the table's copy first, and on one copy only.
                 code = str(played[s])
-                for row in (hand, table):
+                for row in (table, hand):
                     index = next((i for i, c in enumerate(row) if c.code == code), None)
                     if index is not None:
                         row[index] = replace(row[index], played=True)
                         break
-            views.append(SeatView(s, self.seat(s), self.player(s), hand, table))
+            n = len(hand)
+            hidden = self.t["hidden_cards"].format(n=n, cards=plural(self.t, "card", n))
+            views.append(SeatView(s, self.seat(s), self.player(s), hand, table, _position(s), hidden))
         return views
 
-    def comments(self, comments: Iterable[Comment]) -> list[str]:
-        return [text for c in comments if (text := c.text.strip())]
+    def comments(self, comments: Iterable[Comment]) -> list[TextView]:
+        return [TextView(text, text_lang(text)) for c in comments if (text := c.text.strip())]
+
+    def question(self, trick: TrickResult, seat: str, text: str, answers: Sequence[Card]) -> QuestionView:
+        index = next((i for i, (s, _) in enumerate(trick.plays) if s == seat), 0)
+        held = sorted(set(_held(trick.before, seat)), key=lambda c: c.sort_key)
+        return QuestionView(
+            seat,
+            self.t["question_for"].format(seat=self.seat(seat)),
+            text,
+            self.cards(answers),
+            play_index=index,
+            choices=self.cards(held),
+            choose=self.t["quiz_choose"].format(seat=self.seat(seat)),
+            lang=text_lang(text),
+        )
+
+    # --- bookkeeping -------------------------------------------------------------------------------------
+
+    def seen_reason(self, card: Card, available: int, copies: int) -> str:
+        glyph = card_view(card, self.t).glyph
+        seen = copies - available
+        if available == 0:
+            if copies == 2:
+                return self.t["seen_all_2"].format(card=glyph)
+            if copies == 1:
+                return self.t["seen_only"].format(card=glyph)
+            return self.t["seen_all"].format(card=glyph, n=copies)
+        return self.t["seen_some"].format(card=glyph, k=seen, n=copies)
+
+    def meld_state(
+        self,
+        target: _Target,
+        viewer: str,
+        seat: str,
+        snap: Snapshot,
+        knowledge: _Knowledge,
+        history: Sequence[tuple[int, Scoring]],
+        available: Counter[Card],
+    ) -> MeldState:
+        spec = target.spec
+        label = self.seat(seat)
+        for n, event in reversed(history):
+            same_suit = target.suit is None or all(c.suit == target.suit for c in event.cards)
+            if event.seat == seat and event.kind == spec.kind and same_suit:
+                return MeldState(seat, label, "scored", self.t["meld_scored"].format(n=n))
+        reasons = []
+        if target.rank is not None:
+            left = sum(available[Card(s, target.rank)] for s in Suit)
+            if left < target.count:
+                rank_pl = self.t.get(f"rank_pl_{target.rank.symbol}", target.rank.symbol)
+                reasons.append(self.t["kind_left"].format(n=left, rank_pl=rank_pl))
+        else:
+            for card, need in sorted(target.need.items(), key=lambda kv: kv[0].sort_key):
+                if available[card] < need:
+                    reasons.append(self.seen_reason(card, available[card], knowledge.deck[card]))
+        if reasons:
+            return MeldState(seat, label, "impossible", ", ".join(reasons))
+        if seat != viewer:
+            return MeldState(seat, label, "possible", self.t["meld_possible"])
+        held = _held(snap, viewer)
+        if target.rank is not None:
+            has = min(sum(held[Card(s, target.rank)] for s in Suit), target.count)
+            missing = target.count - has
+            detail = self.t["meld_has"].format(k=has, n=target.count)
+        else:
+            lacking = target.need - held
+            missing = sum(lacking.values())
+            detail = self.t["meld_needs"].format(
+                cards=" ".join(card_view(c, self.t).glyph for c in sorted(lacking.elements(), key=lambda c: c.sort_key))
+            )
+        if missing == 0:
+            return MeldState(seat, label, "ready", self.t["meld_ready"])
+        draws = knowledge.draws_left(snap)
+        if missing > draws:
+            text = self.t["draws_left"].format(
+                k=missing, cards=plural(self.t, "card", missing), d=draws, draws=plural(self.t, "draw", draws)
+            )
+            return MeldState(seat, label, "impossible", text)
+        return MeldState(seat, label, "possible", detail)
+
+    def book(
+        self,
+        viewer: str,
+        snap: Snapshot,
+        phase: int,
+        knowledge: _Knowledge,
+        history: Sequence[tuple[int, Scoring]],
+        targets: Sequence[_Target],
+        before: set[tuple[str, str, str]] | None,
+    ) -> tuple[Book, set[tuple[str, str, str]]]:
+        """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step."""
+        profile = self.game.profile
+        unseen = knowledge.unseen(viewer, snap)
+        ranks = sorted(profile.ranks, reverse=True)
+        rows = []
+        for suit in Suit:
+            cells = []
+            for rank in ranks:
+                card = Card(suit, rank)
+                view = card_view(card, self.t)
+                count = unseen[card]
+                cells.append(UnseenCell(view.rank, count, self.t["unseen_count"].format(card=view.label, n=count)))
+            name = suit.english if self.lang == "en" else suit.russian
+            rows.append(UnseenRow(suit.glyph, suit.value, suit.red, name, cells))
+        total = sum(unseen.values())
+        facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
+        unseen_text = self.t["unseen_text"].format(
+            n=total, cards=plural(self.t, "card", total), stock=min(facedown, total), hands=max(total - facedown, 0)
+        )
+        known = Counter[Card]()
+        for seat in self.seats:
+            if seat != viewer:
+                known += knowledge.public.get(seat, Counter()) - Counter(snap.tables.get(seat, []))
+        melds: list[MeldChance] = []
+        news: list[str] = []
+        impossible: set[tuple[str, str, str]] = set()
+        declaring = phase in profile.declare_phases
+        if declaring:
+            # What each seat may still gather, as the viewer knows it: the same for every combination.
+            available = {s: knowledge.available(viewer, s, snap) for s in self.seats}
+            for target in targets:
+                states = [
+                    self.meld_state(target, viewer, s, snap, knowledge, history, available[s]) for s in self.seats
+                ]
+                suit_key = target.suit.value if target.suit else ""
+                for st in states:
+                    if st.state != "impossible":
+                        continue
+                    key = (target.spec.kind, suit_key, st.seat)
+                    impossible.add(key)
+                    if before is None or key not in before:
+                        meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
+                        news.append(self.t["news_impossible"].format(reason=st.text, meld=meld, seat=st.label))
+                if target.rank is not None:
+                    pictures = [Card(s, target.rank) for s in Suit][: target.count]
+                else:
+                    pictures = sorted(target.need.elements(), key=lambda c: c.sort_key)
+                melds.append(
+                    MeldChance(
+                        target.spec.kind,
+                        self.meld_name(target.spec, target.suit),
+                        self.cards(pictures),
+                        states,
+                        f"{self.rules_page}#meld-{target.spec.kind}",
+                    )
+                )
+        return (
+            Book(
+                seat=viewer,
+                label=self.seat(viewer),
+                title=self.t["book_title"].format(seat_gen=self.seat_gen(viewer), seat=self.seat(viewer)),
+                unseen_title=self.t["unseen_title"].format(seat=self.seat(viewer)),
+                ranks=[card_view(Card(Suit.S, r), self.t).rank for r in ranks],
+                unseen=rows,
+                unseen_count=total,
+                unseen_text=unseen_text,
+                known_title=self.t["known_in_hand"].format(
+                    seat_gen=", ".join(self.seat_gen(s) for s in self.seats if s != viewer)
+                ),
+                known=self.cards(sorted(known.elements(), key=lambda c: c.sort_key)),
+                news=news,
+                melds=melds,
+                melds_note="" if declaring else self.t["no_declarations"],
+            ),
+            impossible,
+        )
+
+    def books(
+        self,
+        snap: Snapshot,
+        phase: int,
+        knowledge: _Knowledge,
+        history: Sequence[tuple[int, Scoring]],
+        targets: Sequence[_Target],
+        memory: dict[str, set[tuple[str, str, str]]],
+    ) -> list[Book]:
+        books = []
+        for viewer in self.seats:
+            book, impossible = self.book(viewer, snap, phase, knowledge, history, targets, memory.get(viewer))
+            memory[viewer] = impossible
+            books.append(book)
+        return books
 
     # --- steps ---------------------------------------------------------------------------------------------
 
@@ -645,6 +1657,7 @@ class _Builder:
         scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.seats}
         stock = first.stock if first is not None else self.game.profile.stock_size
         turnup = card_view(deal.turnup, self.t) if deal.turnup is not None else None
+        zero = dict.fromkeys(self.seats, 0)
         return Step(
             id=long_id,
             anchor=anchor,
@@ -667,9 +1680,13 @@ class _Builder:
             trump=trump,
             trump_red=red,
             scores_title=self.t["score_start"],
-            scores=self.scores(scores, dict.fromkeys(self.seats, 0)),
+            scores=self.scores(scores, zero),
             comments=self.comments(deal.comments),
             questions=[],
+            before_scores=self.scores(zero),
+            before_stock=stock,
+            before_stock_text=self.stock_text(stock),
+            before_turnup=turnup,
         )
 
     def trick_step(self, deal: DealResult, index: int, trick: TrickResult, single: bool, phase_note: str) -> Step:
@@ -685,11 +1702,9 @@ class _Builder:
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
             plays.append(PlayView(seat, self.seat(seat), card_view(card, self.t), winning))
-        questions = [
-            QuestionView(seat, self.t["question_for"].format(seat=self.seat(seat)), q.text, self.cards(q.answers))
-            for seat, q in trick.questions
-        ]
+        questions = [self.question(trick, seat, q.text, q.answers) for seat, q in trick.questions]
         turnup = card_view(after.turnup, self.t) if after.turnup is not None else None
+        before_turnup = card_view(before.turnup, self.t) if before.turnup is not None else None
         return Step(
             id=long_id,
             anchor=anchor,
@@ -714,14 +1729,24 @@ class _Builder:
             scores=self.scores(trick.scores, before.scores),
             comments=self.comments(trick.comments),
             questions=questions,
+            before_scores=self.scores(before.scores),
+            before_stock=before.stock,
+            before_stock_text=self.stock_text(before.stock),
+            before_turnup=before_turnup,
         )
 
     def deal(self, deal: DealResult, index: int, single: bool, totals: dict[str, int]) -> DealView:
         profile = self.game.profile
-        steps = [self.start_step(deal, index, single)]
-        sheet = [
-            SheetRow(steps[0].anchor, steps[0].title, "", _sheet_events(steps[0]), [v.value for v in steps[0].scores])
-        ]
+        knowledge = _Knowledge(profile, self.seats)
+        targets = _targets(profile, deal.trump)
+        history: list[tuple[int, Scoring]] = [(0, e) for e in deal.scoring]
+        memory: dict[str, set[tuple[str, str, str]]] = {}
+        start = self.start_step(deal, index, single)
+        if deal.tricks:
+            start.books = self.books(deal.tricks[0].before, 1, knowledge, history, targets, memory)
+        steps = [start]
+        sheet = [SheetRow(start.anchor, start.title, "", _sheet_events(start), [v.value for v in start.scores])]
+        start.sheet = _running(sheet)
         seen_phase_2 = False
         for trick in deal.tricks:
             note = ""
@@ -729,6 +1754,9 @@ class _Builder:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note)
+            step.books = self.books(trick.before, trick.phase, knowledge, history, targets, memory)
+            knowledge.after_trick(trick)
+            history.extend((trick.n, e) for e in trick.scoring)
             steps.append(step)
             sheet.append(
                 SheetRow(
@@ -739,6 +1767,7 @@ class _Builder:
                     [v.value for v in step.scores],
                 )
             )
+            step.sheet = _running(sheet)
         for seat, points in deal.scores.items():
             totals[seat] = totals.get(seat, 0) + points
         trump, red = self.trump(deal.trump)
@@ -786,6 +1815,18 @@ class _Builder:
             return self.t["undecided"].format(target=target), ""
         return self.t["undecided_no_target"], ""
 
+    def blurb(self) -> str:
+        game = self.game
+        for comment in [*game.comments, *(c for d in game.deals for c in d.comments)]:
+            if comment.text.strip():
+                return _first_sentence(comment.text)
+        return ""
+
+    def questions_text(self, n: int) -> str:
+        if not n:
+            return ""
+        return self.t["lesson_questions"].format(n=n, questions=plural(self.t, "questions", n))
+
     def build(self) -> Lesson:
         game = self.game
         single = len(game.deals) == 1
@@ -805,6 +1846,7 @@ class _Builder:
         )
         defaults = game.profile.default_options()
         options = [(k, str(v)) for k, v in game.options.items() if defaults.get(k) != v]
+        questions = sum(len(s.questions) for d in deals for s in d.steps)
         return Lesson(
             title=game.title,
             profile=game.profile.name,
@@ -820,7 +1862,13 @@ class _Builder:
             winner=winner,
             lang=self.lang,
             first_anchor=deals[0].steps[0].anchor if deals else "",
-            steps_count=sum(len(d.steps) for d in deals),
+            steps_count=sum(len(d.steps) + 1 for d in deals),
+            rules_href=self.rules_page,
+            blurb=(blurb := self.blurb()),
+            blurb_lang=text_lang(blurb),
+            questions=questions,
+            questions_text=self.questions_text(questions),
+            seats=[(s, self.seat(s), self.t["view_only"].format(seat_gen=self.seat_gen(s))) for s in self.seats],
         )
 
 
@@ -829,8 +1877,16 @@ def _sheet_events(step: Step) -> list[str]:
     return [" ".join([e.lead, *(c.glyph for c in e.cards), f"{e.points:+d}"]) for e in step.scoring]
 
 
+def _running(sheet: Sequence[SheetRow]) -> list[SheetRow]:
+    """A step's running score sheet: the rows so far where something was scored, the step's own row marked."""
+    rows = [row for row in sheet[:-1] if row.events]
+    if sheet and sheet[-1].events:
+        rows.append(replace(sheet[-1], now=True))
+    return rows
+
+
 def _link_steps(deals: Sequence[DealView]) -> None:
-    """Fill in the previous/next links: every step in order, each deal's end section after its last trick."""
+    """Fill in the previous/next links and positions: every step in order, each deal's end after its last trick."""
     chain: list[tuple[str, str, object]] = []
     for deal in deals:
         chain.extend((s.anchor, s.title, s) for s in deal.steps)
@@ -841,9 +1897,11 @@ def _link_steps(deals: Sequence[DealView]) -> None:
         if isinstance(item, Step):
             item.prev_anchor, item.prev_title = prev_anchor, prev_title
             item.next_anchor, item.next_title = next_anchor, next_title
+            item.index = i + 1
         elif isinstance(item, DealView):
             item.end_prev_anchor, item.end_prev_title = prev_anchor, prev_title
             item.end_next_anchor, item.end_next_title = next_anchor, next_title
+            item.end_index = i + 1
 
 
 def build_lesson(game: GameResult, lang: str = "en", slug: str = "") -> Lesson:
@@ -851,3 +1909,296 @@ def build_lesson(game: GameResult, lang: str = "en", slug: str = "") -> Lesson:
     lesson = _Builder(game, lang).build()
     lesson.slug = slug
     return lesson
+
+
+# --- rules pages and the glossary ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeldRule:
+    """One line of a rules page's combination table."""
+
+    kind: str
+    anchor: str
+    name: str
+    russian: str
+    """The sources' Russian names (an empty string for a kind the glossary does not know)."""
+    where: str
+    cards: list[CardView]
+    pattern: str
+    """"of trumps (shown with ♣ as trumps)", "of any suits", …"""
+    points: int
+    group: str
+
+
+@dataclass(frozen=True)
+class OptionRule:
+    """A house rule of a profile."""
+
+    name: str
+    anchor: str
+    default: str
+    values: list[tuple[str, bool]]
+    """(value, is the default)."""
+    doc: str
+
+
+@dataclass(frozen=True)
+class RankRule:
+    """One rank in the card order, in both languages."""
+
+    card: CardView
+    name: str
+    english: str
+    russian: str
+    letter_ru: str
+
+
+@dataclass(frozen=True)
+class SuitRule:
+    """A suit with its names."""
+
+    glyph: str
+    code: str
+    red: bool
+    name: str
+    english: str
+    russian: str
+
+
+@dataclass
+class RulesView:
+    """A profile's rules page, generated from the profile object."""
+
+    name: str
+    slug: str
+    title: str
+    description: str
+    source: str
+    deal: list[str]
+    play: list[str]
+    melds: list[MeldRule]
+    melds_intro: str
+    other: list[tuple[str, str]]
+    """(anchor, sentence) for the seven, the last trick and the brisques."""
+    options: list[OptionRule]
+    ranks: list[RankRule]
+    suits: list[SuitRule]
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """A term of the glossary: English, the sources' Russian words, what it means and where the books use it."""
+
+    anchor: str
+    english: str
+    russian: str
+    meaning: str
+    where: str
+    cards: list[CardView] = field(default_factory=list)
+    href: str = ""
+
+
+@dataclass
+class GlossaryView:
+    """The glossary page: sections of entries."""
+
+    sections: list[tuple[str, list[GlossaryEntry]]]
+
+
+# Trumps assumed when a rules page draws a trump combination: the worked deal's clubs.
+_EXAMPLE_TRUMP = Suit.C
+
+
+def _meld_pictures(spec: MeldSpec) -> list[Card]:
+    if spec.cards:
+        return sorted(spec.cards, key=lambda c: c.sort_key)
+    if spec.ranks:
+        suit = {"trump": _EXAMPLE_TRUMP, "plain": Suit.H}.get(spec.suit or "", Suit.S)
+        return [Card(suit, r) for r in spec.ranks]
+    if spec.rank is not None:
+        suits = list(Suit) * (spec.count // 4 + 1)
+        return [Card(s, spec.rank) for s in suits[: spec.count]]
+    return []
+
+
+def _meld_pattern(spec: MeldSpec, t: Mapping[str, str]) -> str:
+    if spec.cards:
+        return t["pattern_cards"]
+    if spec.ranks:
+        return t.get(f"pattern_{spec.suit}", "")
+    return t["pattern_kind"]
+
+
+def _choice_sentence(t: Mapping[str, str], key: str, value: str, what: str) -> str:
+    return t.get(f"rule_{key}_{value}") or t["rule_fallback"].format(what=what, value=value)
+
+
+def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
+    """The rules page of a profile in ``lang``: every number and switch comes from the profile itself."""
+    t = interface(lang)
+    n_cards = len(profile.ranks) * 4
+    deal = [
+        t["fact_deck"].format(
+            n=profile.packs,
+            packs=plural(t, "pack", profile.packs),
+            size=n_cards,
+            cards=plural(t, "card", n_cards),
+            deck=profile.deck_size,
+        ),
+        t["fact_hand"].format(
+            n=profile.hand_size,
+            cards=plural(t, "card", profile.hand_size),
+            packets=", ".join(str(p) for p in profile.deal_packets) or str(profile.hand_size),
+        ),
+        t["fact_stock"].format(n=profile.stock_size, cards=plural(t, "card", profile.stock_size)),
+    ]
+    if profile.turnup:
+        deal.append(t["fact_turnup"])
+    phase2 = profile.total_tricks - profile.phase1_tricks
+    deal.append(
+        t["fact_tricks"].format(p1=profile.phase1_tricks, tricks=plural(t, "trick", profile.phase1_tricks), p2=phase2)
+    )
+    play = [
+        _choice_sentence(t, "first_leader", profile.first_leader, "first_leader"),
+        _choice_sentence(t, "draw_order", profile.draw_order, "draw_order"),
+        _choice_sentence(t, "phase1_play", profile.phase1_play, "phase1_play"),
+        _choice_sentence(t, "phase2_play", profile.phase2_play, "phase2_play"),
+        _choice_sentence(t, "declare_after", profile.declare_after, "declare"),
+    ]
+    if tuple(profile.declare_phases) == (1,):
+        play.append(t["rule_declare_phase_1"])
+    if profile.table_cards_playable:
+        play.append(t["rule_table_playable"])
+    melds = []
+    for spec in profile.melds:
+        russian, where = MELD_TERMS.get(spec.kind, ("", ""))
+        melds.append(
+            MeldRule(
+                kind=spec.kind,
+                anchor=f"meld-{spec.kind}",
+                name=t.get(f"meldname_{spec.kind}") or spec.label,
+                russian=russian,
+                where=where,
+                cards=[card_view(c, t) for c in _meld_pictures(spec)],
+                pattern=_meld_pattern(spec, t),
+                points=spec.points,
+                group=spec.klass,
+            )
+        )
+    other: list[tuple[str, str]] = []
+    sevens = []
+    if profile.seven_turnup:
+        sevens.append(t["rule_seven_turnup"].format(n=profile.seven_turnup))
+    if profile.seven_exchange:
+        sevens.append(t["rule_seven_exchange"].format(n=profile.seven_exchange))
+    if profile.seven_played:
+        key = "rule_seven_played_win" if profile.seven_played_must_win else "rule_seven_played"
+        sevens.append(t[key].format(n=profile.seven_played))
+    if sevens:
+        other.append(("seven", " ".join(sevens)))
+    if profile.last_trick_points:
+        other.append(("last-trick", t["rule_last_trick"].format(n=profile.last_trick_points)))
+    if profile.brisque_points:
+        ranks = ", ".join(t.get(f"rank_{r.symbol}", r.symbol) for r in profile.brisque_ranks)
+        other.append(("brisques", t["rule_brisques"].format(ranks=ranks, n=profile.brisque_points)))
+    options = []
+    for name, option in profile.options.items():
+        values = [(v, v == str(option.default)) for v in option.values] or [
+            (f"{option.default} ({t['option_int']})", True)
+        ]
+        options.append(OptionRule(name, f"option-{name}", str(option.default), values, " ".join(option.doc.split())))
+    ru = STRINGS["ru"]
+    ranks_view = [
+        RankRule(
+            card=card_view(Card(Suit.S, r), t),
+            name=t.get(f"rank_{r.symbol}", r.symbol),
+            english=r.english,
+            russian=r.russian,
+            letter_ru=ru.get(f"symbol_{r.symbol}", r.symbol),
+        )
+        for r in sorted(profile.ranks, reverse=True)
+    ]
+    suits = [
+        SuitRule(
+            s.glyph,
+            s.value,
+            s.red,
+            s.english if lang == "en" else s.russian,
+            s.english,
+            _SUIT_WORDS_RU.get(s, s.russian),
+        )
+        for s in Suit
+    ]
+    return RulesView(
+        name=profile.name,
+        slug=rules_slug(profile.name),
+        title=profile.title,
+        description=profile.description,
+        source=profile.source,
+        deal=deal,
+        play=play,
+        melds=melds,
+        melds_intro=t["rules_melds_intro"].format(reuse=t["rules_reuse"]),
+        other=other,
+        options=options,
+        ranks=ranks_view,
+        suits=suits,
+    )
+
+
+def build_glossary(lang: str, profiles: Sequence[RuleProfile]) -> GlossaryView:
+    """The glossary in ``lang``: the combinations of ``profiles`` (linked to the first profile that has each), the
+    game's terms, and the ranks and suits, each beside the sources' Russian words."""
+    t = interface(lang)
+    melds: list[GlossaryEntry] = []
+    seen: set[str] = set()
+    for profile in profiles:
+        for spec in profile.melds:
+            if spec.kind in seen:
+                continue
+            seen.add(spec.kind)
+            russian, where = MELD_TERMS.get(spec.kind, ("", ""))
+            english = STRINGS["en"].get(f"meldname_{spec.kind}") or spec.label
+            meaning = f"{_meld_pattern(spec, t)}: {spec.points}"
+            melds.append(
+                GlossaryEntry(
+                    anchor=f"meld-{spec.kind}",
+                    english=english,
+                    russian=russian,
+                    meaning=meaning,
+                    where=where,
+                    cards=[card_view(c, t) for c in _meld_pictures(spec)],
+                    href=f"{rules_slug(profile.name)}.html#meld-{spec.kind}",
+                )
+            )
+    game = [
+        GlossaryEntry(anchor, english, russian, meaning_en if lang == "en" else meaning_ru, where)
+        for anchor, english, russian, meaning_en, meaning_ru, where in _GLOSSARY_GAME
+    ]
+    ru = STRINGS["ru"]
+    cards = [
+        GlossaryEntry(
+            anchor=f"rank-{r.symbol}",
+            english=r.english,
+            russian=f"{r.russian} ({letter})"
+            if (letter := ru.get(f"symbol_{r.symbol}", r.symbol)) != r.symbol
+            else r.russian,
+            meaning=t.get(f"rank_{r.symbol}", r.english),
+            where="000:L15",
+            cards=[card_view(Card(Suit.S, r), t)],
+        )
+        for r in sorted(Rank, reverse=True)
+    ]
+    cards.extend(
+        GlossaryEntry(
+            anchor=f"suit-{s.value}",
+            english=s.english,
+            russian=_SUIT_WORDS_RU[s],
+            meaning=s.english if lang == "en" else s.russian,
+            where="000:L79, L83, L91",
+            cards=[card_view(Card(s, Rank.ACE), t)],
+        )
+        for s in Suit
+    )
+    return GlossaryView([(t["glossary_melds"], melds), (t["glossary_game"], game), (t["glossary_cards"], cards)])

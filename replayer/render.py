@@ -1,9 +1,13 @@
-"""Writing the HTML site: an index of games and one lesson page per game (``bezique render``).
+"""Writing the HTML site: an index of games, one lesson page per game, rules pages and a glossary (``bezique render``).
 
 This is the only module that imports jinja2. Templates and static files come from ``site_templates/`` (found with
 :func:`replayer.notation.data_dir`); the pages refer to nothing outside the output folder, so they work opened
 straight from the disk. Every file is written atomically, and a marker file tells a folder the renderer made from
 one it must not write into without ``force``.
+
+Several interface languages can be written in one run: the first at the top of the output folder, each other one
+in a sub-folder named after it (``site/ru/``), all sharing one ``static/`` folder, every page linking to its
+translations.
 """
 
 from __future__ import annotations
@@ -11,22 +15,36 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from .lesson import Lesson, build_lesson, interface
+from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_lesson, build_rules, interface, rules_slug
 from .notation import data_dir
 from .replay import ReplayResult
+from .rules import RuleProfile, load_rules, profile_names
 
-__all__ = ["MARKER", "STATIC_SUFFIXES", "lesson_slug", "make_environment", "render_site"]
+__all__ = [
+    "DEFAULT_LANGUAGES",
+    "MARKER",
+    "STATIC_SUFFIXES",
+    "lesson_slug",
+    "make_environment",
+    "parse_languages",
+    "render_site",
+]
 
 MARKER = ".bezique-site"
 """Written into every output folder; a non-empty folder without it is not ours to write into."""
 
 STATIC_SUFFIXES = (".css", ".js", ".svg")
 """The static files copied (the same suffixes the package installs)."""
+
+DEFAULT_LANGUAGES = ("en", "ru")
+"""What ``bezique render`` writes unless told otherwise: English at the top, Russian in ``ru/``."""
 
 _MARKER_TEXT = "This folder was written by bezique render; it may be overwritten by the next render.\n"
 
@@ -52,6 +70,10 @@ def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
     """
     stem = Path(path).stem.lower()
     base = re.sub(r"[^a-z0-9]+", "-", stem, flags=re.ASCII).strip("-") or "game"
+    # The rules pages share the folder: a record called rules-classic.bzq must not replace one. (The game's number
+    # at the end keeps every slug apart from index.html and glossary.html.)
+    if base.startswith("rules-"):
+        base = f"game-{base}"
     slug = f"{base}-{index}"
     candidate, n = slug, 2
     while taken is not None and candidate in taken:
@@ -59,6 +81,18 @@ def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
     if taken is not None:
         taken.add(candidate)
     return candidate
+
+
+def parse_languages(text: str) -> list[str]:
+    """``en,ru`` → ``["en", "ru"]``; raises ``ValueError`` for an unknown or repeated language."""
+    langs = [part.strip() for part in text.split(",") if part.strip()]
+    if not langs:
+        raise ValueError(f"no language given (choose from {', '.join(LANGUAGES)})")
+    for lang in langs:
+        interface(lang)
+    if len(set(langs)) != len(langs):
+        raise ValueError(f"a language is given twice in {text!r}")
+    return langs
 
 
 def _check_output(out: Path, force: bool) -> None:
@@ -92,37 +126,97 @@ def _static_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in STATIC_SUFFIXES)
 
 
-def render_site(results: Iterable[ReplayResult], out: Path, lang: str = "en", force: bool = False) -> list[Path]:
-    """Write ``index.html``, one lesson page per game and the static files into ``out``; returns the files written.
+@dataclass(frozen=True)
+class _Language:
+    """One interface language of a render: where its pages go and how they reach the shared files."""
+
+    code: str
+    folder: Path
+    root: str
+    """The way from its pages to the top of the site: ``""`` or ``"../"``."""
+    prefix: str
+    """Its folder seen from the top of the site: ``""`` or ``"ru/"``."""
+
+
+def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
+    """Every shipped profile and every profile a game uses, each once (by name), shipped ones first."""
+    found: dict[str, RuleProfile] = {}
+    for name in profile_names():
+        found[name] = load_rules(name)
+    for profile in lessons_profiles:
+        found.setdefault(profile.name, profile)
+    return list(found.values())
+
+
+def render_site(
+    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str] = "en", force: bool = False
+) -> list[Path]:
+    """Write the site into ``out``; returns the files written (the marker file is not in the list).
+
+    For each language of ``lang`` (one code, or several: the first at the top of ``out``, the others in
+    sub-folders named after them) it writes ``index.html``, one lesson page per game, a rules page per profile
+    (``rules-NAME.html``) and ``glossary.html``; the static files go once into ``out/static``.
 
     Raises ``FileExistsError`` when ``out`` is a file, or a non-empty folder without the renderer's marker file
-    (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``. The marker
-    file itself is not in the returned list.
+    (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
     """
-    strings = interface(lang)
+    langs = [lang] if isinstance(lang, str) else list(lang)
+    if not langs:
+        raise ValueError("no interface language to render")
+    for code in langs:
+        interface(code)
+    if len(set(langs)) != len(langs):
+        raise ValueError("an interface language is given twice")
     out = Path(out)
     _check_output(out, force)
     templates = data_dir("site_templates")
     env = make_environment(templates)
     taken: set[str] = set()
-    lessons: list[Lesson] = []
-    for result in results:
-        for index, game in enumerate(result.games, start=1):
-            lessons.append(build_lesson(game, lang, lesson_slug(result.path, index, taken)))
+    games = [
+        (lesson_slug(result.path, index, taken), game)
+        for result in results
+        for index, game in enumerate(result.games, start=1)
+    ]
+    profiles = _profiles(game.profile for _, game in games)
+    languages = [
+        _Language(code, out if i == 0 else out / code, "" if i == 0 else "../", "" if i == 0 else f"{code}/")
+        for i, code in enumerate(langs)
+    ]
 
     out.mkdir(parents=True, exist_ok=True)
     _write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
-    context = {"t": strings, "lang": lang}
-    index_page = env.get_template("index.html").render(lessons=lessons, **context)
-    _write_atomic(out / "index.html", index_page.encode("utf-8"))
-    written.append(out / "index.html")
-    lesson_template = env.get_template("lesson.html")
-    for lesson in lessons:
-        page = lesson_template.render(lesson=lesson, **context)
-        target = out / f"{lesson.slug}.html"
+
+    def write(language: _Language, name: str, template: str, **context: Any) -> None:
+        # Each page links to itself in the other languages: up to the top of the site, then down into theirs.
+        translations = [
+            (other.code, interface(other.code)[f"lang_name_{other.code}"], f"{language.root}{other.prefix}{name}")
+            for other in languages
+            if other is not language
+        ]
+        page = env.get_template(template).render(
+            t=interface(language.code),
+            lang=language.code,
+            root=language.root,
+            page=name,
+            translations=translations,
+            rules_pages=[(f"{rules_slug(p.name)}.html", p.title) for p in profiles],
+            glossary_page=GLOSSARY_PAGE,
+            **context,
+        )
+        target = language.folder / name
         _write_atomic(target, page.encode("utf-8"))
         written.append(target)
+
+    for language in languages:
+        lessons: list[Lesson] = [build_lesson(game, language.code, slug) for slug, game in games]
+        write(language, "index.html", "index.html", lessons=lessons)
+        for lesson in lessons:
+            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson)
+        for profile in profiles:
+            rules = build_rules(profile, language.code)
+            write(language, f"{rules.slug}.html", "rules.html", rules=rules)
+        write(language, GLOSSARY_PAGE, "glossary.html", glossary=build_glossary(language.code, profiles))
     static = templates / "static"
     for source in _static_files(static):
         target = out / "static" / source.relative_to(static)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from markupsafe import escape
 
 from replayer.generate import generate_game
-from replayer.lesson import STRINGS, build_lesson
+from replayer.lesson import STRINGS, build_lesson, card_view
 from replayer.render import MARKER, render_site
 from replayer.replay import ReplayResult, replay_text
 
@@ -73,7 +74,8 @@ def test_site_files_and_content(tmp_path: Path, generated: tuple[str, ReplayResu
     game = result.games[0]
     tricks = game.deals[0].tricks
     assert len(tricks) == 32
-    assert html.count("data-step") == 1 + len(tricks) + 1  # the deal, every trick, the deal's end
+    # The deal, every trick, the deal's end.
+    assert len(re.findall(r"<section [^>]*data-step[ >]", html)) == 1 + len(tricks) + 1
     for trick in tricks:
         assert f'id="trick-{trick.n}"' in html
         assert f'id="deal-1-trick-{trick.n}"' in html
@@ -93,7 +95,8 @@ def test_site_files_and_content(tmp_path: Path, generated: tuple[str, ReplayResu
     for card in game.deals[0].hands["N"]:
         assert f'aria-label="{card.english}"' in first
     lead_card = tricks[0].plays[0][1]
-    assert f'<span class="rank">{lead_card.rank.symbol}</span><span class="suit">{lead_card.suit.glyph}</span>' in first
+    face = f'<span class="rank">{lead_card.rank.symbol}</span><span class="suit">{lead_card.suit.glyph}&#xFE0E;</span>'
+    assert face in first
     # The deal's result and brisques are on the page.
     deal = game.deals[0]
     end = _section(html, "end")
@@ -148,7 +151,7 @@ def test_record_text_is_inert(tmp_path: Path) -> None:
         html = page.read_text(encoding="utf-8")
         assert "{{ 7*7 }} &lt;b&gt;bold&lt;/b&gt;" in html
         assert "<b>bold</b>" not in html
-        assert "49" not in html
+        assert "49 &lt;b&gt;" not in html and "49 <b>" not in html
         # The url header is shown, but only a web address becomes a link.
         assert "javascript:alert(2)" in html and 'href="javascript:' not in html
     html = (out / "hostile-1.html").read_text(encoding="utf-8")
@@ -156,7 +159,7 @@ def test_record_text_is_inert(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;quoted&#34;" in html
     assert "Which card does" in html and "&lt;i&gt;x&lt;/i&gt;" in html
     # The only scripts are the site's own.
-    assert re.findall(r"<script[^>]*>", html) == ['<script src="static/lesson.js">']
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="static/boot.js">', '<script src="static/lesson.js">']
 
 
 class _Refs(HTMLParser):
@@ -178,16 +181,17 @@ def _records() -> list[ReplayResult]:
 
 def test_nothing_remote(tmp_path: Path) -> None:
     out = tmp_path / "site"
-    written = render_site(_records(), out)
+    written = render_site(_records(), out, lang=["en", "ru"])
     pages = [p for p in written if p.suffix == ".html"]
-    assert len(pages) == 4
+    # Per language: the index, three lessons, the classic rules and the glossary.
+    assert len(pages) == 2 * 6
     for page in pages:
         parser = _Refs()
         parser.feed(page.read_text(encoding="utf-8"))
         assert parser.refs, f"{page.name} links its stylesheet"
         for tag, ref in parser.refs:
             assert not re.match(r"\s*(https?:)?//", ref, re.I), f"{page.name}: <{tag}> refers to {ref}"
-            assert (out / ref).is_file(), f"{page.name}: <{tag}> refers to {ref}, which was not written"
+            assert (page.parent / ref).is_file(), f"{page}: <{tag}> refers to {ref}, which was not written"
     css = (out / "static" / "style.css").read_text(encoding="utf-8")
     assert "@import" not in css and not re.search(r"url\(\s*['\"]?(https?:)?//", css)
     assert "@media print" in css
@@ -233,7 +237,7 @@ def test_russian_interface(tmp_path: Path, generated: tuple[str, ReplayResult]) 
     out = tmp_path / "ru"
     render_site([result], out, lang="ru")
     html = (out / f"seed{SEED}-1.html").read_text(encoding="utf-8")
-    assert '<html lang="ru">' in html
+    assert '<html lang="ru" data-view="all">' in html
     for word in ("Взятка 1", "Счёт после взятки", "Север", "Юг", "Раздача", "Козыри", "Колода"):
         assert word in html, word
     assert "Trick 1" not in html and "North" not in html
@@ -256,6 +260,7 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
         pytest.skip(f"{path.name} does not validate yet")
     written = render_site([result], tmp_path / "site")
     pages = [p for p in written if p.suffix == ".html" and p.name != "index.html"]
+    pages = [p for p in pages if not p.name.startswith("rules-") and p.name != "glossary.html"]
     assert len(pages) == len(result.games)
     for game, page in zip(result.games, pages, strict=True):
         html = page.read_text(encoding="utf-8")
@@ -267,3 +272,228 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
                     assert f'id="trick-{trick.n}"' in html
         for comment in (c for deal in game.deals for t in deal.tricks for c in t.comments):
             assert str(escape(comment.text.strip())) in html
+
+
+# --- both languages, rules and glossary pages, the index ---------------------------------------------------------
+
+WORKED = ROOT / "games" / "worked-deal-000.bzq"
+
+
+@pytest.fixture(scope="module")
+def worked() -> ReplayResult:
+    return _replay(WORKED.read_text(encoding="utf-8"), str(WORKED))
+
+
+def test_both_languages_in_one_site(tmp_path: Path, worked: ReplayResult) -> None:
+    out = tmp_path / "site"
+    written = render_site([worked], out, lang=["en", "ru"])
+    names = {p.relative_to(out).as_posix() for p in written}
+    for page in ("index.html", "worked-deal-000-1.html", "rules-classic.html", "glossary.html"):
+        assert page in names and f"ru/{page}" in names, page
+    assert not (out / "ru" / "static").exists(), "one static folder serves both languages"
+    en = (out / "worked-deal-000-1.html").read_text(encoding="utf-8")
+    ru = (out / "ru" / "worked-deal-000-1.html").read_text(encoding="utf-8")
+    # Each page links to its translation, and the Russian one reaches the shared static files one folder up.
+    assert '<a href="ru/worked-deal-000-1.html" hreflang="ru" lang="ru">Русский</a>' in en
+    assert '<a href="../worked-deal-000-1.html" hreflang="en" lang="en">English</a>' in ru
+    assert 'href="../static/style.css"' in ru and '<script src="../static/lesson.js">' in ru
+    assert "Взятка 17" in ru and "Trick 17" in en
+    # The record's own commentary is as written in both, marked with its language.
+    comment = "North, who is beginning to suspect that South holds double bezique"
+    assert comment in en and comment in ru
+    assert '<p lang="en">North, who is beginning' in ru
+    with pytest.raises(ValueError, match="twice"):
+        render_site([worked], tmp_path / "twice", lang=["en", "en"])
+
+
+def test_index_lists_every_game(tmp_path: Path, worked: ReplayResult, generated: tuple[str, ReplayResult]) -> None:
+    out = tmp_path / "site"
+    render_site([worked, generated[1]], out)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for expected in (
+        'href="worked-deal-000-1.html"',
+        f'href="seed{SEED}-1.html"',
+        '<a href="rules-classic.html">Two-handed bezique (classic)</a>',
+        "North 590, South 730",
+        "Anonymous Russian card-game book",
+        # The one-line summary: the first sentence of the record's own introduction.
+        "The following game, played by two experienced players, shows some of the finer points of good play.",
+        "4 questions to answer",
+    ):
+        assert expected in index, expected
+
+
+def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult) -> None:
+    from dataclasses import replace
+
+    from replayer.lesson import build_rules
+    from replayer.rules import load_rules
+
+    classic = load_rules("classic")
+    out = tmp_path / "site"
+    render_site([worked], out, lang=["en", "ru"])
+    html = (out / "rules-classic.html").read_text(encoding="utf-8")
+    for spec in classic.melds:
+        row = re.search(rf'<tr id="meld-{spec.kind}">(.*?)</tr>', html, re.S)
+        assert row is not None, spec.kind
+        assert f'<td class="num points">{spec.points}</td>' in row.group(1)
+        assert 'role="img" aria-label="' in row.group(1), "each combination is drawn with its cards"
+    for name, option in classic.options.items():
+        assert f'<tr id="option-{name}">' in html
+        assert str(escape(" ".join(option.doc.split())))[:40] in html
+    for term in ("секвенция козырей", "королевский марьяж", "простой марьяж", "двойной безик", "четыре туза"):
+        assert term in html, term
+    assert 'id="seven"' in html and 'id="last-trick"' in html and 'id="brisques"' in html
+    ru = (out / "ru" / "rules-classic.html").read_text(encoding="utf-8")
+    assert "Комбинации" in ru and "Старшинство карт" in ru and '<html lang="ru"' in ru
+    # A different profile gives a different page: nothing about the classic profile is written in the templates.
+    variant = replace(
+        classic,
+        name="variant",
+        title="A variant",
+        melds=tuple(replace(m, points=m.points * 10) if m.kind == "bezique" else m for m in classic.melds),
+        last_trick_points=0,
+    )
+    view = build_rules(variant, "en")
+    assert view.slug == "rules-variant" and view.title == "A variant"
+    assert next(m.points for m in view.melds if m.kind == "bezique") == 400
+    assert all(anchor != "last-trick" for anchor, _ in view.other)
+
+
+def test_glossary_has_the_sources_terms(tmp_path: Path, worked: ReplayResult) -> None:
+    out = tmp_path / "site"
+    render_site([worked], out, lang=["en", "ru"])
+    for page in (out / "glossary.html", out / "ru" / "glossary.html"):
+        html = page.read_text(encoding="utf-8")
+        for english, russian in (
+            ("bezique", "безик"),
+            ("brisque", "бриск"),
+            ("turn-up", "открытая карта"),
+            ("trick", "взятка"),
+            ("queen", "дама (Д)"),
+            ("spades", "пики"),
+        ):
+            row = re.search(
+                rf"<tr id=\"[^\"]*\"><th scope=\"row\" lang=\"en\">(?:<a [^>]*>)?{re.escape(english)}"
+                rf"(?:</a>)?</th><td lang=\"ru\">([^<]*)</td>",
+                html,
+            )
+            assert row is not None and russian in row.group(1), (page.name, english)
+        assert 'href="rules-classic.html#meld-double_bezique"' in html
+
+
+def test_every_rule_link_lands(tmp_path: Path, worked: ReplayResult) -> None:
+    out = tmp_path / "site"
+    render_site([worked], out)
+    lesson = (out / "worked-deal-000-1.html").read_text(encoding="utf-8")
+    rules = (out / "rules-classic.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'href="rules-classic\.html#([^"]+)"', lesson))
+    assert {"meld-sequence", "meld-double_bezique", "seven", "last-trick"} <= anchors
+    for anchor in anchors:
+        assert f'id="{anchor}"' in rules, anchor
+    # The declaration is named, with its cards, points and the rule that scores it.
+    t17 = _section(lesson, "trick-17")
+    assert "South declares double bezique" in t17 and '<strong class="points">500</strong>' in t17
+    assert '<a class="rule" href="rules-classic.html#meld-double_bezique"' in t17
+
+
+def test_slugs_never_replace_the_site_pages() -> None:
+    from replayer.render import lesson_slug
+
+    taken: set[str] = set()
+    assert lesson_slug("rules-classic.bzq", 1, taken) == "game-rules-classic-1"
+    assert lesson_slug("glossary.bzq", 1, taken) == "glossary-1"
+
+
+# --- the bookkeeping and the quizzes -----------------------------------------------------------------------------
+
+
+def test_bookkeeping_counts_add_up(worked: ReplayResult, generated: tuple[str, ReplayResult]) -> None:
+    """At every step, what a seat has not seen is exactly the face-down stock and the unknown part of the other
+    hand; a card it holds, has seen played, or sees on the table is never among them."""
+    for result in (worked, generated[1]):
+        game = result.games[0]
+        deal = game.deals[0]
+        lesson = build_lesson(game)
+        steps = lesson.deals[0].steps
+        for step, trick in zip(steps[1:], deal.tricks, strict=True):
+            snap = trick.before
+            played = Counter(c for t in deal.tricks if t.n < trick.n for _, c in t.plays)
+            for book in step.books:
+                other = next(s for s in game.profile.seats if s != book.seat)
+                known = len(book.known)
+                facedown = snap.stock - (1 if snap.turnup is not None else 0)
+                other_holds = len(snap.hands[other]) + len(snap.tables[other])
+                assert book.unseen_count == facedown + other_holds - len(snap.tables[other]) - known, (
+                    trick.n,
+                    book.seat,
+                )
+                unseen = {(row.suit_code, cell.rank): cell.count for row in book.unseen for cell in row.cells}
+                own = Counter(snap.hands[book.seat]) + Counter(snap.tables[book.seat])
+                for card in own | played | Counter(snap.tables[other]):
+                    rank = card_view(card, STRINGS["en"]).rank
+                    assert unseen[(card.suit.value, rank)] <= 2 - own[card] - played[card], (trick.n, card)
+
+
+def test_bookkeeping_names_the_impossible(worked: ReplayResult) -> None:
+    lesson = build_lesson(worked.games[0])
+    steps = {s.anchor: s for s in lesson.deals[0].steps}
+    start = {b.seat: b for b in steps["start"].books}["S"]
+    # South is dealt one ♠Q: from the start he knows North cannot hold both, so no double bezique for North.
+    assert "1 of the 2 Q♠ seen: double bezique is impossible for North." in start.news
+    south = {b.seat: b for b in steps["trick-6"].books}["S"]
+    # Before trick 6 South holds both ♠Q (the second drawn after trick 5): no bezique either, nor the spade marriage.
+    assert "both Q♠ seen: bezique is impossible for North." in south.news
+    assert "both Q♠ seen: common marriage ♠ is impossible for North." in south.news
+    # Said once, where it becomes true, not again at every later step.
+    assert not any("double bezique" in line for line in south.news)
+    assert not any("bezique is impossible" in line for line in {b.seat: b for b in steps["trick-7"].books}["S"].news)
+    double = next(m for m in south.melds if m.kind == "double_bezique")
+    assert [(s.seat, s.state) for s in double.states] == [("N", "impossible"), ("S", "possible")]
+    # After the exchange at trick 1 South knows North holds the ♣10 that was the turn-up.
+    book = {b.seat: b for b in steps["trick-2"].books}["S"]
+    assert [c.code for c in book.known] == ["10C"]
+    # Scored combinations say when; in the last eight tricks there are no more declarations.
+    north = {b.seat: b for b in steps["trick-5"].books}["N"]
+    assert next(m for m in north.melds if m.kind == "sequence").states[0].text == "scored at trick 4"
+    assert steps["trick-25"].books[0].melds == [] and steps["trick-25"].books[0].melds_note
+    ru = build_lesson(worked.games[0], "ru")
+    ru_south = {b.seat: b for b in {s.anchor: s for s in ru.deals[0].steps}["trick-6"].books}["S"]
+    assert "обе карты Д♠ уже видны: Север уже не объявит безик." in ru_south.news
+
+
+def test_quiz_data(worked: ReplayResult) -> None:
+    lesson = build_lesson(worked.games[0])
+    steps = {s.anchor: s for s in lesson.deals[0].steps}
+    assert [a for a, s in steps.items() if s.questions] == ["trick-1", "trick-4", "trick-7", "trick-12"]
+    q1 = steps["trick-1"].questions[0]
+    assert (q1.seat, q1.play_index, q1.answer_codes) == ("S", 0, "9C")
+    # The learner picks from every different card South could lead, each once.
+    assert [c.code for c in q1.choices] == ["QS", "7H", "10D", "QD", "9D", "9C", "8C", "7C"]
+    q12 = steps["trick-12"].questions[0]
+    assert (q12.seat, q12.play_index, q12.answer_codes) == ("N", 1, "8H")
+    assert steps["trick-12"].quiz_from == 1 and steps["trick-5"].quiz_from == -1
+    html_quiz = 'data-play="1" data-seat="N" data-answers="8H" data-answer-text="8♥"'
+    assert html_quiz in _render_one(worked)
+
+
+def _render_one(result: ReplayResult) -> str:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        render_site([result], Path(tmp) / "site")
+        return (Path(tmp) / "site" / "worked-deal-000-1.html").read_text(encoding="utf-8")
+
+
+def test_cli_renders_both_languages_by_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from replayer.cli import main
+
+    out = tmp_path / "site"
+    assert main(["render", str(WORKED), "--out", str(out)]) == 0
+    assert (out / "index.html").is_file() and (out / "ru" / "index.html").is_file()
+    assert f"en in {out}, ru in {out / 'ru'}" in capsys.readouterr().out
+    only = tmp_path / "ru-only"
+    assert main(["render", str(WORKED), "--out", str(only), "--lang", "ru"]) == 0
+    assert '<html lang="ru"' in (only / "index.html").read_text(encoding="utf-8") and not (only / "ru").exists()
+    assert main(["render", str(WORKED), "--out", str(tmp_path / "de"), "--lang", "de"]) == 2
+    assert "--lang" in capsys.readouterr().err
