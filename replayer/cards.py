@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "Card",
@@ -185,6 +185,9 @@ CARD_PATTERN = (
 """A regular expression matching one card in any accepted spelling (used by the grammar too)."""
 
 _CARD_RE = re.compile(rf"^(?:{CARD_PATTERN})$", re.IGNORECASE)
+UNKNOWN_PATTERN = rf"(?:\?\?|{RANK_PATTERN}\?|\?{SUIT_LETTER_PATTERN}|\?[ \t]*{RANK_PATTERN}(?![\w♠♤♥♡♦♢♣♧]))"
+"""A card with an unknown suit (``Q?``, or ``? Q`` as the seeds print a lost suit symbol), unknown rank (``?S``)
+or both (``??``)."""
 
 
 def parse_rank(text: str) -> Rank:
@@ -272,3 +275,57 @@ def iter_cards(text: str) -> Iterator[Card]:
     """Parse a whitespace-separated list of canonical or lenient single-token cards."""
     for token in text.split():
         yield Card.parse(token)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPattern:
+    """A partly or wholly unknown card from a lossy record: ``Q?`` (suit lost), ``?S`` (rank lost), ``??``."""
+
+    suit: Suit | None
+    rank: Rank | None
+    tag: int | None = field(default=None, compare=False)
+    """Identifies one occurrence in a record while its value is inferred (not part of equality)."""
+
+    @classmethod
+    def parse(cls, text: str) -> CardPattern:
+        """Parse ``Q?``, ``? Q``, ``?S`` or ``??``."""
+        raw = "".join(text.split())
+        if raw == "??":
+            return cls(None, None)
+        if raw.startswith("?") and raw[1:] and raw[1:].upper() in _SUIT_INPUT:
+            return cls(parse_suit(raw[1:]), None)
+        if raw.endswith("?"):
+            return cls(None, parse_rank(raw[:-1]))
+        if raw.startswith("?"):
+            return cls(None, parse_rank(raw[1:]))
+        raise CardParseError(f"not an unknown card: {text!r} (write Q? for a lost suit, ?? for an unknown card)")
+
+    def matches(self, card: Card) -> bool:
+        """True when ``card`` is a possible value of this pattern."""
+        return (self.suit is None or card.suit == self.suit) and (self.rank is None or card.rank == self.rank)
+
+    @property
+    def specificity(self) -> int:
+        """How much is known: 0 for ``??``, 1 for a rank or a suit."""
+        return (self.suit is not None) + (self.rank is not None)
+
+    def __str__(self) -> str:
+        rank = self.rank.symbol if self.rank is not None else "?"
+        suit = self.suit.value if self.suit is not None else "?"
+        return f"{rank}{suit}"
+
+    def __repr__(self) -> str:
+        return f"CardPattern.parse({str(self)!r})"
+
+
+CardLike = Card | CardPattern
+"""A card as a record states it: known, or partly unknown."""
+
+_UNKNOWN_RE = re.compile(rf"^(?:{UNKNOWN_PATTERN})$", re.IGNORECASE)
+
+
+def parse_card_like(text: str) -> CardLike:
+    """Parse a known card or an unknown one (``Q?``, ``??``)."""
+    if "?" in text and _UNKNOWN_RE.match(text.strip()):
+        return CardPattern.parse(text)
+    return Card.parse(text)

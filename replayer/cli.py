@@ -44,10 +44,39 @@ def _read(path: Path) -> str:
         raise UsageError(f"{path}: {exc.strerror}") from None
 
 
-def _replay(path: Path):  # type: ignore[no-untyped-def]
+def _replay(path: Path, analyse: bool = False):  # type: ignore[no-untyped-def]
     from .replay import replay_text
 
-    return replay_text(_read(path), str(path))
+    return replay_text(_read(path), str(path), analyse=analyse)
+
+
+def _unknown_lines(result, listing: bool) -> list[str]:  # type: ignore[no-untyped-def]
+    """What the inference found for each deal that left cards unknown."""
+    lines = []
+    for game in result.games:
+        for deal in game.deals:
+            inference = deal.inference
+            if inference is None or not inference.unknowns:
+                continue
+            forced, still_open = inference.forced(), inference.open()
+            dealt = sum(h["slots"] for h in inference.hands.values())
+            certain = sum(sum(h["certain"].values()) for h in inference.hands.values())
+            lines.append(
+                f"  deal {deal.number}: {len(inference.unknowns)} unknown card(s) completed in "
+                f"{inference.seconds:.2f} s: {len(forced)} forced, {len(still_open)} open"
+                + (f"; dealt cards: {certain} of {dealt} certain" if dealt else "")
+            )
+            if listing:
+                for unknown in forced:
+                    value = next(iter(inference.possible[unknown.tag]))
+                    lines.append(f"    forced  {unknown.where}: {value}")
+                for unknown in still_open:
+                    values = " ".join(str(c) for c in sorted(inference.possible[unknown.tag], key=lambda c: c.sort_key))
+                    lines.append(f"    open    {unknown.where}: {values}")
+                for seat, hand in inference.hands.items():
+                    cards = " ".join(str(c) for c in sorted(hand["certain"].elements(), key=lambda c: c.sort_key))
+                    lines.append(f"    dealt   {seat}: {cards or 'nothing'} certain of {hand['slots']} unknown")
+    return lines
 
 
 def _print_diagnostics(result, stream) -> None:  # type: ignore[no-untyped-def]
@@ -66,7 +95,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     errors = 0
     summary = []
     for path in files:
-        result = _replay(path)
+        result = _replay(path, analyse=True)
         games += len(result.games)
         if not result.valid:
             invalid += 1
@@ -85,6 +114,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if not args.quiet:
                 status = "ok" if result.valid else f"{len(result.diagnostics)} problem(s)"
                 print(f"{path}: {status} ({len(result.games)} game(s))")
+                for line in _unknown_lines(result, args.unknowns):
+                    print(line)
     if args.json:
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
@@ -94,6 +125,42 @@ def cmd_validate(args: argparse.Namespace) -> int:
             f"{f', {errors} problem(s)' if errors else ''}"
         )
     return 1 if invalid else 0
+
+
+def cmd_infer(args: argparse.Namespace) -> int:
+    from .completion import completed_text
+    from .notation import parse_record
+    from .replay import replay_record
+
+    source, out = Path(args.file), Path(args.out)
+    if not source.is_file():
+        raise UsageError(f"no such file: {args.file}")
+    if out.exists() and out.resolve() == source.resolve():
+        raise UsageError("infer never overwrites its input: choose another --out")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out} exists; pass --force to overwrite it")
+    from .errors import NotationError
+
+    text = _read(source)
+    try:
+        record = parse_record(text, str(source))
+    except NotationError as exc:
+        from .replay import ReplayResult
+
+        failed = ReplayResult(str(source), text)
+        failed.diagnostics.extend(exc.diagnostics)
+        _print_diagnostics(failed, sys.stderr)
+        return 1
+    result = replay_record(record, analyse=True)
+    _print_diagnostics(result, sys.stderr)
+    for line in _unknown_lines(result, listing=False):
+        print(line)
+    if not result.valid:
+        print(f"{source}: not completed: the record is invalid", file=sys.stderr)
+        return 1
+    _atomic_write(out, completed_text(record, result))
+    print(f"wrote {out}")
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -316,7 +383,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
+    p.add_argument("--unknowns", action="store_true", help="list every unknown card: forced, or open with its values")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("infer", help="complete a record's unknown cards and write the completed record")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--out", required=True, metavar="NEW", help="where to write the completed record (never FILE)")
+    p.add_argument("--force", action="store_true", help="overwrite NEW if it exists")
+    p.set_defaults(func=cmd_infer)
 
     p = sub.add_parser("replay", help="step through a record in the terminal, or as JSON")
     p.add_argument("file", metavar="FILE")

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, Rank, Suit
+from .cards import Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
 from .melds import Assignment, TabledCard, choose_instances, identify, reuse_problem
 from .rules import MeldSpec, RuleProfile
@@ -60,6 +60,8 @@ class SeatState:
     score: int = 0
     pending: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
     """Combinations shown but not yet scored: (kind, tabled uids)."""
+    unknown: list[CardPattern] = field(default_factory=list)
+    """Cards held but not known (a lossy record): each becomes a known card when it is played or declared."""
 
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
@@ -71,8 +73,25 @@ class SeatState:
     def copy(self) -> SeatState:
         """An independent copy."""
         return SeatState(
-            Counter(self.hand), [t.copy() for t in self.table], list(self.won), self.score, list(self.pending)
+            Counter(self.hand),
+            [t.copy() for t in self.table],
+            list(self.won),
+            self.score,
+            list(self.pending),
+            list(self.unknown),
         )
+
+    def unknown_slot(self, card: Card) -> int | None:
+        """Index of the most specific unknown card that may be ``card`` (None when none may)."""
+        best = None
+        for i, pattern in enumerate(self.unknown):
+            if pattern.matches(card) and (best is None or pattern.specificity > self.unknown[best].specificity):
+                best = i
+        return best
+
+    def can_hold(self, card: Card) -> bool:
+        """True when ``card`` is held, known or possibly among the unknown cards."""
+        return self.hand[card] > 0 or any(t.card == card for t in self.table) or self.unknown_slot(card) is not None
 
 
 @dataclass
@@ -108,6 +127,8 @@ class DealState:
     exchanged: bool = False
     turnup_waiting: bool = True
     """The turn-up still lies beside the stock."""
+    revealed: dict[int, Card] = field(default_factory=dict)
+    """What each tagged unknown card turned out to be (see CardPattern.tag)."""
 
     @property
     def phase(self) -> int:
@@ -155,6 +176,7 @@ class DealState:
             next_uid=self.next_uid,
             exchanged=self.exchanged,
             turnup_waiting=self.turnup_waiting,
+            revealed=dict(self.revealed),
         )
 
     def scores(self) -> dict[str, int]:
@@ -193,12 +215,15 @@ def start_deal(
     dealer: str,
     trump: Suit | None,
     turnup: Card | None,
-    hands: Mapping[str, Sequence[Card]],
+    hands: Mapping[str, Sequence[CardLike]],
     stock: Sequence[Card] | None = None,
     leader: str | None = None,
     force: bool = False,
 ) -> Step:
-    """The state after the deal: hands dealt, the turn-up showing (and the dealer's 10 for a trump seven)."""
+    """The state after the deal: hands dealt, the turn-up showing (and the dealer's 10 for a trump seven).
+
+    A seat missing from ``hands`` was dealt unknown cards; a hand may also hold unknown cards (``Q?``, ``??``).
+    """
     violations: list[RuleViolation] = []
     if turnup is not None and trump is None:
         trump = turnup.suit
@@ -212,15 +237,16 @@ def start_deal(
     seats = {}
     seen: Counter[Card] = Counter()
     for seat in profile.seats:
-        cards = list(hands.get(seat, ()))
+        cards = list(hands[seat]) if seat in hands else [CardPattern(None, None)] * profile.hand_size
         if len(cards) != profile.hand_size:
             violations.append(
                 RuleViolation(
                     "BZ108", f"{seat} is dealt {len(cards)} cards; the {profile.name} profile deals {profile.hand_size}"
                 )
             )
-        seats[seat] = SeatState(hand=Counter(cards))
-        seen.update(cards)
+        known = [c for c in cards if isinstance(c, Card)]
+        seats[seat] = SeatState(hand=Counter(known), unknown=[c for c in cards if isinstance(c, CardPattern)])
+        seen.update(known)
     if turnup is not None:
         seen[turnup] += 1
     face_down = profile.stock_size - (1 if profile.turnup else 0)
@@ -327,8 +353,11 @@ def _obliged(
     return held, "", ""
 
 
-def _take(seat_state: SeatState, card: Card) -> bool:
-    """Remove a card from the table (most-used instance first) or the hand; False when not held."""
+def _take(seat_state: SeatState, card: Card, revealed: dict[int, Card]) -> bool | None:
+    """Remove a card from the table (most-used instance first), the hand or the unknown cards.
+
+    Returns True when it was known to be held, None when it was one of the unknown cards, False when not held.
+    """
     on_table = [t for t in seat_state.table if t.card == card]
     if on_table:
         on_table.sort(key=lambda t: -len(t.kinds))
@@ -341,7 +370,27 @@ def _take(seat_state: SeatState, card: Card) -> bool:
         if not seat_state.hand[card]:
             del seat_state.hand[card]
         return True
+    slot = seat_state.unknown_slot(card)
+    if slot is not None:
+        tag = seat_state.unknown.pop(slot).tag
+        if tag is not None:
+            revealed[tag] = card
+        return None
     return False
+
+
+def _reveal(state: DealState, seat: str, card: Card) -> list[RuleViolation]:
+    """An unknown card of ``seat`` turns out to be ``card``: it joins the known hand (card conservation checked)."""
+    seat_state = state.seats[seat]
+    slot = seat_state.unknown_slot(card)
+    if slot is None:
+        return []
+    tag = seat_state.unknown.pop(slot).tag
+    if tag is not None:
+        state.revealed[tag] = card
+    seat_state.hand[card] += 1
+    state.seen[card] += 1
+    return _conservation(state.profile, Counter({card: state.seen[card]}))
 
 
 def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
@@ -367,14 +416,17 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
     seat_state = new.seats[seat]
     held = set(seat_state.held())
     phase = new.phase
-    if card not in held:
+    if not seat_state.can_hold(card):
         v.append(RuleViolation("BZ201", f"{seat} plays {card} but does not hold it"))
     elif new.plays:
+        # Unknown cards cannot oblige: only the known ones (and the card played) are judged.
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
-        allowed, code, reason = _obliged(rule, held, new.plays, new.trump)
+        allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
         if card not in allowed:
             v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
-    _take(seat_state, card)
+    if _take(seat_state, card, new.revealed) is None:
+        new.seen[card] += 1
+        v.extend(_conservation(profile, Counter({card: new.seen[card]})))
     new.plays.append((seat, card))
     if (
         phase in profile.seven_played_phases
@@ -447,6 +499,8 @@ def apply_exchange(state: DealState, seat: str, card: Card, points: int | None =
     if problem is not None:
         problem.code = "BZ309" if problem.code == "BZ301" else problem.code
         v.append(problem)
+    if _is_trump_seven(card, new.trump) and new.seats[seat].hand[card] <= 0:
+        v.extend(_reveal(new, seat, card))
     if not _is_trump_seven(card, new.trump):
         v.append(RuleViolation("BZ309", f"only the seven of trumps is exchanged for the turn-up, not {card}"))
     elif new.turnup is None or not new.turnup_in_stock:
@@ -504,6 +558,15 @@ def _pick(
         if first_problem is None:
             first_problem = RuleViolation(*problem)
     return assignments[0], first_problem
+
+
+def _reveal_all(state: DealState, seat: str, cards: Sequence[Card]) -> list[RuleViolation]:
+    """Unknown cards that a declaration shows become known (as far as the known cards do not cover it)."""
+    missing = Counter(cards) - state.seats[seat].held()
+    problems = []
+    for card in missing.elements():
+        problems.extend(_reveal(state, seat, card))
+    return problems
 
 
 def _lay_out(state: DealState, seat: str, assignment: Assignment) -> tuple[int, ...]:
@@ -577,6 +640,7 @@ def apply_declare(
             step.events.append(Scoring(seat, kind or "declaration", tuple(cards), points))
         return step.check(force)
     uids: tuple[int, ...] = ()
+    v.extend(_reveal_all(new, seat, cards))
     pending = _pending_match(seat_state, spec, cards)
     if pending is not None:
         uids = seat_state.pending.pop(pending)[1]
@@ -631,6 +695,7 @@ def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Ca
         v.append(kind_problem)
     if spec is None:
         return step.check(force)
+    v.extend(_reveal_all(new, seat, cards))
     assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
     if hold_problem is not None:
         v.append(hold_problem)
@@ -640,8 +705,11 @@ def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Ca
     return step.check(force)
 
 
-def apply_draw(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
-    """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
+def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False) -> Step:
+    """Draw a card from the stock after a trick; the last card drawn is the turn-up.
+
+    An unknown card (``Q?``, ``??``) joins the seat's unknown cards unless the stock's order makes it known.
+    """
     new = state.copy()
     step = Step(new)
     v = step.violations
@@ -661,24 +729,33 @@ def apply_draw(state: DealState, seat: str, card: Card, force: bool = False) -> 
     if seat in new.to_draw:
         new.to_draw.remove(seat)
     new.window_open = False
+    drawn: CardLike = card
     if new.stock_left > 0:
         if new.stock is not None:
             expected = new.stock[0]
-            if card != expected:
+            if not _agrees(card, expected):
                 v.append(RuleViolation("BZ403", f"{seat} draws {card} but the next card of the stock is {expected}"))
-            new.stock.pop(0)
-        else:
+            drawn = new.stock.pop(0)
+        elif isinstance(card, Card):
             new.seen[card] += 1
             v.extend(_conservation(new.profile, Counter({card: new.seen[card]})))
         new.stock_left -= 1
-    elif new.turnup_in_stock:
-        if card != new.turnup:
+    elif new.turnup_in_stock and new.turnup is not None:
+        if not _agrees(card, new.turnup):
             v.append(RuleViolation("BZ403", f"{seat} draws {card} but the last card is the turn-up, {new.turnup}"))
+        drawn = new.turnup
         new.turnup_waiting = False
-    new.seats[seat].hand[card] += 1
+    if isinstance(drawn, Card):
+        new.seats[seat].hand[drawn] += 1
+    else:
+        new.seats[seat].unknown.append(drawn)
     if new.phase == 2:
         _take_up_table(new)
     return step.check(force)
+
+
+def _agrees(stated: CardLike, actual: Card) -> bool:
+    return stated == actual if isinstance(stated, Card) else stated.matches(actual)
 
 
 def _take_up_table(state: DealState) -> None:

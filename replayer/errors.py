@@ -212,6 +212,16 @@ CODES: dict[str, ErrorCode] = {
     "BZ506": ErrorCode(
         "incomplete deal", "a deal is played out to its last trick", "brisques N 60, S 100  { after trick 25 }"
     ),
+    "BZ601": ErrorCode(
+        "no completion of the unknown cards",
+        "a record with unknown cards (Q?, ??) is valid when some completion satisfies every rule and stated fact",
+        "trick 4: N Q?, S 9? -> N  ... score N 330, S 0",
+    ),
+    "BZ602": ErrorCode(
+        "conflicting statement",
+        "one of the smallest set of stated facts that no completion of the unknown cards satisfies together",
+        "score N 330, S 0  { with the declarations before it }",
+    ),
 }
 
 

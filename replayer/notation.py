@@ -11,7 +11,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .cards import Card, CardParseError, parse_suit
+from .cards import Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
 from .record import (
     Claim,
@@ -67,6 +67,7 @@ _TERMINAL_NAMES = {
     "COMMENT": "a comment",
     "QUESTION": "a question",
     "MINUSGT": "'->'",
+    "SLASH": "'/'",
 }
 
 
@@ -201,9 +202,9 @@ def _tok(item: object) -> Token:
     return item
 
 
-def _card(token: Token, diags: list[Diagnostic], path: str) -> Card | None:
+def _card(token: Token, diags: list[Diagnostic], path: str) -> CardLike | None:
     try:
-        return Card.parse(str(token))
+        return parse_card_like(str(token))
     except CardParseError as exc:
         diags.append(Diagnostic("BZ003", str(exc), _span(token), path))
         return None
@@ -393,8 +394,11 @@ class _Builder:
     def on_turnup_header(self, node: Tree) -> None:
         deal = self._deal_header(node)
         card = _card(_tok(node.children[1]), self.diagnostics, self.path)
-        if deal is not None:
-            deal.turnup = card
+        if isinstance(card, Card) or card is None:
+            if deal is not None:
+                deal.turnup = card
+        else:
+            self.error("BZ107", "the turn-up must be known (it fixes trumps)", _span(_tok(node.children[1])))
         self.attach(self.comments_of(node))
 
     def on_hand_header(self, node: Tree) -> None:
@@ -412,6 +416,9 @@ class _Builder:
                 self.error("BZ102", f"a second hand for {seat} in this deal", _span(seat_token))
             deal.hands[seat] = [c for c in cards if c is not None]
             deal.hand_spans[seat] = _span(seat_token)
+            deal.hand_card_spans[seat] = [
+                _span(t) for t in node.children[2:] if isinstance(t, Token) and t.type == "CARD"
+            ]
         self.attach(self.comments_of(node))
 
     def on_stock_header(self, node: Tree) -> None:
@@ -475,10 +482,13 @@ class _Builder:
                 assert isinstance(token, Token)
                 winner = self.seat(token)
                 winner_span = _span(token)
-        self.trick = Trick(number, plays, winner, winner_span, _span(keyword))
+        self.trick = Trick(number, plays, winner, winner_span, _span(keyword), ordered=node.data == "trick_stmt")
         deal.tricks.append(self.trick)
         self.target = self.trick
         self.attach(self.comments_of(node))
+
+    def on_unordered_trick(self, node: Tree) -> None:
+        self.on_trick_stmt(node)
 
     def question(self, token: Token) -> Question:
         body = str(token)[2:-1]
@@ -535,7 +545,7 @@ class _Builder:
         assert isinstance(seat_token, Token)
         kind = None
         kind_span = None
-        cards: list[Card] = []
+        cards: list[CardLike] = []
         spans: list[Span] = []
         for child in node.children[2:]:
             if isinstance(child, Token) and child.type == "KIND":
@@ -546,7 +556,9 @@ class _Builder:
                 if card is not None:
                     cards.append(card)
                     spans.append(_span(child))
-        if trick is not None:
+        if kind is None and not cards:
+            self.error("BZ304", "a declaration names its kind, its cards, or both", _span(seat_token))
+        elif trick is not None:
             item = Declare(
                 self.seat(seat_token),
                 kind,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import Card, Suit
+from .cards import Card, CardLike, Suit
 from .errors import Span
 
 __all__ = [
@@ -48,7 +48,7 @@ class Play:
     """One card played to a trick."""
 
     seat: str
-    card: Card
+    card: CardLike
     span: Span
     """The card's position."""
     seat_span: Span
@@ -69,7 +69,7 @@ class Exchange:
     """``N exchanges 7C = 10``."""
 
     seat: str
-    card: Card
+    card: CardLike
     points: int | None
     span: Span
     card_span: Span
@@ -82,7 +82,7 @@ class Declare:
 
     seat: str
     kind: str | None
-    cards: list[Card]
+    cards: list[CardLike]
     points: int | None
     span: Span
     kind_span: Span | None
@@ -108,7 +108,7 @@ class Draw:
     """One card drawn."""
 
     seat: str
-    card: Card
+    card: CardLike
     span: Span
     seat_span: Span
 
@@ -146,6 +146,8 @@ class Trick:
     span: Span
     comments: list[Comment] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
+    ordered: bool = True
+    """False when the record gives the trick's cards without saying who led (``N K? / S A?``)."""
 
 
 @dataclass
@@ -158,9 +160,11 @@ class Deal:
     leader: str | None = None
     trump: Suit | None = None
     turnup: Card | None = None
-    hands: dict[str, list[Card]] = field(default_factory=dict)
+    hands: dict[str, list[CardLike]] = field(default_factory=dict)
     hand_spans: dict[str, Span] = field(default_factory=dict)
-    stock: list[Card] | None = None
+    hand_card_spans: dict[str, list[Span]] = field(default_factory=dict)
+    """The position of each card of each hand."""
+    stock: list[CardLike] | None = None
     spans: dict[str, Span] = field(default_factory=dict)
     """Where each deal header was written."""
     comments: list[Comment] = field(default_factory=list)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, Suit
+from .cards import Card, CardLike, Suit
 from .engine import (
     DealState,
     Scoring,
@@ -26,7 +26,8 @@ from .engine import (
     start_deal,
 )
 from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
-from .record import Claim, Comment, Deal, Declare, Draws, Exchange, Game, Question, Record, ScoreCheck, Trick
+from .infer import deal_has_unknowns
+from .record import Claim, Comment, Deal, Declare, Draws, Exchange, Game, Play, Question, Record, ScoreCheck, Trick
 from .rules import RuleProfile, load_rules
 
 __all__ = ["DealResult", "GameResult", "ReplayResult", "TrickResult", "replay_record", "to_json"]
@@ -93,6 +94,8 @@ class DealResult:
     scores: dict[str, int] = field(default_factory=dict)
     comments: list[Comment] = field(default_factory=list)
     end_comments: list[Comment] = field(default_factory=list)
+    inference: Any = None
+    """When the record left cards unknown: the :class:`~replayer.infer.Inference` that completed it."""
 
 
 @dataclass
@@ -126,12 +129,17 @@ class ReplayResult:
 
 
 class _Replayer:
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, infer: bool = True, analyse: bool = False) -> None:
         self.record = record
         self.result = ReplayResult(record.path, record.text)
+        self.infer = infer
+        self.analyse = analyse
+        self.current_trick = 0.0
+        self.problem_tricks: list[float] = []
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
+        self.problem_tricks.append(self.current_trick)
 
     def violations(self, step: Step, span: Span | None, seat_span: Span | None = None) -> None:
         for v in step.violations:
@@ -245,6 +253,29 @@ class _Replayer:
                     deal.spans.get(name, deal.span),
                 )
                 return None
+        inference = None
+        if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
+            from .infer import infer_deal
+
+            inference = infer_deal(deal, profile, options, dealer, analyse=self.analyse)
+            if inference.deal is None:
+                self.report(
+                    "BZ601",
+                    f"no completion of the {len(inference.unknowns)} unknown card(s) satisfies "
+                    f"the record: {inference.failure}",
+                    deal.span,
+                )
+                for statement in inference.conflict:
+                    self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
+                return None
+            deal = inference.deal
+        if deal.stock is not None and not all(isinstance(c, Card) for c in deal.stock):
+            self.report(
+                "BZ107",
+                "a stated stock must list known cards (leave the stock out when it is unknown)",
+                deal.spans.get("stock", deal.span),
+            )
+            deal.stock = None
         missing = []
         if dealer is None:
             missing.append("dealer (or leader)")
@@ -258,7 +289,15 @@ class _Replayer:
             return None
         assert dealer is not None
         step = start_deal(
-            profile, options, dealer, deal.trump, deal.turnup, deal.hands, deal.stock, deal.leader, force=True
+            profile,
+            options,
+            dealer,
+            deal.trump,
+            deal.turnup,
+            deal.hands,
+            [_known(c) for c in deal.stock] if deal.stock is not None else None,
+            deal.leader,
+            force=True,
         )
         for v in step.violations:
             span = deal.spans.get("turnup") if v.code == "BZ107" else None
@@ -276,10 +315,12 @@ class _Replayer:
             hands={s: _sorted(deal.hands[s]) for s in profile.seats},
             scoring=list(step.events),
             comments=list(deal.comments),
+            inference=inference,
         )
         self.offsets = {s: 0 for s in profile.seats}
         for trick in deal.tricks:
             state = self.trick(trick, state, outcome)
+        self.current_trick = 1000.0
         final = finish_deal(state, force=True)
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         for v in final.violations:
@@ -307,6 +348,7 @@ class _Replayer:
 
     def trick(self, trick: Trick, state: DealState, outcome: DealResult) -> DealState:
         profile = state.profile
+        self.current_trick = float(trick.number)
         expected = state.trick_no + 1
         if trick.number != expected:
             self.report("BZ106", f"trick {trick.number} is out of order: trick {expected} comes next", trick.span)
@@ -326,8 +368,10 @@ class _Replayer:
         events: list[Scoring] = []
         winner = None
         questions: list[tuple[str, Question]] = []
+        if not trick.ordered:
+            trick.plays = _in_playing_order(trick.plays, state)
         for play in trick.plays:
-            step = apply_play(state, play.seat, play.card, force=True)
+            step = apply_play(state, play.seat, _known(play.card), force=True)
             self.violations(step, play.span, play.seat_span)
             events.extend(step.events)
             state = step.state
@@ -367,7 +411,7 @@ class _Replayer:
                 n=trick.number,
                 leader=leader,
                 phase=phase,
-                plays=[(p.seat, p.card) for p in trick.plays],
+                plays=[(p.seat, _known(p.card)) for p in trick.plays],
                 winner=winner,
                 scoring=events,
                 draws=draws,
@@ -393,13 +437,15 @@ class _Replayer:
         self, item: Any, state: DealState, events: list[Scoring], draws: list[tuple[str, Card]], trick: Trick
     ) -> DealState:
         if isinstance(item, Exchange):
-            step = apply_exchange(state, item.seat, item.card, item.points, force=True)
+            step = apply_exchange(state, item.seat, _known(item.card), item.points, force=True)
             self.violations(step, item.card_span, item.span)
         elif isinstance(item, Declare):
             if item.scored:
-                step = apply_declare(state, item.seat, item.kind, item.cards, item.points, force=True)
+                step = apply_declare(
+                    state, item.seat, item.kind, [_known(c) for c in item.cards], item.points, force=True
+                )
             else:
-                step = apply_show(state, item.seat, item.kind, item.cards, force=True)
+                step = apply_show(state, item.seat, item.kind, [_known(c) for c in item.cards], force=True)
             for v in step.violations:
                 self.report(v.code, v.message, self.declare_span(item, v))
         elif isinstance(item, Claim):
@@ -410,7 +456,7 @@ class _Replayer:
                 step = apply_draw(state, draw.seat, draw.card, force=True)
                 self.violations(step, draw.span, draw.seat_span)
                 state = step.state
-                draws.append((draw.seat, draw.card))
+                draws.append((draw.seat, _known(draw.card)))
             return state
         elif isinstance(item, ScoreCheck):
             self.running_score(item, state)
@@ -468,6 +514,23 @@ class _Replayer:
             self.offsets[value.seat] = diff
 
 
+def _known(card: CardLike) -> Card:
+    """A card of a completed record (the inference fills every unknown before a replay)."""
+    if not isinstance(card, Card):
+        raise TypeError(f"unknown card {card} reached the replay")
+    return card
+
+
+def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
+    """The plays of a trick written without their order, sorted from the seat that leads."""
+    order = {state.leader: 0}
+    seat = state.leader
+    for k in range(1, len(state.profile.seats)):
+        seat = state.next_seat(seat)
+        order[seat] = k
+    return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
+
+
 def _next(profile: RuleProfile, seat: str) -> str:
     seats = profile.seats
     return seats[(seats.index(seat) + 1) % len(seats)]
@@ -478,13 +541,27 @@ def _previous(profile: RuleProfile, seat: str) -> str:
     return seats[(seats.index(seat) - 1) % len(seats)]
 
 
-def replay_record(record: Record) -> ReplayResult:
-    """Replay every game of a parsed record; problems are collected in ``result.diagnostics``."""
-    return _Replayer(record).run()
+def replay_record(record: Record, analyse: bool = False) -> ReplayResult:
+    """Replay every game of a parsed record; problems are collected in ``result.diagnostics``.
+
+    Deals that leave cards unknown are completed first (:mod:`replayer.infer`); with ``analyse`` the inference
+    also establishes which unknown cards are forced and which stay open.
+    """
+    return _Replayer(record, analyse=analyse).run()
 
 
-def replay_text(text: str, path: str = "<record>") -> ReplayResult:
-    """Parse and replay; syntax errors become diagnostics too."""
+def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> list[float]:
+    """Replay one complete deal; the trick numbers at which problems occur (empty when it is valid)."""
+    replayer = _Replayer(Record("<completion>", ""), infer=False)
+    replayer.offsets = {s: 0 for s in profile.seats}
+    if deal.dealer is None:
+        deal.dealer = dealer
+    replayer.deal(deal, profile, options, 1, None)
+    return sorted(replayer.problem_tricks)
+
+
+def replay_text(text: str, path: str = "<record>", analyse: bool = False) -> ReplayResult:
+    """Parse and replay; syntax errors become diagnostics too (``analyse``: see :func:`replay_record`)."""
     from .notation import parse_record
 
     try:
@@ -493,7 +570,7 @@ def replay_text(text: str, path: str = "<record>") -> ReplayResult:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
         return result
-    return replay_record(record)
+    return replay_record(record, analyse=analyse)
 
 
 def _scoring_json(events: list[Scoring]) -> list[dict[str, Any]]:

@@ -1,0 +1,206 @@
+"""Writing a completed record: the input's text with every unknown card filled in (``bezique infer``).
+
+The output is the input itself, edited in place: a pattern such as ``Q?`` becomes the inferred card, a hand,
+draws or a declaration's cards that the record left out are added as new statements, and every card that the
+record leaves open (more than one completion exists) gets a comment naming the alternatives. Every other
+character of the input, comments and spacing included, is kept.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .cards import Card, CardPattern
+from .infer import Inference
+from .record import Deal, Declare, Draws, Exchange, Record, Trick
+from .replay import ReplayResult
+
+__all__ = ["completed_text"]
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+class _Editor:
+    def __init__(self, text: str) -> None:
+        self.lines = text.split("\n")
+        self.replacements: list[tuple[int, int, int, str]] = []
+        self.insertions: list[tuple[int, str]] = []
+        self.notes: dict[int, list[str]] = {}
+
+    def replace(self, line: int, column: int, length: int, new: str) -> None:
+        self.replacements.append((line, column, length, new))
+
+    def insert_after(self, line: int, new: str) -> None:
+        self.insertions.append((line, new))
+
+    def note(self, line: int, text: str) -> None:
+        self.notes.setdefault(line, []).append(text)
+
+    def statement_end(self, line: int) -> int:
+        """The last line of the statement starting at ``line``, with any comment that opens on it."""
+        depth = 0
+        for k in range(line - 1, len(self.lines)):
+            for ch in self.lines[k]:
+                if ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    depth -= 1
+            if depth <= 0:
+                return k + 1
+        return line
+
+    def text(self) -> str:
+        lines = list(self.lines)
+        for line, column, length, new in sorted(self.replacements, reverse=True):
+            row = lines[line - 1]
+            lines[line - 1] = row[: column - 1] + new + row[column - 1 + length :]
+        for line, notes in self.notes.items():
+            row = lines[line - 1]
+            opened = row.rfind("{") > row.rfind("}")
+            comment = "{ inferred: " + "; ".join(notes) + " }"
+            if opened:
+                cut = row.rfind("{")
+                lines[line - 1] = row[:cut] + comment + " " + row[cut:]
+            else:
+                lines[line - 1] = row.rstrip() + "  " + comment
+        for line, new in sorted(self.insertions, key=lambda item: item[0], reverse=True):
+            lines.insert(line, new)
+        return "\n".join(lines)
+
+
+def _alternatives(inference: Inference, tag: int, value: Card) -> list[Card]:
+    others = inference.possible.get(tag, set()) - {value}
+    return sorted(others, key=lambda c: c.sort_key)
+
+
+def _describe(seat: str, value: Card, alternatives: list[Card]) -> str:
+    return f"{seat} {value} (or {' '.join(str(c) for c in alternatives)})"
+
+
+def _patch_deal(editor: _Editor, original: Deal, inference: Inference) -> None:
+    completed = inference.deal
+    assert completed is not None
+    by_span = {(u.span.line, u.span.column): u for u in inference.unknowns if u.span is not None}
+
+    def token(span: object, seat: str, value: Card, note_line: int) -> None:
+        if span is None:
+            return
+        unknown = by_span.get((span.line, span.column))  # type: ignore[attr-defined]
+        editor.replace(span.line, span.column, span.length, str(value))  # type: ignore[attr-defined]
+        if unknown is not None and inference.analysed:
+            alternatives = _alternatives(inference, unknown.tag, value)
+            if alternatives:
+                editor.note(note_line, _describe(seat, value, alternatives))
+
+    last_header = max([s.line for s in original.spans.values()] + [original.span.line])
+    for seat, cards in completed.hands.items():
+        if seat not in original.hands:
+            hand = inference.hands.get(seat)
+            note = ""
+            if hand is not None:
+                certain = hand["certain"]
+                guessed = Counter(cards) - certain
+                note = f"  {{ inferred: {_cards(sorted(certain.elements(), key=lambda c: c.sort_key)) or 'none'}"
+                note += f" certain; {_cards(sorted(guessed.elements(), key=lambda c: c.sort_key))} chosen }}"
+            dealt = sorted((c for c in cards if isinstance(c, Card)), key=lambda c: c.sort_key)
+            editor.insert_after(editor.statement_end(last_header), f"hand {seat}: {_cards(dealt)}{note}")
+            continue
+        spans = original.hand_card_spans.get(seat, [])
+        for card, new, span in zip(original.hands[seat], cards, spans, strict=False):
+            if isinstance(card, CardPattern) and isinstance(new, Card):
+                token(span, seat, new, span.line)
+    for trick, done in zip(original.tricks, completed.tricks, strict=True):
+        by_seat = {p.seat: p.card for p in done.plays}
+        if not trick.ordered and trick.plays:
+            # Who led is known now: write the trick in playing order.
+            first, last = trick.plays[0], trick.plays[-1]
+            if first.seat_span.line == last.span.line:
+                start = min(p.seat_span.column for p in trick.plays)
+                end = max(p.span.column + p.span.length for p in trick.plays)
+                in_order = ", ".join(f"{p.seat} {p.card}" for p in done.plays)
+                editor.replace(first.seat_span.line, start, end - start, in_order)
+                for play in trick.plays:
+                    value = by_seat.get(play.seat)
+                    unknown = by_span.get((play.span.line, play.span.column))
+                    if unknown is not None and isinstance(value, Card) and inference.analysed:
+                        alternatives = _alternatives(inference, unknown.tag, value)
+                        if alternatives:
+                            editor.note(trick.span.line, _describe(play.seat, value, alternatives))
+                trick = _without_plays(trick)
+        for play in trick.plays:
+            value = by_seat.get(play.seat)
+            if isinstance(play.card, CardPattern) and isinstance(value, Card):
+                token(play.span, play.seat, value, trick.span.line)
+        last_line = trick.span.line
+        for item, done_item in zip(trick.items, done.items, strict=False):
+            last_line = max(last_line, item.span.line)
+            if isinstance(item, Exchange) and isinstance(item.card, CardPattern) and isinstance(done_item, Exchange):
+                if isinstance(done_item.card, Card):
+                    span = item.card_span
+                    editor.replace(span.line, span.column, span.length, str(done_item.card))
+            elif isinstance(item, Declare) and isinstance(done_item, Declare):
+                values = [c for c in done_item.cards if isinstance(c, Card)]
+                if not item.cards and item.kind_span is not None:
+                    end = item.kind_span.column + item.kind_span.length
+                    editor.replace(item.kind_span.line, end, 0, " " + _cards(values))
+                    remark = _declaration_alternatives(inference, done_item)
+                    if remark:
+                        editor.note(item.span.line, remark)
+                else:
+                    for card, value, span in zip(item.cards, values, item.card_spans, strict=False):
+                        if isinstance(card, CardPattern):
+                            token(span, item.seat, value, item.span.line)
+            elif isinstance(item, Draws) and isinstance(done_item, Draws):
+                for draw, done_draw in zip(item.draws, done_item.draws, strict=False):
+                    if isinstance(draw.card, CardPattern) and isinstance(done_draw.card, Card):
+                        token(draw.span, draw.seat, done_draw.card, item.span.line)
+        for extra in done.items[len(trick.items) :]:
+            if isinstance(extra, Draws):
+                parts = ", ".join(f"{d.seat} {d.card}" for d in extra.draws)
+                notes = []
+                for d in extra.draws:
+                    tag = next(
+                        (
+                            u.tag
+                            for u in inference.unknowns
+                            if u.where.startswith(f"trick {trick.number}, {d.seat}'s draw (not")
+                        ),
+                        None,
+                    )
+                    if tag is not None and isinstance(d.card, Card) and inference.analysed:
+                        alternatives = _alternatives(inference, tag, d.card)
+                        if alternatives:
+                            notes.append(_describe(d.seat, d.card, alternatives))
+                note = f"  {{ inferred: not in the record{'; ' + '; '.join(notes) if notes else ''} }}"
+                indent = "  "
+                editor.insert_after(editor.statement_end(last_line), f"{indent}draws {parts}{note}")
+
+
+def _without_plays(trick: Trick) -> Trick:
+    """The trick with its plays already written (so they are not patched twice)."""
+    import copy
+
+    clone = copy.copy(trick)
+    clone.plays = []
+    return clone
+
+
+def _declaration_alternatives(inference: Inference, item: Declare) -> str:
+    tags = [u.tag for u in inference.unknowns if u.where.endswith(f"'s {item.kind}") and u.seat == item.seat]
+    open_tags = [t for t in tags if len(inference.possible.get(t, set())) > 1]
+    if not open_tags or not inference.analysed:
+        return ""
+    return f"{item.seat}'s {item.kind} could also use other cards"
+
+
+def completed_text(record: Record, result: ReplayResult) -> str:
+    """The record's text with every deal that had unknowns completed (see the module docstring)."""
+    editor = _Editor(record.text)
+    for game, replayed in zip(record.games, result.games, strict=False):
+        for deal, outcome in zip(game.deals, replayed.deals, strict=False):
+            if outcome.inference is not None and outcome.inference.deal is not None:
+                _patch_deal(editor, deal, outcome.inference)
+    return editor.text()

@@ -1,0 +1,938 @@
+"""Completing lossy records: unknown cards inferred from the rules, card conservation and the stated facts.
+
+A record may leave cards unknown: a suit lost in transcription (``Q?``), a whole card (``??``), a hand or the
+draws left out, or who led a trick (``N K? / S A?``). Such a record is valid when at least one completion of
+its unknowns satisfies every rule and every stated fact.
+
+How it works. The deal becomes a satisfiability problem whose variables say which card each play is. Card
+conservation and possession are exact constraints: every copy is played exactly once, and each seat's plays are
+matched one to one with what it was dealt, drew or took in an exchange, each acquired before it is played.
+The stated trick winners, the trick-winner rule and the last-eight obligations (both asked of the rules engine
+for each pair of cards), the declarations (the cards held at that moment), and the stated scores (the points
+that depend on the unknown cards counted in tens) are constraints too. The SAT solver propagates them and
+learns from conflicts; each completion it proposes is then replayed by the rules engine itself, which has the
+last word (anything the encoding leaves out, such as the re-use rules, is checked there, and a rejected
+completion is excluded before the solver is asked again).
+
+The solver (python-sat's Glucose) earns its place: the worked deal printed without suits has about 150 unknown
+cards whose constraints reach across the whole deal (a ten drawn at trick 16 must win trick 17), where a
+search trick by trick backtracks without end; the solver answers in a fraction of a second and names the
+conflicting statements (an unsatisfiable core) when there is no completion.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from .cards import Card, CardLike, CardPattern, Rank, Suit
+from .engine import _obliged, trick_winner
+from .errors import Span
+from .melds import matches
+from .record import Claim, Deal, Declare, Draw, Draws, Exchange, ScoreCheck
+from .rules import RuleProfile
+
+__all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
+
+
+@dataclass
+class Unknown:
+    """One unknown card of a record and where it stands."""
+
+    tag: int
+    pattern: CardPattern
+    where: str
+    """Human description: "trick 4, N's card", "N's hand", "trick 8, S's draw"."""
+    span: Span | None
+    seat: str
+    anchor: tuple[Any, ...] = ("token",)
+    """How a completed record writes it: ("token",) in place of the pattern at ``span``; ("hand", seat) in a new
+    hand line; ("draws", trick number) in a new draws line; ("declare", Declare) after the declaration's kind."""
+
+
+@dataclass
+class Statement:
+    """A stated fact of the record that the inference must satisfy (reported when facts conflict)."""
+
+    text: str
+    span: Span | None
+
+
+@dataclass
+class Inference:
+    """The result of completing one deal."""
+
+    deal: Deal | None
+    """The completed deal (a copy of the record's), or None when no completion exists."""
+    unknowns: list[Unknown]
+    values: dict[int, Card] = field(default_factory=dict)
+    """The completion chosen, by unknown tag."""
+    possible: dict[int, set[Card]] = field(default_factory=dict)
+    """Every value some completion gives each unknown (after the analysis)."""
+    analysed: bool = False
+    conflict: list[Statement] = field(default_factory=list)
+    """When there is no completion: a small set of stated facts that cannot all hold."""
+    failure: str = ""
+    seconds: float = 0.0
+    solver_calls: int = 0
+    replays: int = 0
+    hands: dict[str, Any] = field(default_factory=dict)
+    """For seats dealt unknown cards: {"slots": how many, "certain": Counter of cards every completion deals}."""
+
+    def forced(self) -> list[Unknown]:
+        """Unknowns (other than dealt cards) with exactly one possible value."""
+        return [u for u in self.unknowns if not self._dealt(u) and len(self.possible.get(u.tag, ())) == 1]
+
+    def open(self) -> list[Unknown]:
+        """Unknowns (other than dealt cards) with more than one possible value."""
+        return [u for u in self.unknowns if not self._dealt(u) and len(self.possible.get(u.tag, ())) > 1]
+
+    @staticmethod
+    def _dealt(unknown: Unknown) -> bool:
+        return unknown.where.endswith("'s hand")
+
+
+def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
+    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
+    if any(seat not in deal.hands for seat in profile.seats):
+        return True
+    if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
+        return True
+    for index, trick in enumerate(deal.tricks):
+        if not trick.ordered or any(isinstance(p.card, CardPattern) for p in trick.plays):
+            return True
+        has_draws = False
+        for item in trick.items:
+            if isinstance(item, Exchange) and isinstance(item.card, CardPattern):
+                return True
+            if isinstance(item, Declare) and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards)):
+                return True
+            if isinstance(item, Draws):
+                has_draws = True
+                if any(isinstance(d.card, CardPattern) for d in item.draws):
+                    return True
+        if not has_draws and index < profile.phase1_tricks and deal.stock is None:
+            return True
+    return False
+
+
+# --- the deal, as the encoding sees it ---------------------------------------------------------------------
+
+
+@dataclass
+class _Play:
+    index: int
+    seat: str
+    trick: int
+    time: float
+    pattern: CardLike
+    play: Any
+    """The record's Play (to write the value back)."""
+    domain: list[Card] = field(default_factory=list)
+    give: bool = False
+    """An exchange: the seven leaves the hand without being played to a trick."""
+
+
+@dataclass
+class _Acq:
+    index: int
+    seat: str
+    time: float
+    pattern: CardLike
+    target: tuple[str, Any, Any] | None
+    """Where to write the value back: ("attr", obj, name) or ("item", list, index)."""
+    tag: int | None = None
+
+
+def _set(target: tuple[str, Any, Any], value: Any) -> None:
+    how, obj, key = target
+    if how == "item":
+        obj[key] = value
+    else:
+        setattr(obj, key, value)
+
+
+class _Encoding:
+    """The deal as clauses. Every soft clause carries the selector of the statement it comes from."""
+
+    def __init__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> None:
+        self.profile = profile
+        self.options = options
+        self.dealer = dealer
+        self.deal = copy.deepcopy(deal)
+        self.trump: Suit | None = self.deal.trump or (
+            self.deal.turnup.suit if isinstance(self.deal.turnup, Card) else None
+        )
+        self.pack = [Card(s, r) for s in Suit for r in profile.ranks]
+        self.pool = IDPool()
+        self.hard: list[list[int]] = []
+        self.soft: list[tuple[int, list[int]]] = []
+        self.statements: dict[int, Statement] = {}
+        self.unknowns: list[Unknown] = []
+        self.targets: dict[int, tuple[str, Any, Any]] = {}
+        self.plays: list[_Play] = []
+        self.acqs: list[_Acq] = []
+        self.declarations: list[tuple[Declare, float, list[tuple[int, list[Card]]]]] = []
+        self.autodraws: list[tuple[Draws, list[_Acq]]] = []
+        self._defined: set[Any] = set()
+        self.fixed_values: dict[int, Card] = {}
+        self.leaders: dict[int, dict[str, int]] = {}
+        self.winners: dict[int, dict[str, int] | str] = {}
+        self._collect()
+        self._encode()
+
+    # variables ---------------------------------------------------------------------------------------------
+
+    def x(self, play: _Play, card: Card) -> int:
+        return self.pool.id(("x", play.index, card))
+
+    def m(self, acq: _Acq, play: _Play) -> int:
+        return self.pool.id(("m", acq.index, play.index))
+
+    def new(self) -> int:
+        return self.pool.id(("aux", self.pool.top + 1))
+
+    def selector(self, text: str, span: Span | None) -> int:
+        lit = self.pool.id(("sel", len(self.statements)))
+        self.statements[lit] = Statement(text, span)
+        return lit
+
+    def add(self, clause: list[int], selector: int | None = None) -> None:
+        if selector is None:
+            self.hard.append(clause)
+        else:
+            self.soft.append((selector, clause))
+
+    def card_constraint(self, lits: list[int], bound: int, kind: str, selector: int | None = None) -> None:
+        if kind == "atleast" and bound <= 0:
+            return
+        if kind == "atleast" and bound > len(lits):
+            self.add([], selector) if selector is None else self.add([-selector], None)
+            return
+        if kind == "equals" and (bound > len(lits) or bound < 0):
+            self.add([]) if selector is None else self.add([-selector])
+            return
+        encode = {"atleast": CardEnc.atleast, "atmost": CardEnc.atmost, "equals": CardEnc.equals}[kind]
+        formula = encode(lits=lits, bound=bound, vpool=self.pool, encoding=EncType.seqcounter)
+        for clause in formula.clauses:
+            self.add(list(clause), selector)
+
+    # collecting the deal ------------------------------------------------------------------------------------
+
+    def tag(self, pattern: CardPattern, where: str, span: Span | None, seat: str, target: tuple[str, Any, Any]) -> int:
+        tag = len(self.unknowns)
+        self.unknowns.append(Unknown(tag, pattern, where, span, seat))
+        self.targets[tag] = target
+        return tag
+
+    def _acq(
+        self,
+        seat: str,
+        time_: float,
+        card: CardLike,
+        target: tuple[str, Any, Any] | None,
+        where: str,
+        span: Span | None,
+    ) -> _Acq:
+        acq = _Acq(len(self.acqs), seat, time_, card, target)
+        if isinstance(card, CardPattern) and target is not None:
+            acq.tag = self.tag(card, where, span, seat, target)
+        self.acqs.append(acq)
+        return acq
+
+    def _play(
+        self,
+        seat: str,
+        trick: int,
+        time_: float,
+        card: CardLike,
+        play: Any,
+        where: str,
+        span: Span | None,
+        give: bool = False,
+    ) -> _Play:
+        entry = _Play(len(self.plays), seat, trick, time_, card, play, give=give)
+        entry.domain = [card] if isinstance(card, Card) else [c for c in self.pack if card.matches(c)]
+        if isinstance(card, CardPattern) and play is not None:
+            self.tag(card, where, span, seat, ("attr", play, "card"))
+        self.plays.append(entry)
+        return entry
+
+    def _collect(self) -> None:
+        deal, profile = self.deal, self.profile
+        for seat in profile.seats:
+            missing = seat not in deal.hands
+            if missing:
+                deal.hands[seat] = [CardPattern(None, None)] * profile.hand_size
+            hand = deal.hands[seat]
+            for i, card in enumerate(hand):
+                acq = self._acq(seat, 0.0, card, ("item", hand, i), f"{seat}'s hand", deal.hand_spans.get(seat))
+                if missing and acq.tag is not None:
+                    self.unknowns[acq.tag].anchor = ("hand", seat)
+        self.exchange_seven: Card | None = None
+        for k, trick in enumerate(deal.tricks):
+            t = float(trick.number)
+            for play in trick.plays:
+                self._play(
+                    play.seat, trick.number, t, play.card, play, f"trick {trick.number}, {play.seat}'s card", play.span
+                )
+            clock = t + 0.1
+            has_draws = False
+            for item in trick.items:
+                clock += 0.01
+                if isinstance(item, Exchange):
+                    seven = Card(self.trump, Rank.SEVEN) if self.trump else None
+                    if isinstance(item.card, CardPattern) and seven is not None:
+                        # Only the seven of trumps can be exchanged: the rule itself fills this unknown.
+                        self.fixed_values[len(self.unknowns)] = seven
+                        self.tag(
+                            item.card,
+                            f"trick {trick.number}, {item.seat}'s exchanged seven",
+                            item.card_span,
+                            item.seat,
+                            ("attr", item, "card"),
+                        )
+                    if seven is not None and isinstance(deal.turnup, Card):
+                        self._play(item.seat, trick.number, clock, seven, None, "", None, give=True)
+                        self._acq(item.seat, clock + 0.001, deal.turnup, None, "", None)
+                        self.exchange_seven = seven
+                elif isinstance(item, Declare):
+                    self._declaration(item, clock, trick.number)
+                elif isinstance(item, Draws):
+                    has_draws = True
+                    for draw in item.draws:
+                        clock += 0.001
+                        self._acq(
+                            draw.seat,
+                            clock,
+                            draw.card,
+                            ("attr", draw, "card"),
+                            f"trick {trick.number}, {draw.seat}'s draw",
+                            draw.span,
+                        )
+            if not has_draws and k < profile.phase1_tricks and deal.stock is None:
+                added = Draws([], trick.span)
+                trick.items.append(added)
+                acqs = []
+                for seat in profile.seats:
+                    draw = Draw(seat, CardPattern(None, None), trick.span, trick.span)
+                    added.draws.append(draw)
+                    acqs.append(
+                        self._acq(
+                            seat,
+                            t + 0.5,
+                            draw.card,
+                            ("attr", draw, "card"),
+                            f"trick {trick.number}, {seat}'s draw (not in the record)",
+                            trick.span,
+                        )
+                    )
+                self.autodraws.append((added, acqs))
+        # The last card drawn is the turn-up, or the seven exchanged into its place.
+        last_value = self.exchange_seven or (deal.turnup if isinstance(deal.turnup, Card) else None)
+        phase1_draws = [a for a in self.acqs if a.time > 0 and a.target is not None]
+        if last_value is not None and phase1_draws and self.profile.turnup:
+            last = phase1_draws[-1]
+            if isinstance(last.pattern, CardPattern) and last.pattern.matches(last_value):
+                last.pattern = last_value
+
+    def _declaration(self, item: Declare, clock: float, trick: int) -> None:
+        spec = self.profile.meld(item.kind) if item.kind else None
+        if not item.cards and spec is not None:
+            if spec.cards:
+                item.cards = list(spec.cards)
+            elif spec.rank is not None:
+                item.cards = [CardPattern(None, spec.rank)] * spec.count
+            else:
+                suit = self.trump if spec.suit == "trump" else None
+                item.cards = [CardPattern(suit, r) for r in spec.ranks]
+            item.card_spans = [item.span] * len(item.cards)
+        tags = []
+        for k, card in enumerate(item.cards):
+            if isinstance(card, CardPattern):
+                tags.append(
+                    self.tag(
+                        card,
+                        f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}",
+                        item.span,
+                        item.seat,
+                        ("item", item.cards, k),
+                    )
+                )
+        domains = [[c] if isinstance(c, Card) else [d for d in self.pack if c.matches(d)] for c in item.cards]
+        options: list[tuple[int, list[Card]]] = []
+        seen: set[tuple[Card, ...]] = set()
+        for combo in itertools.product(*domains):
+            key = tuple(sorted(combo, key=lambda c: c.sort_key))
+            if key in seen or any(n > self.profile.packs for n in Counter(combo).values()):
+                continue
+            seen.add(key)
+            if spec is not None and not matches(spec, combo, self.trump):
+                continue
+            options.append((self.new(), list(combo)))
+        self.declarations.append((item, clock, options))
+
+    # the clauses -----------------------------------------------------------------------------------------------
+
+    def _encode(self) -> None:
+        self._exactly_one_card()
+        self._conservation()
+        self._possession()
+        self._tricks()
+        self._declare()
+        self._scores()
+
+    def _exactly_one_card(self) -> None:
+        for play in self.plays:
+            lits = [self.x(play, c) for c in play.domain]
+            self.card_constraint(lits, 1, "equals")
+
+    def _conservation(self) -> None:
+        real = [p for p in self.plays if not p.give]
+        if len(real) != self.profile.deck_size:
+            return  # an incomplete deal: conservation is checked by the engine only
+        for card in self.pack:
+            lits = [self.x(p, card) for p in real if card in p.domain]
+            self.card_constraint(lits, self.profile.packs, "equals")
+
+    def _possession(self) -> None:
+        """Each seat's plays are matched one to one with what it acquired before playing them."""
+        for seat in self.profile.seats:
+            plays = [p for p in self.plays if p.seat == seat]
+            acqs = [a for a in self.acqs if a.seat == seat]
+            by_acq: dict[int, list[int]] = {a.index: [] for a in acqs}
+            for play in plays:
+                lits = []
+                for acq in acqs:
+                    if acq.time >= play.time:
+                        continue
+                    fits = [c for c in play.domain if _fits(acq.pattern, c)]
+                    if not fits:
+                        continue
+                    lit = self.m(acq, play)
+                    lits.append(lit)
+                    by_acq[acq.index].append(lit)
+                    if len(fits) < len(play.domain):
+                        self.add([-lit] + [self.x(play, c) for c in fits])
+                self.card_constraint(lits, 1, "equals")
+            for acq in acqs:
+                self.card_constraint(by_acq[acq.index], 1, "equals")
+
+    def held(self, play: _Play, card: Card, moment: float) -> int:
+        """A literal implying that ``play`` is ``card`` and that this card was already held at ``moment``."""
+        key = ("h", play.index, card, moment)
+        lit = self.pool.id(key)
+        if key not in self._defined:
+            self._defined.add(key)
+            self.add([-lit, self.x(play, card)])
+            earlier = [
+                self.m(a, play)
+                for a in self.acqs
+                if a.seat == play.seat and a.time < moment and self.pool.obj2id.get(("m", a.index, play.index))
+            ]
+            self.add([-lit, *earlier])
+        return lit
+
+    def _tricks(self) -> None:
+        profile, tricks = self.profile, self.deal.tricks
+        by_trick: dict[int, list[_Play]] = {}
+        for play in self.plays:
+            if not play.give:
+                by_trick.setdefault(play.trick, []).append(play)
+        previous_winner: dict[str, int] | str | None = None
+        for k, trick in enumerate(tricks):
+            plays = by_trick.get(trick.number, [])
+            if len(plays) != profile.players:
+                previous_winner = None
+                continue
+            stated = trick.winner
+            if stated is None and k + 1 < len(tricks) and tricks[k + 1].ordered and tricks[k + 1].plays:
+                stated = tricks[k + 1].plays[0].seat
+            for item in trick.items:
+                if stated is None and isinstance(item, Declare):
+                    stated = item.seat
+            selector = None
+            if stated is not None:
+                selector = self.selector(f"{stated} wins trick {trick.number}", trick.winner_span or trick.span)
+            if trick.ordered:
+                order = plays
+                leaders: dict[str, int] | None = None
+            else:
+                leaders = self._leader_literals(trick.number, previous_winner)
+                order = plays
+            winner_lits = {seat: self.new() for seat in profile.seats}
+            self.card_constraint(list(winner_lits.values()), 1, "equals")
+            if stated is not None:
+                self.add([winner_lits[stated]], selector)
+            self.winners[trick.number] = winner_lits
+            self._winner_rule(trick.number, order, leaders, winner_lits)
+            if k >= profile.phase1_tricks and profile.phase2_play != "free" and profile.players == 2:
+                self._obligations(trick.number, order, leaders)
+            previous_winner = winner_lits
+
+    def _leader_literals(self, number: int, previous: dict[str, int] | str | None) -> dict[str, int]:
+        lits = {seat: self.new() for seat in self.profile.seats}
+        self.card_constraint(list(lits.values()), 1, "equals")
+        if isinstance(previous, dict):
+            for seat, lit in lits.items():
+                self.add([-previous[seat], lit])
+        self.leaders[number] = lits
+        return lits
+
+    def _seat_orders(
+        self, plays: list[_Play], leaders: dict[str, int] | None
+    ) -> Iterable[tuple[int | None, list[_Play]]]:
+        if leaders is None:
+            yield None, plays
+            return
+        by_seat = {p.seat: p for p in plays}
+        seats = self.profile.seats
+        for leader, lit in leaders.items():
+            order = [by_seat[seats[(seats.index(leader) + j) % len(seats)]] for j in range(len(seats))]
+            yield lit, order
+
+    def _winner_rule(
+        self, number: int, plays: list[_Play], leaders: dict[str, int] | None, winners: dict[str, int]
+    ) -> None:
+        for leader_lit, order in self._seat_orders(plays, leaders):
+            for combo in itertools.product(*(p.domain for p in order)):
+                seq = [(p.seat, c) for p, c in zip(order, combo, strict=True)]
+                if any(n > self.profile.packs for n in Counter(combo).values()):
+                    continue
+                who = seq[trick_winner(seq, self.trump)][0]
+                clause = [-self.x(p, c) for p, c in zip(order, combo, strict=True)] + [winners[who]]
+                if leader_lit is not None:
+                    clause.append(-leader_lit)
+                self.add(clause)
+
+    def _obligations(self, number: int, plays: list[_Play], leaders: dict[str, int] | None) -> None:
+        """Last-eight obligations: a card the follower plays later proves what he held (the engine judges)."""
+        rule = self.profile.phase2_play
+        for leader_lit, order in self._seat_orders(plays, leaders):
+            lead, follow = order[0], order[1]
+            later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time and not p.give]
+            for c_lead in lead.domain:
+                for c_follow in follow.domain:
+                    for other in later:
+                        for c_other in other.domain:
+                            allowed = _obliged(rule, {c_follow, c_other}, [(lead.seat, c_lead)], self.trump)[0]
+                            if c_follow in allowed:
+                                continue
+                            clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -self.x(other, c_other)]
+                            if leader_lit is not None:
+                                clause.append(-leader_lit)
+                            self.add(clause)
+
+    def _declare(self) -> None:
+        for item, moment, options in self.declarations:
+            text = f"{item.seat} declares {item.kind or 'a combination'} " + " ".join(str(c) for c in item.cards)
+            selector = self.selector(text.strip(), item.span)
+            if not options:
+                self.add([-selector])
+                continue
+            self.add([-selector] + [lit for lit, _ in options])
+            plays = [p for p in self.plays if p.seat == item.seat and p.time > moment]
+            for lit, cards in options:
+                for card, count in Counter(cards).items():
+                    candidates = [self.held(p, card, moment) for p in plays if card in p.domain]
+                    if len(candidates) < count:
+                        self.add([-lit])
+                        break
+                    formula = CardEnc.atleast(
+                        lits=candidates, bound=count, vpool=self.pool, encoding=EncType.seqcounter
+                    )
+                    for clause in formula.clauses:
+                        self.add([-lit, *clause])
+
+    def _scores(self) -> None:
+        """Stated scores: the points that depend on unknown cards (sevens, last trick, brisques) counted in tens."""
+        profile = self.profile
+        seats = profile.seats
+        fixed = dict.fromkeys(seats, 0)
+        units: dict[str, list[tuple[int, int]]] = {s: [] for s in seats}
+        broken = dict.fromkeys(seats, False)
+        if isinstance(self.deal.turnup, Card) and self.trump and self.deal.turnup.rank == Rank.SEVEN:
+            fixed[self.dealer] += profile.seven_turnup
+        last_rule = str(self.options.get("last_trick", "final"))
+        last_no = profile.phase1_tricks if last_rule == "24" else profile.total_tricks
+        seven = Card(self.trump, Rank.SEVEN) if self.trump else None
+        by_trick: dict[int, list[_Play]] = {}
+        for play in self.plays:
+            if not play.give:
+                by_trick.setdefault(play.trick, []).append(play)
+        for k, trick in enumerate(self.deal.tricks):
+            phase1 = k < profile.phase1_tricks
+            for play in by_trick.get(trick.number, []):
+                if (
+                    phase1
+                    and seven is not None
+                    and seven in play.domain
+                    and profile.seven_played
+                    and not profile.seven_played_must_win
+                ):
+                    units[play.seat].append((self.x(play, seven), profile.seven_played))
+            winners = self.winners.get(trick.number)
+            if trick.number == last_no and profile.last_trick_points:
+                if isinstance(winners, dict):
+                    for seat in seats:
+                        units[seat].append((winners[seat], profile.last_trick_points))
+                else:
+                    broken = dict.fromkeys(seats, True)
+            for item in trick.items:
+                if isinstance(item, Exchange):
+                    fixed[item.seat] += profile.seven_exchange
+                elif isinstance(item, Declare):
+                    spec = profile.meld(item.kind) if item.kind else None
+                    if spec is None:
+                        broken[item.seat] = True
+                    elif item.scored:
+                        fixed[item.seat] += spec.points
+                elif isinstance(item, Claim) and item.kind == "seven_played" and seven is not None:
+                    selector = self.selector(f"{item.seat} scores seven_played in trick {trick.number}", item.span)
+                    lits = [
+                        self.x(p, seven)
+                        for p in by_trick.get(trick.number, [])
+                        if p.seat == item.seat and seven in p.domain
+                    ]
+                    self.add([-selector, *lits])
+                elif isinstance(item, ScoreCheck):
+                    for value in item.values:
+                        if value.seat in fixed and not broken[value.seat]:
+                            self._sum(
+                                units[value.seat],
+                                value.value - fixed[value.seat],
+                                f"{value.seat} has {value.value} after trick {trick.number}",
+                                value.span,
+                            )
+        brisque_units: dict[str, list[tuple[int, int]]] = {s: [] for s in seats}
+        for trick in self.deal.tricks:
+            winners = self.winners.get(trick.number)
+            plays = by_trick.get(trick.number, [])
+            count = sum(1 for p in plays if p.domain and all(c.rank in profile.brisque_ranks for c in p.domain))
+            uncertain = any(
+                p.domain
+                and any(c.rank in profile.brisque_ranks for c in p.domain)
+                and not all(c.rank in profile.brisque_ranks for c in p.domain)
+                for p in plays
+            )
+            if uncertain or not isinstance(winners, dict):
+                if count or uncertain:
+                    brisque_units = {}
+                    break
+                continue
+            for seat in seats:
+                if count:
+                    brisque_units[seat].append((winners[seat], count * profile.brisque_points))
+        for check in self.deal.end:
+            for value in check.values:
+                if value.seat not in fixed or not brisque_units:
+                    continue
+                if check.what == "brisques":
+                    self._sum(
+                        brisque_units[value.seat], value.value, f"{value.seat}'s brisques are {value.value}", value.span
+                    )
+                elif check.what == "result" and not broken[value.seat]:
+                    self._sum(
+                        units[value.seat] + brisque_units[value.seat],
+                        value.value - fixed[value.seat],
+                        f"{value.seat} ends the deal with {value.value}",
+                        value.span,
+                    )
+
+    def _sum(self, terms: list[tuple[int, int]], total: int, text: str, span: Span | None) -> None:
+        """sum(points for each true literal) == total, as a cardinality over unit literals."""
+        selector = self.selector(text, span)
+        unit = 0
+        for _, points in terms:
+            unit = _gcd(unit, points)
+        if unit == 0:
+            if total != 0:
+                self.add([-selector])
+            return
+        if total % unit or total < 0:
+            self.add([-selector])
+            return
+        lits: list[int] = []
+        for lit, points in terms:
+            lits.extend([lit] * (points // unit))
+        if len(set(lits)) != len(lits):
+            # Repeated literals: give each copy its own equivalent variable so the cardinality counts them.
+            expanded = []
+            for lit in lits:
+                copy_lit = self.new()
+                self.add([-copy_lit, lit])
+                self.add([copy_lit, -lit])
+                expanded.append(copy_lit)
+            lits = expanded
+        self.card_constraint(lits, total // unit, "equals", selector)
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return abs(a)
+
+
+def _fits(pattern: CardLike, card: Card) -> bool:
+    return pattern == card if isinstance(pattern, Card) else pattern.matches(card)
+
+
+# --- solving ---------------------------------------------------------------------------------------------------
+
+
+class _Solver:
+    def __init__(self, enc: _Encoding) -> None:
+        self.enc = enc
+        self.solver = Solver(name="glucose4", bootstrap_with=enc.hard)
+        for selector, clause in enc.soft:
+            self.solver.add_clause([-selector, *clause])
+        self.selectors = list(enc.statements)
+        self.calls = 0
+        self.replays = 0
+
+    def solve(self, extra: Sequence[int] = ()) -> dict[int, bool] | None:
+        self.calls += 1
+        if not self.solver.solve(assumptions=[*self.selectors, *extra]):
+            return None
+        model = self.solver.get_model() or []
+        return {abs(v): v > 0 for v in model}
+
+    def core(self) -> list[int]:
+        return [lit for lit in (self.solver.get_core() or []) if lit in self.enc.statements]
+
+    def block(self, model: dict[int, bool], upto: float) -> None:
+        """Exclude this completion up to a moment (sound: the violation happened there)."""
+        enc = self.enc
+        lits: list[int] = []
+        for play in enc.plays:
+            if play.time <= upto:
+                lits.extend(-enc.x(play, c) for c in play.domain if model.get(enc.x(play, c)))
+        for acq in enc.acqs:
+            if acq.time <= upto:
+                for play in enc.plays:
+                    key = ("m", acq.index, play.index)
+                    lit = enc.pool.obj2id.get(key)
+                    if lit and model.get(lit):
+                        lits.append(-lit)
+        self.solver.add_clause(lits)
+
+
+def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], Deal]:
+    values: dict[int, Card] = dict(enc.fixed_values)
+    card_of: dict[int, Card] = {}
+    for play in enc.plays:
+        for c in play.domain:
+            if model.get(enc.x(play, c)):
+                card_of[play.index] = c
+    tag_of_play = {}
+    for tag, target in enc.targets.items():
+        if target[0] == "attr" and target[2] == "card":
+            tag_of_play[id(target[1])] = tag
+    for play in enc.plays:
+        if play.play is not None and id(play.play) in tag_of_play:
+            values[tag_of_play[id(play.play)]] = card_of[play.index]
+    for acq in enc.acqs:
+        if acq.tag is None:
+            continue
+        for play in enc.plays:
+            lit = enc.pool.obj2id.get(("m", acq.index, play.index))
+            if lit and model.get(lit):
+                values[acq.tag] = card_of[play.index]
+    chosen: dict[int, list[Card]] = {}
+    for index, (_item, _, options) in enumerate(enc.declarations):
+        for lit, cards in options:
+            if model.get(lit):
+                chosen[index] = cards
+                break
+    for tag, target in enc.targets.items():
+        if target[0] == "item" and tag not in values:
+            seq, position = target[1], target[2]
+            for index, (item, _, _) in enumerate(enc.declarations):
+                if seq is item.cards and index in chosen:
+                    values[tag] = chosen[index][position]
+    deal, targets, decls = copy.deepcopy((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
+    for tag, card in values.items():
+        _set(targets[tag], card)
+    for index, item in enumerate(decls):
+        if index in chosen and any(isinstance(c, CardPattern) for c in item.cards):
+            item.cards = list(chosen[index])
+    _order_autodraws(deal, enc, model)
+    return values, deal
+
+
+def _order_autodraws(deal: Deal, enc: _Encoding, model: dict[int, bool]) -> None:
+    """Draws the record left out are written winner first, as the rules draw them."""
+    for trick in deal.tricks:
+        winners = enc.winners.get(trick.number)
+        if not isinstance(winners, dict):
+            continue
+        winner = next((s for s, lit in winners.items() if model.get(lit)), None)
+        for item in trick.items:
+            autodrawn = isinstance(item, Draws) and item.draws and all(d.span == trick.span for d in item.draws)
+            if autodrawn and winner is not None and isinstance(item, Draws):
+                item.draws.sort(key=lambda d: 0 if d.seat == winner else 1)
+
+
+def infer_deal(
+    deal: Deal,
+    profile: RuleProfile,
+    options: dict[str, str | int],
+    dealer: str,
+    analyse: bool = False,
+    max_replays: int = 200,
+) -> Inference:
+    """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
+    from .replay import replay_deal
+
+    started = time.perf_counter()
+    enc = _Encoding(deal, profile, options, dealer)
+    inference = Inference(None, enc.unknowns)
+    solver = _Solver(enc)
+
+    def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
+        while solver.replays < max_replays:
+            model = solver.solve(extra)
+            if model is None:
+                return None
+            values, completed = _decode(enc, model)
+            solver.replays += 1
+            problems = replay_deal(completed, profile, options, dealer)
+            if not problems:
+                return values, completed
+            solver.block(model, problems[0])
+        return None
+
+    found = complete()
+    if found is None:
+        if solver.replays >= max_replays:
+            inference.failure = f"no completion found after {max_replays} candidate replays"
+        else:
+            inference.conflict = _minimal_conflict(solver)
+            inference.failure = "no completion satisfies every stated fact"
+    else:
+        inference.values, inference.deal = found
+        if analyse:
+            _analyse(enc, solver, inference, complete)
+    inference.solver_calls = solver.calls
+    inference.replays = solver.replays
+    inference.seconds = time.perf_counter() - started
+    return inference
+
+
+def _minimal_conflict(solver: _Solver) -> list[Statement]:
+    """A small set of statements that cannot all hold (an unsatisfiable core, shrunk by deletion)."""
+    core = solver.core()
+    if not core:
+        return []
+    others = [s for s in solver.selectors if s not in core]
+    current = list(core)
+    for lit in list(current):
+        trial = [s for s in current if s != lit]
+        # Statements outside the core are dropped too (assumed false) so that only the core's subset is tested.
+        if not solver.solver.solve(assumptions=[*trial, *[-s for s in others], -lit]):
+            current = trial
+    return [solver.enc.statements[s] for s in current]
+
+
+def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: Any) -> None:
+    """Which values each unknown can take: each candidate value not yet seen is asked of the solver.
+
+    A value counts as possible only when the rules engine accepts a whole completion with it; an impossible one is
+    proved so by the solver. Dealt cards are analysed as a hand (which cards it must contain), since the order of a
+    hand's unknown cards means nothing.
+    """
+    possible: dict[int, set[Card]] = {tag: {card} for tag, card in inference.values.items()}
+
+    def ask(assumption: int, tag: int, card: Card) -> None:
+        if card in possible.get(tag, set()):
+            return
+        found = complete([assumption])
+        if found is not None:
+            for t, value in found[0].items():
+                possible.setdefault(t, set()).add(value)
+
+    plays_by_target = {id(p.play): p for p in enc.plays if p.play is not None}
+    acqs_by_tag = {a.tag: a for a in enc.acqs if a.tag is not None}
+    for unknown in enc.unknowns:
+        if unknown.tag in enc.fixed_values:
+            continue
+        target = enc.targets[unknown.tag]
+        play = plays_by_target.get(id(target[1])) if target[0] == "attr" else None
+        if play is not None:
+            for card in play.domain:
+                ask(enc.x(play, card), unknown.tag, card)
+            continue
+        acq = acqs_by_tag.get(unknown.tag)
+        if acq is not None and acq.time > 0:
+            for card in enc.pack:
+                if unknown.pattern.matches(card):
+                    ask(_acquired_as(enc, solver, acq, card), unknown.tag, card)
+    for index, (item, _, options) in enumerate(enc.declarations):
+        tags = [t for t, target in enc.targets.items() if target[0] == "item" and target[1] is item.cards]
+        for lit, cards in options:
+            if all(cards[enc.targets[t][2]] in possible.get(t, set()) for t in tags):
+                continue
+            found = complete([lit])
+            if found is not None:
+                for t, value in found[0].items():
+                    possible.setdefault(t, set()).add(value)
+                for t in tags:
+                    possible.setdefault(t, set()).add(cards[enc.targets[t][2]])
+        del index
+    inference.hands = _analyse_hands(enc, solver, inference, complete)
+    inference.possible = possible
+    inference.analysed = True
+
+
+def _acquired_as(enc: _Encoding, solver: _Solver, acq: _Acq, card: Card) -> int:
+    """A literal meaning "this acquisition is ``card``" (defined on first use)."""
+    key = ("v", acq.index, card)
+    if key in enc.pool.obj2id:
+        return enc.pool.id(key)
+    lit = enc.pool.id(key)
+    ways = []
+    for play in enc.plays:
+        m = enc.pool.obj2id.get(("m", acq.index, play.index))
+        if not m or card not in play.domain:
+            continue
+        way = enc.pool.id(("way", acq.index, play.index, card))
+        solver.solver.add_clause([-way, m])
+        solver.solver.add_clause([-way, enc.x(play, card)])
+        solver.solver.add_clause([way, -m, -enc.x(play, card)])
+        solver.solver.add_clause([-way, lit])
+        ways.append(way)
+    solver.solver.add_clause([-lit, *ways])
+    return lit
+
+
+def _analyse_hands(enc: _Encoding, solver: _Solver, inference: Inference, complete: Any) -> dict[str, Any]:
+    """For each seat with unknown dealt cards: the cards every completion deals it, and how many stay open."""
+    result: dict[str, Any] = {}
+    for seat in enc.profile.seats:
+        slots = [a for a in enc.acqs if a.seat == seat and a.time == 0 and a.tag is not None]
+        if not slots:
+            continue
+        dealt = Counter(inference.values[a.tag] for a in slots if a.tag in inference.values)
+        certain: Counter[Card] = Counter()
+        for card, count in dealt.items():
+            lits = [_acquired_as(enc, solver, a, card) for a in slots]
+            # Is there a completion with fewer copies of this card dealt? Ask for at most count - 1.
+            for k in range(count, 0, -1):
+                guard = enc.pool.id(("fewer", seat, card, k))
+                formula = CardEnc.atmost(lits=lits, bound=k - 1, vpool=enc.pool, encoding=EncType.seqcounter)
+                for clause in formula.clauses:
+                    solver.solver.add_clause([-guard, *clause])
+                if complete([guard]) is None:
+                    certain[card] = k
+                    break
+        result[seat] = {"slots": len(slots), "certain": certain}
+    return result
