@@ -167,14 +167,16 @@
   function startFilm() {
     filmButton().setAttribute("aria-pressed", "true");
     filmButton().textContent = bar.getAttribute("data-pause-label");
-    // The film stops where the learner has something to do (a question) and at the end.
+    // The film stops where the learner has something to do (a question) and at the end. Its pace can be set on
+    // the toolbar (data-film-ms), which the browser tests use to watch a film in a fraction of a second.
+    var pace = Number(bar.getAttribute("data-film-ms")) || 2500;
     film = setInterval(function () {
       if (index >= steps.length - 1 || steps[index].classList.contains("quiz-pending")) {
         stopFilm();
       } else {
         show(index + 1);
       }
-    }, 2500);
+    }, pace);
   }
 
   // --- view and colours ----------------------------------------------------------------------------------------
@@ -206,7 +208,7 @@
       choose(hit);
     } else if ((hit = target.closest(".reveal"))) {
       reveal(hit.closest(".quiz"));
-    } else if ((hit = target.closest("[data-go]"))) {
+    } else if ((hit = target.closest("button[data-go]"))) {
       var go = hit.getAttribute("data-go");
       if (go === "film") {
         if (film === null) {
@@ -228,9 +230,9 @@
       } else if (go === "comment") {
         commented(1);
       }
-    } else if ((hit = target.closest("[data-view]"))) {
+    } else if ((hit = target.closest("button[data-view]"))) {
       setView(hit.getAttribute("data-view"));
-    } else if ((hit = target.closest("[data-colours]"))) {
+    } else if ((hit = target.closest("button[data-colours]"))) {
       setColours(!root.classList.contains("four-colour"));
     }
   });

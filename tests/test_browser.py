@@ -1,0 +1,338 @@
+"""The lessons in a real browser: Debian's Chromium (never a downloaded one) driven by playwright, every page
+opened from file://, as a reader opens a rendered site from the disk.
+
+Every test watches the page: a request to anything but a file, or an error in the console or a script, fails it.
+Screenshots of a few steps go to test-artifacts/ (not committed) for a human to look at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
+
+from replayer.render import render_site
+from replayer.replay import replay_text
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "games" / "worked-deal-000.bzq"
+LESSON = "worked-deal-000-1.html"
+CHROMIUM = Path("/usr/bin/chromium")
+# No sandbox (CI runs as root in a container), no GPU, and none of the browser's own traffic: the tests assert
+# that the pages make no network request, so the browser must not make any either.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The worked game rendered in both languages, as ``bezique render`` does."""
+    result = replay_text(WORKED.read_text(encoding="utf-8"), str(WORKED))
+    assert result.valid, [d.message for d in result.diagnostics]
+    out = tmp_path_factory.mktemp("browser") / "site"
+    render_site([result], out, lang=["en", "ru"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Watch:
+    """What a page did besides showing itself: its requests and its errors."""
+
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def check(self) -> None:
+        remote = [url for url in self.requests if not url.startswith("file://")]
+        assert not remote, f"network requests: {remote}"
+        assert self.requests, "the watch saw no request at all"
+        assert not self.errors, self.errors
+
+
+@dataclass
+class Reader:
+    """A page in a fresh browser context (nothing remembered from another test) and its watch."""
+
+    page: Page
+    watch: Watch
+    site: Path
+
+    def open(self, name: str = LESSON, anchor: str = "") -> Page:
+        url = (self.site / name).as_uri() + (f"#{anchor}" if anchor else "")
+        self.page.goto(url)
+        return self.page
+
+    def current(self) -> str:
+        """The id of the step on show."""
+        ids = self.page.locator(".step.current").evaluate_all("steps => steps.map(s => s.id)")
+        assert len(ids) == 1, f"{len(ids)} steps on show"
+        return str(ids[0])
+
+    def score(self, seat: str) -> str:
+        """The seat's score after the current step, as the page shows it."""
+        value = self.page.locator(f".step.current .outcome .scores [data-seat='{seat}'] .value")
+        expect(value).to_be_visible()
+        return value.inner_text()
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+
+
+def _reader(browser: Browser, site: Path, javascript: bool = True) -> Iterator[Reader]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, java_script_enabled=javascript)
+    page = context.new_page()
+    watch = Watch()
+
+    def request(req: Request) -> None:
+        watch.requests.append(req.url)
+
+    page.on("request", request)
+    # Nothing may leave the machine even if a page asked for it: such a request is recorded (and fails the test),
+    # then refused here rather than sent.
+    context.route(re.compile(r"^(?!file:)"), lambda route: route.abort())
+    page.on("console", watch.console)
+    page.on("pageerror", lambda error: watch.errors.append(f"script: {error}"))
+    try:
+        yield Reader(page, watch, site)
+    finally:
+        context.close()
+    watch.check()
+
+
+@pytest.fixture
+def reader(browser: Browser, site: Path) -> Iterator[Reader]:
+    yield from _reader(browser, site)
+
+
+@pytest.fixture
+def reader_without_scripts(browser: Browser, site: Path) -> Iterator[Reader]:
+    yield from _reader(browser, site, javascript=False)
+
+
+def test_keys_step_to_trick_4(reader: Reader) -> None:
+    page = reader.open()
+    assert reader.current() == "start"
+    expect(page).to_have_url(re.compile(r"#start$"))
+    page.keyboard.press("ArrowLeft")  # nothing before the first step
+    assert reader.current() == "start"
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert reader.current() == "trick-4"
+    expect(page).to_have_url(re.compile(r"#trick-4$"))
+    expect(page.locator(".player-bar .counter")).to_have_text("Step 5 of 34 · Trick 4")
+    # Trick 4 asks a question: North's lead and what it brought are hidden until it is answered.
+    expect(page.locator(".step.current .outcome")).to_be_hidden()
+    expect(page.locator(".step.current .play[data-play='0']")).to_be_hidden()
+    reader.shot("lesson-trick-4-question.png")
+    page.locator(".step.current .reveal").click()
+    expect(page.locator(".step.current .quiz-feedback")).to_have_text("The record plays Q♥.")
+    assert reader.score("N") == "320"
+    assert reader.score("S") == "0"
+    reader.shot("lesson-trick-4-answered.png")
+    page.keyboard.press("End")
+    assert reader.current() == "end"
+    result = page.locator(".step.current .result")
+    expect(result.locator("[data-seat='N'] .value")).to_have_text("590")
+    expect(result.locator("[data-seat='S'] .value")).to_have_text("730")
+    page.keyboard.press("Home")
+    assert reader.current() == "start"
+
+
+def test_deep_link_to_trick_17(reader: Reader) -> None:
+    page = reader.open(anchor="trick-17")
+    assert reader.current() == "trick-17"
+    assert reader.score("S") == "630"
+    assert reader.score("N") == "420"
+    expect(page.locator(".step.current .scoring")).to_contain_text("South declares double bezique")
+    expect(page.locator(".step.current a.rule")).to_have_attribute("href", "rules-classic.html#meld-double_bezique")
+    reader.shot("lesson-trick-17.png")
+    # The long form of the link leads to the same step, and the address settles on the short one.
+    page = reader.open(anchor="deal-1-trick-17")
+    assert reader.current() == "trick-17"
+    # The step list and the step's own link move there too.
+    page.locator(".step-list a[href='#trick-9']").click()
+    assert reader.current() == "trick-9"
+    expect(page.locator(".step-list a[aria-current='step']")).to_have_text("9")
+    expect(page.locator(".step.current .permalink")).to_have_attribute("href", "#trick-9")
+
+
+def test_quiz_wrong_then_right(reader: Reader) -> None:
+    page = reader.open(anchor="trick-1")
+    step = page.locator(".step.current")
+    quiz = step.locator(".quiz")
+    expect(quiz.locator(".quiz-text")).to_contain_text("What should he lead?")
+    expect(step.locator(".play[data-play='0']")).to_be_hidden()
+    expect(step.locator(".commentary")).to_be_hidden()
+    wrong = quiz.locator(".choice[data-card='QS']")
+    expect(wrong).to_have_accessible_name("queen of spades")
+    wrong.click()
+    expect(quiz.locator(".quiz-feedback")).to_have_text("Not Q♠: try again.")
+    expect(wrong).to_be_disabled()
+    expect(step.locator(".play[data-play='0']")).to_be_hidden()
+    expect(step.locator(".outcome")).to_be_hidden()
+    quiz.locator(".choice[data-card='9C']").click()
+    expect(quiz.locator(".quiz-feedback")).to_have_text("Right: 9♣.")
+    # Answered: the trick, what it brought and the record's comment are revealed.
+    expect(step.locator(".play[data-play='0'] .card")).to_have_accessible_name("nine of clubs")
+    expect(step.locator(".play[data-play='1'] .card")).to_have_accessible_name("queen of clubs")
+    expect(step.locator(".commentary")).to_contain_text("South leads the club nine.")
+    assert reader.score("N") == "10"
+    reader.shot("lesson-trick-1-answered.png")
+    # Trick 12 asks about North's reply: South's lead stays in view, North's card does not.
+    page = reader.open(anchor="trick-12")
+    step = page.locator(".step.current")
+    expect(step.locator(".play[data-play='0'] .card")).to_have_accessible_name("jack of hearts")
+    expect(step.locator(".play[data-play='1']")).to_be_hidden()
+    step.locator(".choice[data-card='8H']").click()
+    expect(step.locator(".play[data-play='1'] .card")).to_have_accessible_name("eight of hearts")
+
+
+def test_one_seats_view_hides_the_other_hand(reader: Reader) -> None:
+    page = reader.open(anchor="trick-5")
+    step = page.locator(".step.current")
+    north, south = step.locator(".seat[data-seat='N']"), step.locator(".seat[data-seat='S']")
+    expect(north.locator(".hand-cards")).to_be_visible()
+    expect(south.locator(".hand-cards")).to_be_visible()
+    page.locator(".player-bar [data-view='N']").click()
+    expect(page.locator(".player-bar [data-view='N']")).to_have_attribute("aria-pressed", "true")
+    expect(north.locator(".hand-cards")).to_be_visible()
+    expect(south.locator(".hand-cards")).to_be_hidden()
+    expect(south.locator(".hand-hidden [role='img']")).to_have_accessible_name("8 hidden cards")
+    # Cards lying face up on the table stay in view, and so does the bookkeeping of the seat looked through.
+    expect(north.locator(".on-table .card").first).to_be_visible()
+    expect(step.locator(".book[data-seat='N']")).to_be_visible()
+    expect(step.locator(".book[data-seat='S']")).to_be_hidden()
+    reader.shot("lesson-north-view.png")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".step.current .seat[data-seat='S'] .hand-cards")).to_be_hidden()
+    page.locator(".player-bar [data-view='S']").click()
+    expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_hidden()
+    expect(page.locator(".step.current .seat[data-seat='S'] .hand-cards")).to_be_visible()
+    # The choice is remembered for the next page opened.
+    page.reload()
+    expect(page.locator(".player-bar [data-view='S']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_hidden()
+    page.locator(".player-bar [data-view='all']").click()
+    expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_visible()
+
+
+def test_next_commented_step_and_the_film(reader: Reader) -> None:
+    page = reader.open(anchor="trick-25")
+    page.keyboard.press("c")  # tricks 26 to 32 have no comment: the deal's end has one
+    assert reader.current() == "end"
+    page.keyboard.press("Shift+C")
+    assert reader.current() == "trick-25"
+    page.locator(".player-bar [data-go='comment']").click()
+    assert reader.current() == "end"
+    # The film plays step after step and stops at the next question (trick 4), waiting for the learner.
+    page = reader.open(anchor="trick-2")
+    page.locator("[data-player]").evaluate("bar => bar.setAttribute('data-film-ms', '60')")
+    page.locator(".player-bar [data-go='film']").click()
+    expect(page).to_have_url(re.compile(r"#trick-4$"))
+    expect(page.locator(".player-bar [data-go='film']")).to_have_attribute("aria-pressed", "false")
+
+
+def test_four_colour_suits(reader: Reader) -> None:
+    page = reader.open(anchor="start")
+    diamond = page.locator(".step.current .card.s-D").first
+    club = page.locator(".step.current .card.s-C").first
+    colour = "element => getComputedStyle(element).color"
+    assert diamond.evaluate(colour) == "rgb(192, 24, 43)"
+    page.locator(".player-bar [data-colours]").click()
+    assert diamond.evaluate(colour) == "rgb(11, 95, 192)"
+    assert club.evaluate(colour) == "rgb(23, 119, 58)"
+
+
+def test_russian_lesson(reader: Reader) -> None:
+    page = reader.open(f"ru/{LESSON}", "trick-17")
+    assert reader.current() == "trick-17"
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(page.locator(".player-bar .counter")).to_have_text("Шаг 18 из 34 · Взятка 17")
+    assert reader.score("S") == "630"
+    expect(page.locator(".step.current .scoring")).to_contain_text("Юг объявляет двойной безик")
+    expect(page.locator(".step.current .play .card").first).to_have_accessible_name("туз червей")
+    reader.shot("lesson-ru-trick-17.png")
+    page.locator(".site-nav .languages a").click()
+    expect(page).to_have_url(re.compile(rf"/{re.escape(LESSON)}$"))
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_rules_and_glossary_pages(reader: Reader) -> None:
+    page = reader.open(anchor="trick-4")
+    page.locator(".step.current .reveal").click()
+    page.locator(".step.current a.rule").click()
+    expect(page).to_have_url(re.compile(r"rules-classic\.html#meld-sequence$"))
+    row = page.locator("#meld-sequence")
+    expect(row).to_contain_text("250")
+    expect(row).to_contain_text("секвенция козырей")
+    expect(row.locator(".card")).to_have_count(5)
+    page = reader.open("glossary.html")
+    expect(page.locator("#brisque")).to_contain_text("бриск")
+    page = reader.open("ru/index.html")
+    expect(page.locator(".game h2 a")).to_have_text("Illustrative deal: North and South")
+
+
+def test_the_whole_lesson_without_scripts(reader_without_scripts: Reader) -> None:
+    page = reader_without_scripts.open(anchor="trick-4")
+    expect(page.locator("[data-step]")).to_have_count(34)
+    for anchor in ("start", "trick-1", "trick-17", "trick-32", "end"):
+        expect(page.locator(f"#{anchor}")).to_be_visible()
+    expect(page.locator(".player-bar")).to_be_hidden()
+    # The answers are there to open by hand; every play and score is shown.
+    expect(page.locator("#trick-4 details.answer")).to_be_visible()
+    expect(page.locator("#trick-4 .play[data-play='0']")).to_be_visible()
+    expect(page.locator("#trick-4 .outcome .scores [data-seat='N'] .value")).to_have_text("320")
+
+
+def test_print_is_the_whole_lesson(reader: Reader) -> None:
+    page = reader.open(anchor="trick-4")
+    page.emulate_media(media="print")
+    expect(page.locator(".player-bar")).to_be_hidden()
+    expect(page.locator(".step-list")).to_be_hidden()
+    for anchor in ("start", "trick-4", "trick-17", "end"):
+        expect(page.locator(f"#{anchor}")).to_be_visible()
+    # A question does not hide its play on paper.
+    expect(page.locator("#trick-4 .play[data-play='0']")).to_be_visible()
+    expect(page.locator("#trick-4 .outcome")).to_be_visible()
+    page.emulate_media(media="screen")
+    assert reader.current() == "trick-4"
+
+
+def test_the_watch_catches_requests_and_errors(browser: Browser, site: Path) -> None:
+    """The checks every test relies on can fail: a remote image and a console error are both caught."""
+    readers = _reader(browser, site)
+    reader = next(readers)
+    reader.open("index.html")
+    reader.page.evaluate(
+        "() => { const img = document.createElement('img'); img.src = 'https://example.com/card.png';"
+        " document.body.append(img); console.error('broken'); }"
+    )
+    expect(reader.page.locator("img[src^='https:']")).to_have_count(1)
+    reader.page.wait_for_timeout(100)
+    with pytest.raises(AssertionError, match=r"network requests: \['https://example.com/card.png'\]"):
+        next(readers)
+    assert reader.watch.errors[0] == "console: broken"
