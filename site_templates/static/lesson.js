@@ -73,9 +73,11 @@
         link.removeAttribute("aria-current");
       }
     });
+    // Bring the step's top just below the toolbar (which sticks to the top of the window) when it is out of view.
     var top = step.getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight * 0.6) {
-      step.scrollIntoView({ block: "start" });
+    var below = bar.getBoundingClientRect().height + 8;
+    if (top < below || top > window.innerHeight * 0.6) {
+      window.scrollTo(0, window.pageYOffset + top - below);
     }
   }
 
