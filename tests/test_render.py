@@ -207,6 +207,8 @@ def test_multi_deal_ids(tmp_path: Path) -> None:
     # The last trick of deal 1 leads on to the end of deal 1, and that to deal 2, named as such.
     assert '<a class="next" rel="next" href="#deal-1-end">End of deal 1 →</a>' in html
     assert '<a class="next" rel="next" href="#deal-2-start">Deal 2 →</a>' in html
+    # The player's toolbar says which deal a trick belongs to.
+    assert 'id="deal-2-trick-3" data-step data-index="38" data-title="Deal 2 · Trick 3"' in html
     total = sum(result.games[0].deals[i].scores["N"] for i in range(2))
     assert f'<span class="value">{total}</span>' in _section(html, "deal-2-end")
 
