@@ -499,3 +499,18 @@ def test_cli_renders_both_languages_by_default(tmp_path: Path, capsys: pytest.Ca
     assert '<html lang="ru"' in (only / "index.html").read_text(encoding="utf-8") and not (only / "ru").exists()
     assert main(["render", str(WORKED), "--out", str(tmp_path / "de"), "--lang", "de"]) == 2
     assert "--lang" in capsys.readouterr().err
+
+
+def test_open_question(tmp_path: Path) -> None:
+    """A question without accepted answers asks the learner to think, then shows the play."""
+    text = generate_game("classic", SEED)
+    first = re.search(r"^trick 1: ([NS]) (\S+),", text, flags=re.M)
+    assert first is not None
+    text = text.replace(first.group(0), f"trick 1: {{? What would you lead? }} {first.group(1)} {first.group(2)},", 1)
+    result = _replay(text, "open.bzq")
+    question = build_lesson(result.games[0]).deals[0].steps[1].questions[0]
+    assert question.answers == [] and question.answer_codes == "" and question.choices
+    render_site([result], tmp_path / "site")
+    section = _section((tmp_path / "site" / "open-1.html").read_text(encoding="utf-8"), "trick-1")
+    assert 'data-answers="" data-answer-text=""' in section
+    assert "Think it over, then show the answer." in section and 'class="choice"' not in section

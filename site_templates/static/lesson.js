@@ -147,7 +147,9 @@
 
   function reveal(quiz) {
     if (!quiz.classList.contains("solved")) {
-      solve(quiz, quiz.getAttribute("data-revealed").replace("{card}", quiz.getAttribute("data-answer-text")), "shown");
+      // An open question (no accepted answer in the record) has nothing to announce: the play itself answers it.
+      var answer = quiz.getAttribute("data-answer-text");
+      solve(quiz, answer ? quiz.getAttribute("data-revealed").replace("{card}", answer) : "", "shown");
     }
   }
 
