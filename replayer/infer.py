@@ -85,12 +85,18 @@ class Inference:
     seconds: float = 0.0
     solver_calls: int = 0
     replays: int = 0
+    undecided: dict[int, set[Card]] = field(default_factory=dict)
+    """Values whose possibility the analysis could not settle within its budget."""
     hands: dict[str, Any] = field(default_factory=dict)
     """For seats dealt unknown cards: {"slots": how many, "certain": Counter of cards every completion deals}."""
 
     def forced(self) -> list[Unknown]:
         """Unknowns (other than dealt cards) with exactly one possible value."""
-        return [u for u in self.unknowns if not self._dealt(u) and len(self.possible.get(u.tag, ())) == 1]
+        return [
+            u
+            for u in self.unknowns
+            if not self._dealt(u) and len(self.possible.get(u.tag, ())) == 1 and not self.undecided.get(u.tag)
+        ]
 
     def open(self) -> list[Unknown]:
         """Unknowns (other than dealt cards) with more than one possible value."""
@@ -151,6 +157,8 @@ class _Acq:
     target: tuple[str, Any, Any] | None
     """Where to write the value back: ("attr", obj, name) or ("item", list, index)."""
     tag: int | None = None
+    where_auto: bool = False
+    """A draw the record leaves out."""
 
 
 def _set(target: tuple[str, Any, Any], value: Any) -> None:
@@ -184,6 +192,8 @@ class _Encoding:
         self.declarations: list[tuple[Declare, float, list[tuple[int, list[Card]]]]] = []
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
         self._defined: set[Any] = set()
+        self.uses: dict[int, list[tuple[float, int]]] = {}
+        self.kinds: dict[tuple[str, str], list[tuple[float, Any]]] = {}
         self.fixed_values: dict[int, Card] = {}
         self.leaders: dict[int, dict[str, int]] = {}
         self.winners: dict[int, dict[str, int] | str] = {}
@@ -336,14 +346,23 @@ class _Encoding:
                             trick.span,
                         )
                     )
+                for acq in acqs:
+                    acq.where_auto = True
                 self.autodraws.append((added, acqs))
         # The last card drawn is the turn-up, or the seven exchanged into its place.
-        last_value = self.exchange_seven or (deal.turnup if isinstance(deal.turnup, Card) else None)
-        phase1_draws = [a for a in self.acqs if a.time > 0 and a.target is not None]
-        if last_value is not None and phase1_draws and self.profile.turnup:
-            last = phase1_draws[-1]
-            if isinstance(last.pattern, CardPattern) and last.pattern.matches(last_value):
-                last.pattern = last_value
+        self.last_value = self.exchange_seven or (deal.turnup if isinstance(deal.turnup, Card) else None)
+        self.last_draws: list[_Acq] = []
+        if self.profile.turnup and len(deal.tricks) >= profile.phase1_tricks:
+            trick = deal.tricks[profile.phase1_tricks - 1]
+            self.last_trick = trick.number
+            self.last_draws = [
+                a for a in self.acqs if a.target is not None and trick.number < a.time < trick.number + 1
+            ]
+            explicit = [a for a in self.last_draws if not a.where_auto]
+            if self.last_value is not None and len(explicit) == len(self.last_draws) and explicit:
+                last = explicit[-1]
+                if isinstance(last.pattern, CardPattern) and last.pattern.matches(self.last_value):
+                    last.pattern = self.last_value
 
     def _declaration(self, item: Declare, clock: float, trick: int) -> None:
         spec = self.profile.meld(item.kind) if item.kind else None
@@ -388,8 +407,25 @@ class _Encoding:
         self._conservation()
         self._possession()
         self._tricks()
+        self._turnup_to_the_loser()
         self._declare()
         self._scores()
+
+    def _turnup_to_the_loser(self) -> None:
+        """When the record leaves out the last draws, the loser of the last phase-1 trick takes the turn-up."""
+        autos = [a for a in self.last_draws if a.where_auto]
+        winners = self.winners.get(getattr(self, "last_trick", -1))
+        if self.last_value is None or not autos or not isinstance(winners, dict):
+            return
+        for acq in autos:
+            for play in self.plays:
+                lit = self.pool.obj2id.get(("m", acq.index, play.index))
+                if not lit:
+                    continue
+                clause = [-lit, winners[acq.seat]]  # either this seat won (it draws face down) ...
+                if self.last_value in play.domain:
+                    clause.append(self.x(play, self.last_value))  # ... or it takes the turn-up
+                self.add(clause)
 
     def _exactly_one_card(self) -> None:
         for play in self.plays:
@@ -533,6 +569,11 @@ class _Encoding:
                             self.add(clause)
 
     def _declare(self) -> None:
+        """Each declaration: the cards it shows are held at that moment (one physical card, i.e. one later play,
+        for each), and at least one of them was not yet scored in a combination of the same class (the new-card
+        rule that every re-use option of the profiles shares; the stricter rules are left to the engine)."""
+        used: dict[tuple[str, str], dict[int, list[int]]] = {}
+        shown: set[tuple[str, str]] = set()
         for item, moment, options in self.declarations:
             text = f"{item.seat} declares {item.kind or 'a combination'} " + " ".join(str(c) for c in item.cards)
             selector = self.selector(text.strip(), item.span)
@@ -540,18 +581,115 @@ class _Encoding:
                 self.add([-selector])
                 continue
             self.add([-selector] + [lit for lit, _ in options])
-            plays = [p for p in self.plays if p.seat == item.seat and p.time > moment]
+            plays = [p for p in self.plays if p.seat == item.seat and p.time > moment and not p.give]
+            spec = self.profile.meld(item.kind) if item.kind else None
+            klass = (item.seat, spec.klass) if spec is not None else None
+            earlier = used.setdefault(klass, {}) if klass is not None else {}
+            novelty = klass is not None and item.scored and (item.seat, item.kind or "") not in shown
+            chosen_here: dict[int, list[int]] = {}
+            structure: list[list[list[tuple[_Play, int]]]] = []
             for lit, cards in options:
-                for card, count in Counter(cards).items():
-                    candidates = [self.held(p, card, moment) for p in plays if card in p.domain]
-                    if len(candidates) < count:
+                fresh = []
+                by_play: dict[int, list[int]] = {}
+                positions: list[list[tuple[_Play, int]]] = []
+                structure.append(positions)
+                for card in cards:
+                    picks = []
+                    positions.append([])
+                    for play in plays:
+                        if card not in play.domain:
+                            continue
+                        pick = self.new()
+                        self.add([-pick, self.held(play, card, moment)])
+                        picks.append(pick)
+                        positions[-1].append((play, pick))
+                        by_play.setdefault(play.index, []).append(pick)
+                        chosen_here.setdefault(play.index, []).append(pick)
+                        if novelty:
+                            new_card = self.new()
+                            self.add([-new_card, pick])
+                            for before in earlier.get(play.index, []):
+                                self.add([-new_card, -before])
+                            fresh.append(new_card)
+                    if not picks:
                         self.add([-lit])
                         break
-                    formula = CardEnc.atleast(
-                        lits=candidates, bound=count, vpool=self.pool, encoding=EncType.seqcounter
-                    )
-                    for clause in formula.clauses:
-                        self.add([-lit, *clause])
+                    self.add([-lit, *picks])
+                for picks in by_play.values():
+                    # One physical card stands for one card of the combination.
+                    for a, b in itertools.combinations(picks, 2):
+                        self.add([-a, -b])
+                if novelty:
+                    self.add([-lit, *fresh])
+            if klass is not None:
+                for index, picks in chosen_here.items():
+                    earlier.setdefault(index, []).extend(picks)
+            for index, picks in chosen_here.items():
+                self.uses.setdefault(index, []).extend((moment, pick) for pick in picks)
+            if spec is not None and item.scored:
+                self._same_kind(item.seat, spec, moment, structure)
+            if not item.scored:
+                shown.add((item.seat, item.kind or ""))
+        self._declared_copies_played_first()
+
+    def _same_kind(self, seat: str, spec: Any, moment: float, structure: list[list[list[tuple[_Play, int]]]]) -> None:
+        """No card scores twice in one kind (re-use options ``text_with_remarriage`` and ``strict_text``); under
+        the first, a king or queen may be married again once its first partner has been played."""
+        mode = str(self.options.get("reuse", "strict_text"))
+        key = (seat, spec.kind)
+        if mode != "new_card_refill":
+            for before_moment, before in self.kinds.get(key, []):
+                for positions in structure:
+                    for k, picks in enumerate(positions):
+                        for play, pick in picks:
+                            for earlier_positions in before:
+                                for k2, earlier_picks in enumerate(earlier_positions):
+                                    for play2, pick2 in earlier_picks:
+                                        if play2.index != play.index:
+                                            continue
+                                        if mode == "text_with_remarriage" and spec.marriage:
+                                            # Allowed once the earlier partner is gone (played before now).
+                                            for k3, partner_picks in enumerate(earlier_positions):
+                                                if k3 == k2:
+                                                    continue
+                                                for partner, pick3 in partner_picks:
+                                                    if partner.time > moment:
+                                                        self.add([-pick, -pick2, -pick3])
+                                        else:
+                                            self.add([-pick, -pick2])
+                        del k
+                del before_moment
+        self.kinds.setdefault(key, []).append((moment, structure))
+
+    def _declared_copies_played_first(self) -> None:
+        """Mirror the engine: of two held copies of a card, the one already declared is the one played.
+
+        Without this the solver could declare one copy and play the other, a completion the engine (which plays
+        the declared copy) would replay differently.
+        """
+        for seat in self.profile.seats:
+            plays = sorted((p for p in self.plays if p.seat == seat and not p.give), key=lambda p: p.time)
+            for k, first in enumerate(plays):
+                for later in plays[k + 1 :]:
+                    before = [a for t, a in self.uses.get(later.index, []) if t < first.time]
+                    if not before:
+                        continue
+                    mine = [a for t, a in self.uses.get(first.index, []) if t < first.time]
+                    acquired = [
+                        self.pool.obj2id[("m", a.index, later.index)]
+                        for a in self.acqs
+                        if a.seat == seat and a.time < first.time and ("m", a.index, later.index) in self.pool.obj2id
+                    ]
+                    if not acquired:
+                        continue
+                    held_then = self.new()
+                    for m in acquired:
+                        self.add([-m, held_then])
+                    used_then = self.new()
+                    for a in before:
+                        self.add([-a, used_then])
+                    for card in set(first.domain) & set(later.domain):
+                        self.add([-self.x(first, card), -self.x(later, card), -held_then, -used_then, *mine])
 
     def _scores(self) -> None:
         """Stated scores: the points that depend on unknown cards (sevens, last trick, brisques) counted in tens."""
@@ -617,21 +755,25 @@ class _Encoding:
         for trick in self.deal.tricks:
             winners = self.winners.get(trick.number)
             plays = by_trick.get(trick.number, [])
-            count = sum(1 for p in plays if p.domain and all(c.rank in profile.brisque_ranks for c in p.domain))
-            uncertain = any(
-                p.domain
-                and any(c.rank in profile.brisque_ranks for c in p.domain)
-                and not all(c.rank in profile.brisque_ranks for c in p.domain)
-                for p in plays
-            )
-            if uncertain or not isinstance(winners, dict):
-                if count or uncertain:
+            if not isinstance(winners, dict):
+                if any(c.rank in profile.brisque_ranks for p in plays for c in p.domain):
                     brisque_units = {}
                     break
                 continue
-            for seat in seats:
-                if count:
-                    brisque_units[seat].append((winners[seat], count * profile.brisque_points))
+            for play in plays:
+                sure = bool(play.domain) and all(c.rank in profile.brisque_ranks for c in play.domain)
+                for seat in seats:
+                    if sure:
+                        brisque_units[seat].append((winners[seat], profile.brisque_points))
+                        continue
+                    for card in play.domain:
+                        if card.rank in profile.brisque_ranks:
+                            # unit <-> (this play is that brisque) and (this seat wins the trick)
+                            unit = self.new()
+                            self.add([-unit, self.x(play, card)])
+                            self.add([-unit, winners[seat]])
+                            self.add([unit, -self.x(play, card), -winners[seat]])
+                            brisque_units[seat].append((unit, profile.brisque_points))
         for check in self.deal.end:
             for value in check.values:
                 if value.seat not in fixed or not brisque_units:
@@ -687,6 +829,10 @@ def _fits(pattern: CardLike, card: Card) -> bool:
 
 
 # --- solving ---------------------------------------------------------------------------------------------------
+
+
+class _GaveUp(Exception):
+    """The replay budget ran out before the solver's candidates satisfied the engine."""
 
 
 class _Solver:
@@ -799,7 +945,8 @@ def infer_deal(
     solver = _Solver(enc)
 
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
-        while solver.replays < max_replays:
+        """A completion accepted by the engine; None when none exists; raises _GaveUp past the budget."""
+        for _ in range(max_replays):
             model = solver.solve(extra)
             if model is None:
                 return None
@@ -809,12 +956,16 @@ def infer_deal(
             if not problems:
                 return values, completed
             solver.block(model, problems[0])
-        return None
+        raise _GaveUp
 
-    found = complete()
+    try:
+        found = complete()
+    except _GaveUp:
+        found = None
+        inference.failure = f"no completion found after {max_replays} candidate replays"
     if found is None:
-        if solver.replays >= max_replays:
-            inference.failure = f"no completion found after {max_replays} candidate replays"
+        if inference.failure:
+            pass
         else:
             inference.conflict = _minimal_conflict(solver)
             inference.failure = "no completion satisfies every stated fact"
@@ -855,7 +1006,11 @@ def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: An
     def ask(assumption: int, tag: int, card: Card) -> None:
         if card in possible.get(tag, set()):
             return
-        found = complete([assumption])
+        try:
+            found = complete([assumption])
+        except _GaveUp:
+            inference.undecided.setdefault(tag, set()).add(card)
+            return
         if found is not None:
             for t, value in found[0].items():
                 possible.setdefault(t, set()).add(value)
@@ -881,7 +1036,12 @@ def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: An
         for lit, cards in options:
             if all(cards[enc.targets[t][2]] in possible.get(t, set()) for t in tags):
                 continue
-            found = complete([lit])
+            try:
+                found = complete([lit])
+            except _GaveUp:
+                for t in tags:
+                    inference.undecided.setdefault(t, set()).add(cards[enc.targets[t][2]])
+                continue
             if found is not None:
                 for t, value in found[0].items():
                     possible.setdefault(t, set()).add(value)
@@ -931,7 +1091,11 @@ def _analyse_hands(enc: _Encoding, solver: _Solver, inference: Inference, comple
                 formula = CardEnc.atmost(lits=lits, bound=k - 1, vpool=enc.pool, encoding=EncType.seqcounter)
                 for clause in formula.clauses:
                     solver.solver.add_clause([-guard, *clause])
-                if complete([guard]) is None:
+                try:
+                    proved = complete([guard]) is None
+                except _GaveUp:
+                    proved = False
+                if proved:
                     certain[card] = k
                     break
         result[seat] = {"slots": len(slots), "certain": certain}

@@ -1,0 +1,172 @@
+"""Inference of unknown cards: the seed's lossy worked deal, and complete records with cards erased at random.
+
+Soundness is checked against the truth: a complete record is a completion of any erased copy of it, so every
+original value must be among the values the analysis finds possible, and every value it calls forced must be
+the original one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import GAMES
+
+from replayer.cli import main
+from replayer.infer import deal_has_unknowns
+from replayer.generate import generate_game
+from replayer.notation import parse_record
+from replayer.record import Draws, Record
+from replayer.replay import replay_deal, replay_record, replay_text
+from replayer.rules import load_rules
+
+WORKED = GAMES / "worked-deal-000.bzq"
+PRINTED = GAMES / "worked-deal-000-as-printed.bzq"
+
+
+def truth(record: Record) -> dict[tuple[int, str, str], str]:
+    """(trick, seat, "card" | "draw") -> card, from a complete record."""
+    values = {}
+    for trick in record.games[0].deals[0].tricks:
+        for play in trick.plays:
+            values[(trick.number, play.seat, "card")] = str(play.card)
+        for item in trick.items:
+            if isinstance(item, Draws):
+                for draw in item.draws:
+                    values[(trick.number, draw.seat, "draw")] = str(draw.card)
+    return values
+
+
+def located(where: str) -> tuple[int, str, str] | None:
+    if not where.startswith("trick ") or ("'s card" not in where and "'s draw" not in where):
+        return None
+    number = int(where.split(",")[0].split()[1])
+    seat = where.split(", ")[1].split("'s")[0]
+    return number, seat, "card" if "'s card" in where else "draw"
+
+
+def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
+    """Infer with analysis; assert soundness against the complete record. Returns (forced, open) counts."""
+    result = replay_text(erased_text, "erased.bzq", analyse=True)
+    assert result.valid, [d.message for d in result.diagnostics]
+    inference = result.games[0].deals[0].inference
+    assert inference is not None and inference.deal is not None
+    facts = truth(complete)
+    for unknown in inference.unknowns:
+        where = located(unknown.where)
+        if where is None or where not in facts:
+            continue
+        possible = {str(c) for c in inference.possible.get(unknown.tag, set())}
+        assert facts[where] in possible, (unknown.where, facts[where], possible)
+    for unknown in inference.forced():
+        where = located(unknown.where)
+        if where is not None and where in facts:
+            assert {str(c) for c in inference.possible[unknown.tag]} == {facts[where]}, unknown.where
+    original = complete.games[0].deals[0]
+    for seat, hand in inference.hands.items():
+        assert not hand["certain"] - Counter(original.hands[seat]), seat
+    profile = load_rules(complete.games[0].profile)
+    options = profile.resolve_options(complete.games[0].options)
+    assert replay_deal(inference.deal, profile, options, original.dealer or "N") == []
+    return len(inference.forced()), len(inference.open())
+
+
+def erase(text: str, rng: random.Random, suits: float, cards: float, hands: bool, draws: float) -> str:
+    """A copy of a complete record with suits, whole cards, hands and draws statements erased at random."""
+    record = parse_record(text)
+    deal = record.games[0].deals[0]
+    lines = text.split("\n")
+    edits = []
+    for trick in deal.tricks:
+        for play in trick.plays:
+            roll = rng.random()
+            if roll < cards:
+                edits.append((play.span, "??"))
+            elif roll < cards + suits:
+                edits.append((play.span, str(play.card)[:-1] + "?"))
+        for item in trick.items:
+            if isinstance(item, Draws):
+                for draw in item.draws:
+                    if rng.random() < suits:
+                        edits.append((draw.span, str(draw.card)[:-1] + "?"))
+    for span, new in sorted(edits, key=lambda e: (e[0].line, e[0].column), reverse=True):
+        row = lines[span.line - 1]
+        lines[span.line - 1] = row[: span.column - 1] + new + row[span.column - 1 + span.length :]
+    drop = set()
+    if hands:
+        drop.update(span.line for span in deal.hand_spans.values())
+    for trick in deal.tricks:
+        for item in trick.items:
+            if isinstance(item, Draws) and rng.random() < draws:
+                drop.add(item.span.line)
+    return "\n".join(row for k, row in enumerate(lines, 1) if k not in drop)
+
+
+def test_the_seeds_lossy_deal_is_reconstructed() -> None:
+    complete = parse_record(WORKED.read_text(encoding="utf-8"))
+    forced, still_open = check_against_truth(PRINTED.read_text(encoding="utf-8"), complete)
+    assert forced >= 25 and still_open > 0
+    result = replay_text(PRINTED.read_text(encoding="utf-8"), "printed.bzq", analyse=True)
+    deal = result.games[0].deals[0]
+    assert deal.scores == {"N": 590, "S": 730}
+    # The text forces South's three small trumps (000:L79: "three small trumps, the seven among them").
+    certain = deal.inference.hands["S"]["certain"]
+    assert sorted(str(c) for c in certain.elements()) == ["7C", "8C", "9C"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_worked_deal_with_random_erasures(seed: int) -> None:
+    text = WORKED.read_text(encoding="utf-8")
+    rng = random.Random(seed)
+    erased = erase(text, rng, suits=0.3, cards=0.08, hands=seed % 2 == 0, draws=0.15)
+    check_against_truth(erased, parse_record(text))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_deals_with_random_erasures(seed: int) -> None:
+    text = generate_game("classic", 100 + seed)
+    rng = random.Random(seed)
+    erased = erase(text, rng, suits=0.35, cards=0.1, hands=seed % 3 == 0, draws=0.2)
+    check_against_truth(erased, parse_record(text))
+
+
+def test_a_planted_contradiction_is_named() -> None:
+    text = PRINTED.read_text(encoding="utf-8").replace("  score N 320, S 0\n", "  score N 330, S 0\n", 1)
+    result = replay_text(text, "bad.bzq")
+    codes = [d.code for d in result.diagnostics]
+    assert codes[0] == "BZ601"
+    line = text.split("\n").index("  score N 330, S 0") + 1
+    conflict = [d for d in result.diagnostics if d.code == "BZ602"]
+    assert any(d.span is not None and d.span.line == line for d in conflict), [d.message for d in conflict]
+    assert len(conflict) <= 3
+
+
+def test_complete_records_do_not_go_through_inference() -> None:
+    result = replay_record(parse_record(WORKED.read_text(encoding="utf-8")))
+    assert result.games[0].deals[0].inference is None
+
+
+def test_infer_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "completed.bzq"
+    assert main(["infer", str(PRINTED), "--out", str(PRINTED)]) == 2  # never overwrites its input
+    assert main(["infer", str(PRINTED), "--out", str(out)]) == 0
+    written = out.read_text(encoding="utf-8")
+    completed = parse_record(written)
+    deal = completed.games[0].deals[0]
+    assert not deal_has_unknowns(deal, load_rules("classic"))
+    assert "{ inferred:" in written and "hand N:" in written
+    result = replay_text(written, str(out))
+    assert result.valid and result.games[0].deals[0].inference is None
+    assert result.games[0].deals[0].scores == {"N": 590, "S": 730}
+    assert main(["infer", str(PRINTED), "--out", str(out)]) == 2  # exists: needs --force
+    capsys.readouterr()
+
+
+def test_validate_lists_unknowns(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(PRINTED), "--unknowns"]) == 0
+    out = capsys.readouterr().out
+    assert "unknown card(s) completed" in out
+    assert "forced  trick 7, N's card: QC" in out
+    assert "open    " in out
