@@ -56,7 +56,27 @@ class Unknown:
     seat: str
     anchor: tuple[Any, ...] = ("token",)
     """How a completed record writes it: ("token",) in place of the pattern at ``span``; ("hand", seat) in a new
-    hand line; ("draws", trick number) in a new draws line; ("declare", Declare) after the declaration's kind."""
+    hand line."""
+
+    @property
+    def trick(self) -> int | None:
+        """The trick it belongs to (None for a dealt card)."""
+        if not self.where.startswith("trick "):
+            return None
+        return int(self.where.split(",")[0].split()[1])
+
+    @property
+    def role(self) -> str:
+        """ "card" (played), "draw", "hand" (dealt), "exchange" or "declaration"."""
+        if self.where.endswith("'s hand"):
+            return "hand"
+        if "'s card" in self.where:
+            return "card"
+        if "'s draw" in self.where:
+            return "draw"
+        if "exchanged seven" in self.where:
+            return "exchange"
+        return "declaration"
 
 
 @dataclass
@@ -89,6 +109,14 @@ class Inference:
     """Values whose possibility the analysis could not settle within its budget."""
     hands: dict[str, Any] = field(default_factory=dict)
     """For seats dealt unknown cards: {"slots": how many, "certain": Counter of cards every completion deals}."""
+
+    def status(self, unknown: Unknown) -> tuple[str, list[Card]]:
+        """("forced" | "open" | "chosen", the other possible values) of one unknown; "chosen" when not analysed."""
+        value = self.values.get(unknown.tag)
+        others = sorted(self.possible.get(unknown.tag, set()) - ({value} if value else set()), key=lambda c: c.sort_key)
+        if not self.analysed or self.undecided.get(unknown.tag):
+            return "chosen", others
+        return ("open" if others else "forced"), others
 
     def forced(self) -> list[Unknown]:
         """Unknowns (other than dealt cards) with exactly one possible value."""

@@ -85,6 +85,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "deal_start": "The deal",
         "deal_end": "End of deal {n}",
         "trick_title": "Trick {n}",
+        "inferred_forced": "not in the record; the only card the rules allow",
+        "inferred_open": "not in the record; chosen, it could also be {cards}",
+        "inferred_chosen": "not in the record; chosen",
         "dealer": "Dealer",
         "leads": "{seat} leads",
         "dealer_leader": "{dealer} deals, {leader} leads.",
@@ -385,6 +388,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "deal_start": "Раздача",
         "deal_end": "Конец сдачи {n}",
         "trick_title": "Взятка {n}",
+        "inferred_forced": "нет в записи; единственная карта, которую допускают правила",
+        "inferred_open": "нет в записи; выбрана, возможны также {cards}",
+        "inferred_chosen": "нет в записи; выбрана",
         "dealer": "Сдаёт",
         "leads": "Ходит {seat}",
         "dealer_leader": "Сдаёт {dealer}, первым ходит {leader}.",
@@ -896,6 +902,10 @@ class CardView:
     """What a screen reader says: "queen of spades"."""
     played: bool = False
     """Marked in a hand: this is the card the seat plays to the trick."""
+    inferred: str = ""
+    """For a card the record left unknown: "forced" (the only possible one), "open" or "chosen"."""
+    alternatives: str = ""
+    """For an open card: the other cards it could be."""
 
     @property
     def glyph(self) -> str:
@@ -1438,6 +1448,41 @@ class _Builder:
         text = f"{lead}{' ' + shown if shown else ''}: {event.points}"
         return ScoringView(event.seat, event.kind, lead, cards, event.points, text, self.rule_href(event.kind))
 
+    def mark(self, view: CardView, deal: DealResult, where: tuple[int, str, str]) -> CardView:
+        """Mark a card the record left unknown (see replayer.infer), with its alternatives when it is open."""
+        inference = deal.inference
+        if inference is None:
+            return view
+        for unknown in inference.unknowns:
+            if (unknown.trick, unknown.seat, unknown.role) == where:
+                status, others = inference.status(unknown)
+                alternatives = " ".join(card_view(c, self.t).glyph for c in others)
+                label = self.t[f"inferred_{status}"].format(cards=alternatives)
+                return replace(view, inferred=status, alternatives=alternatives, label=f"{view.label} ({label})")
+        return view
+
+    def mark_dealt(self, deal: DealResult, seats: list[SeatView]) -> list[SeatView]:
+        """Mark the dealt cards the record left unknown: those every completion deals, and those chosen."""
+        inference = deal.inference
+        if inference is None or not inference.hands:
+            return seats
+        marked = []
+        for view in seats:
+            hand = inference.hands.get(view.seat)
+            if hand is None:
+                marked.append(view)
+                continue
+            certain = Counter(hand["certain"])
+            cards = []
+            for card in view.hand:
+                key = Card.parse(card.code)
+                status = "forced" if certain[key] > 0 else "open"
+                certain[key] -= 1
+                label = self.t[f"inferred_{status}"].format(cards="…")
+                cards.append(replace(card, inferred=status, label=f"{card.label} ({label})"))
+            marked.append(replace(view, hand=cards))
+        return marked
+
     def seat_views(
         self, hands: Mapping[str, list[Card]], tables: Mapping[str, list[Card]], plays: Sequence[tuple[str, Card]]
     ) -> list[SeatView]:
@@ -1668,7 +1713,7 @@ class _Builder:
             number=0,
             phase=1,
             phase_note="",
-            seats=self.seat_views(deal.hands, {}, []),
+            seats=self.mark_dealt(deal, self.seat_views(deal.hands, {}, [])),
             leader=self.t["leads"].format(seat=self.seat(deal.leader)),
             plays=[],
             winner="",
@@ -1701,7 +1746,8 @@ class _Builder:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
-            plays.append(PlayView(seat, self.seat(seat), card_view(card, self.t), winning))
+            view = self.mark(card_view(card, self.t), deal, (trick.n, seat, "card"))
+            plays.append(PlayView(seat, self.seat(seat), view, winning))
         questions = [self.question(trick, seat, q.text, q.answers) for seat, q in trick.questions]
         turnup = card_view(after.turnup, self.t) if after.turnup is not None else None
         before_turnup = card_view(before.turnup, self.t) if before.turnup is not None else None
@@ -1719,7 +1765,10 @@ class _Builder:
             plays=plays,
             winner=self.t["wins_trick"].format(seat=self.seat(trick.winner)) if trick.winner else "",
             scoring=[self.scoring(e) for e in trick.scoring],
-            draws=[PlayView(s, self.seat(s), card_view(c, self.t)) for s, c in trick.draws],
+            draws=[
+                PlayView(s, self.seat(s), self.mark(card_view(c, self.t), deal, (trick.n, s, "draw")))
+                for s, c in trick.draws
+            ],
             stock=after.stock,
             stock_text=self.stock_text(after.stock),
             turnup=turnup,

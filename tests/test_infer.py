@@ -170,3 +170,15 @@ def test_validate_lists_unknowns(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown card(s) completed" in out
     assert "forced  trick 7, N's card: QC" in out
     assert "open    " in out
+
+
+def test_lessons_mark_inferred_cards(tmp_path: Path) -> None:
+    from replayer.render import render_site
+
+    result = replay_text(PRINTED.read_text(encoding="utf-8"), str(PRINTED), analyse=True)
+    written = render_site([result], tmp_path / "site", lang="en")
+    page = next(p for p in written if p.name.endswith(".html") and "as-printed" in p.name)
+    html = page.read_text(encoding="utf-8")
+    assert 'class="card s-C inferred forced"' in html  # e.g. South's 7C at trick 7, forced by the stated 10 points
+    assert "inferred open" in html and "data-alternatives=" in html
+    assert "not in the record; chosen, it could also be" in html
