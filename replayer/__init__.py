@@ -3,13 +3,14 @@
 >>> from replayer import Card, load_rules
 >>> load_rules("classic").meld("sequence").points
 250
+
+The names below are imported on first use, so that ``bezique validate`` starts without loading what it does not
+need (the YAML reader, the lesson templates).
 """
 
 from __future__ import annotations
 
-from .cards import Card, Rank, Suit
-from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
-from .rules import RuleProfile, load_rules
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -26,3 +27,29 @@ __all__ = [
     "__version__",
     "load_rules",
 ]
+
+_WHERE = {
+    "Card": "cards",
+    "Rank": "cards",
+    "Suit": "cards",
+    "Diagnostic": "errors",
+    "NotationError": "errors",
+    "RuleProfileError": "errors",
+    "RuleViolation": "errors",
+    "Span": "errors",
+    "RuleProfile": "rules",
+    "load_rules": "rules",
+}
+
+if TYPE_CHECKING:
+    from .cards import Card, Rank, Suit
+    from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
+    from .rules import RuleProfile, load_rules
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module 'replayer' has no attribute {name!r}")

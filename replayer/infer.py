@@ -28,11 +28,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-from pysat.solvers import Solver
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, CardLike, CardPattern, Rank, Suit
 from .engine import _obliged, trick_winner
@@ -42,6 +38,19 @@ from .record import Claim, Deal, Declare, Draw, Draws, Exchange, ScoreCheck
 from .rules import RuleProfile
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
+
+if TYPE_CHECKING:
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+
+def _load_solver() -> None:
+    """Import the SAT solver on first use: records without unknown cards never pay for it at start-up."""
+    global CardEnc, EncType, IDPool, Solver
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
 
 
 @dataclass
@@ -201,6 +210,7 @@ class _Encoding:
     """The deal as clauses. Every soft clause carries the selector of the statement it comes from."""
 
     def __init__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> None:
+        _load_solver()
         self.profile = profile
         self.options = options
         self.dealer = dealer

@@ -87,7 +87,8 @@ def data_dir(name: str) -> Path:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = (data_dir("grammar") / "bezique.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    # cache=True keeps the compiled parser in the temporary folder: a cold start skips compiling the grammar.
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True)
 
 
 def parse_file(path: str | Path) -> Record:
