@@ -44,13 +44,13 @@ def count_events(text: str) -> int:
     events = 0
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith("trick "):
+        if stripped.startswith("trick ") or stripped.startswith("draws "):
             events += stripped.count(",") + 1
-        elif stripped.startswith("draws "):
-            events += stripped.count(",") + 1
-        elif " declares " in stripped or " exchanges " in stripped:
-            events += 1
-        elif stripped.startswith(("score ", "brisques ", "result ")):
+        elif (
+            " declares " in stripped
+            or " exchanges " in stripped
+            or stripped.startswith(("score ", "brisques ", "result "))
+        ):
             events += 1
     return events
 
