@@ -15,8 +15,8 @@ import pytest
 from conftest import GAMES
 
 from replayer.cli import main
-from replayer.infer import deal_has_unknowns
 from replayer.generate import generate_game
+from replayer.infer import deal_has_unknowns
 from replayer.notation import parse_record
 from replayer.record import Draws, Record
 from replayer.replay import replay_deal, replay_record, replay_text
