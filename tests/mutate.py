@@ -15,10 +15,10 @@ redeclared              a declaration repeated after a later trick with the same
 second-declaration      a second declaration after the same trick                                  BZ308
 loser-declares          a declaration made by the trick's loser                                    BZ301
 phase-2-declaration     a declaration after a trick of the last eight                              BZ302
-revoke                  phase 2: a card of another suit when holding the suit led                  BZ203
+revoke                  a card of another suit when holding the suit led (where the rule obliges)  BZ203
 not-winning             phase 2: a lower card of the suit led when holding a higher one            BZ204
 not-trumping            phase 2: void in the suit led, a plain card when holding a trump           BZ205
-swapped-draws           the loser draws before the winner                                          BZ401
+swapped-draws           the two draws after a trick stated in the other order                      BZ401
 draw-out-of-order       (stock given) two drawn cards swapped, or two cards of the stock swapped   BZ403
 wrong-running-score     a stated running score changed                                             BZ501
 wrong-brisques          the stated brisques changed                                                BZ502
@@ -409,6 +409,8 @@ def second_declaration(w: Walk) -> Iterator[Mutant]:
 def loser_declares(w: Walk) -> Iterator[Mutant]:
     """A declaration made by the player who lost the trick."""
     for deal, dw in w.deals:
+        if dw.profile.declare_after != "won_trick":
+            continue
         for trick in deal.tricks:
             for item in trick.items:
                 if isinstance(item, Declare):
@@ -428,7 +430,7 @@ def phase_2_declaration(w: Walk) -> Iterator[Mutant]:
     for deal, dw in w.deals:
         earlier = [i for t in deal.tricks for i in t.items if isinstance(i, Declare) and i.scored and i.kind]
         for trick in deal.tricks:
-            if dw.phase[id(trick)] != 2 or id(trick) not in dw.winner:
+            if dw.phase[id(trick)] != 2 or 2 in dw.profile.declare_phases or id(trick) not in dw.winner:
                 continue
             winner = dw.winner[id(trick)]
             meld = next((d for d in earlier if d.seat == winner), earlier[0] if earlier else None)
@@ -445,12 +447,25 @@ def phase_2_declaration(w: Walk) -> Iterator[Mutant]:
             )
 
 
+def _obligations(rule: str) -> set[str]:
+    """What a play rule obliges the second player to do: follow suit, win the trick, trump when void."""
+    return {
+        "follow_win_trump": {"follow", "win", "trump"},
+        "follow_trump": {"follow", "trump"},
+        "follow": {"follow"},
+        "follow_suit": {"follow"},
+    }.get(rule, set())
+
+
 def phase_2_plays(w: Walk) -> Iterator[Mutant]:
-    """Phase 2: the second player revokes, fails to win, or fails to trump."""
+    """The second player revokes, fails to win, or fails to trump, where the profile's play rule obliges it."""
     for deal, dw in w.deals:
         trump = dw.trump
         for trick in deal.tricks:
-            if dw.phase[id(trick)] != 2 or len(trick.plays) != 2:
+            phase = dw.phase[id(trick)]
+            rule = dw.profile.phase2_play if phase == 2 else dw.profile.phase1_play
+            obliged = _obligations(rule)
+            if not obliged or len(trick.plays) != 2:
                 continue
             lead, follow = trick.plays
             hand = sorted(dw.before_play[id(follow)].seats[follow.seat].held(), key=lambda c: c.sort_key)
@@ -465,9 +480,9 @@ def phase_2_plays(w: Walk) -> Iterator[Mutant]:
                 )
                 choices.append(("revoke", "BZ203", other[0] if other else None, why))
                 lower = [c for c in same if c.rank <= led.rank and c != follow.card]
-                if higher and lower:
+                if "win" in obliged and higher and lower:
                     choices.append(("not-winning", "BZ204", lower[0], f"holds {higher[0]} which beats {led}"))
-            elif trump is not None and led.suit != trump:
+            elif "trump" in obliged and trump is not None and led.suit != trump:
                 trumps = [c for c in hand if c.suit == trump]
                 plain = [c for c in hand if c.suit != trump and c != follow.card]
                 if trumps and plain:
@@ -481,7 +496,7 @@ def phase_2_plays(w: Walk) -> Iterator[Mutant]:
                     follow.span.line,
                     follow.span.column,
                     code,
-                    f"trick {trick.number}: {follow.seat} plays {x} to {led} but {why}",
+                    f"trick {trick.number} (phase {phase}, {rule}): {follow.seat} plays {x} to {led} but {why}",
                 )
 
 
@@ -511,7 +526,7 @@ def swapped_draws(w: Walk) -> Iterator[Mutant]:
                     first.span.line,
                     card_column,
                     "BZ401",
-                    f"after trick {trick.number}: {second.seat} draws before {first.seat}",
+                    f"after trick {trick.number}: {second.seat} draws before {first.seat} (the other order)",
                 )
 
 

@@ -1,7 +1,7 @@
 """Mutation testing of the validator (tests/mutate.py): every single-point change that breaks a rule or a stated
 fact is rejected, with its rule, on its line; every change that alters nothing is accepted.
 
-The corpus is the worked deal and three generated records, sampled so that the suite stays fast;
+The corpus is the worked deal and generated records of every profile, sampled so that the suite stays fast;
 ``python tests/mutate.py --random 20`` runs every mutant of games/ and of 20 generated records.
 """
 
@@ -26,11 +26,14 @@ from mutate import (
 )
 
 from replayer.generate import generate_game
+from replayer.rules import profile_names
 
 # (name, text, at most this many mutants of each kind)
-CORPUS = [("worked-deal-000", (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8"), 16)] + [
-    (f"generated seed {seed}", generate_game("classic", seed, 1 + seed % 2), 4) for seed in (0, 1, 2)
-]
+CORPUS = (
+    [("worked-deal-000", (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8"), 16)]
+    + [(f"classic seed {seed}", generate_game("classic", seed, 1 + seed % 2), 4) for seed in (0, 1, 2)]
+    + [(f"{name} seed 5", generate_game(name, 5), 2) for name in profile_names() if name != "classic"]
+)
 
 OPERATORS = [
     "card-not-held",
@@ -64,6 +67,22 @@ def known_bug(outcome: Outcome) -> bool:
     return outcome.mutant.operator == "revoke" and on_line & {"BZ204"} and "BZ203" not in on_line
 
 
+def declares_after_drawing(w: Walk) -> bool:
+    """True when a trick of the record has a declaration or an exchange after its draws (as ua2 plays)."""
+    for deal, _ in w.deals:
+        for trick in deal.tricks:
+            kinds = [type(i).__name__ for i in trick.items]
+            if "Draws" in kinds and any(k in ("Declare", "Exchange") for k in kinds[kinds.index("Draws") :]):
+                return True
+    return False
+
+
+def known_no_op_bug(change: NoOp, w: Walk) -> bool:
+    """With the stock given and the draws left out, the replay takes the draws after the trick's last statement,
+    so in a profile whose players declare after drawing (ua2) a declaration comes before the cards it needs."""
+    return change.operator == "draws-from-stock" and declares_after_drawing(w)
+
+
 @pytest.fixture(scope="module")
 def walks() -> list[tuple[str, Walk, int]]:
     return [(name, walk(text), cap) for name, text, cap in CORPUS]
@@ -76,9 +95,13 @@ def outcomes(walks: list[tuple[str, Walk, int]]) -> list[Outcome]:
 
 
 @pytest.fixture(scope="module")
-def changes(walks: list[tuple[str, Walk, int]]) -> list[tuple[str, NoOp, str | None]]:
+def changes(walks: list[tuple[str, Walk, int]]) -> list[tuple[str, NoOp, str | None, bool]]:
     rng = random.Random(7)
-    return [(name, change, check_no_op(change, w.text)) for name, w, _ in walks for change in no_ops(w, rng)]
+    return [
+        (name, change, check_no_op(change, w.text), known_no_op_bug(change, w))
+        for name, w, _ in walks
+        for change in no_ops(w, rng)
+    ]
 
 
 def test_every_operator_makes_mutants(outcomes: list[Outcome]) -> None:
@@ -122,13 +145,23 @@ def test_mutants_point_at_the_changed_token(outcomes: list[Outcome]) -> None:
     assert not loose, [(o.mutant.description, o.mutant.column, o.found[:3]) for o in loose]
 
 
-def test_changes_that_alter_nothing_are_accepted(changes: list[tuple[str, NoOp, str | None]]) -> None:
-    kinds = Counter(change.operator for _, change, _ in changes)
+def test_changes_that_alter_nothing_are_accepted(changes: list[tuple[str, NoOp, str | None, bool]]) -> None:
+    kinds = Counter(change.operator for _, change, _, _ in changes)
     assert len(kinds) >= 20
     wrong = [
-        f"{name}: {change.operator} ({change.description}): {problem}" for name, change, problem in changes if problem
+        f"{name}: {change.operator} ({change.description}): {problem}"
+        for name, change, problem, known in changes
+        if problem and not known
     ]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.xfail(reason="replay bug: draws left out are taken after a trick's last statement (see known_no_op_bug)")
+def test_draws_left_out_are_taken_before_a_later_declaration(
+    changes: list[tuple[str, NoOp, str | None, bool]],
+) -> None:
+    # Not strict: only a profile whose players declare after drawing (ua2) shows the bug.
+    assert not [change for _, change, problem, known in changes if known and problem]
 
 
 def test_the_tool_reports_a_validator_that_misses_a_mutation(monkeypatch: pytest.MonkeyPatch) -> None:
