@@ -7,6 +7,9 @@ are checked too. A code added to the catalogue without a case here fails ``test_
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 from pathlib import Path
 
 import pytest
@@ -224,3 +227,77 @@ def test_catalogue_entry_is_complete(code: str) -> None:
     assert entry.title and entry.concern and entry.example
     assert "|" not in "".join(entry), "a | would break the Markdown table"
     assert "\n" not in "".join(entry)
+
+
+# --- the same exit codes and error format in every command ------------------------------------------------------
+
+INVALID = Path(__file__).parent / "data" / "invalid"
+
+
+def _commands(path: Path, tmp_path: Path) -> dict[str, list[str]]:
+    return {
+        "validate": ["validate", str(path)],
+        "replay": ["replay", str(path)],
+        "replay --json": ["replay", "--json", str(path)],
+        "render": ["render", str(path), "--out", str(tmp_path / "site"), "--force"],
+        "fmt": ["fmt", str(path)],
+        "fmt --check": ["fmt", "--check", str(path)],
+        "infer": ["infer", str(path), "--out", str(tmp_path / "out.bzq"), "--force"],
+    }
+
+
+_RULES = ("validate", "replay", "replay --json", "render", "infer")  # fmt judges the form, not the rules
+CASES_1 = [("running-score.bzq", "71:11: error: BZ501 ", c) for c in _RULES] + [
+    ("syntax-missing-comma.bzq", "81:15: error: BZ001 ", c) for c in _commands(Path("x"), Path("y"))
+]
+
+
+@pytest.mark.parametrize(("record", "position", "command"), CASES_1)
+def test_invalid_input_exits_1_with_positioned_errors(
+    record: str, position: str, command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = INVALID / record
+    assert main(_commands(path, tmp_path)[command]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{position}" in err, err[-800:]
+
+
+@pytest.mark.parametrize("command", list(_commands(Path("x"), Path("y"))))
+def test_valid_input_exits_0(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = GAMES / "worked-deal-000.bzq"
+    assert main(_commands(path, tmp_path)[command]) == 0
+    assert ": error: " not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", list(_commands(Path("x"), Path("y"))))
+def test_usage_errors_exit_2(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.bzq"
+    assert main(_commands(missing, tmp_path)[command]) == 2
+    assert capsys.readouterr().err.startswith("bezique: error: ")
+    with pytest.raises(SystemExit) as info:  # argparse: an unknown option
+        main([*_commands(missing, tmp_path)[command], "--no-such-option"])
+    assert info.value.code == 2
+
+
+def test_bytes_that_are_not_utf8_get_the_same_answer_from_every_command(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.bzq"
+    path.write_bytes(WORKED.replace("«Безик»", "Bézique").encode("latin-1", errors="replace"))
+    statuses = set()
+    for argv in _commands(path, tmp_path).values():
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            statuses.add(main(argv))
+        assert "not UTF-8" in err.getvalue()
+    assert len(statuses) == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a file that is not UTF-8 is invalid input, but every command reports it as a usage error (exit 2) "
+    "without a position (cli._read); the issue asks for exit 1 and FILE:LINE:COL",
+)
+def test_bytes_that_are_not_utf8_are_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin1.bzq"
+    path.write_bytes(WORKED.replace("«Безик»", "Bézique").encode("latin-1", errors="replace"))
+    assert main(["validate", str(path)]) == 1
+    assert re.search(rf"{re.escape(str(path))}:\d+:\d+: error: BZ\d{{3}} ", capsys.readouterr().err)

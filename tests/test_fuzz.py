@@ -542,9 +542,34 @@ def test_profiles_load_or_fail_naming_the_file(text: str) -> None:
             profile = load_rules(str(path))
         except RuleProfileError as exc:
             assert str(path) in str(exc)
+            assert re.search(r"key '[^']+'|not valid YAML|must be a mapping", str(exc)), str(exc)
             return
         # A profile that loads must be usable: a deal can be replayed with it.
         assert profile.hand_size > 0 and profile.players > 0
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="rules.py does not check the ranges of these values")
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("hand_size: 8", "hand_size: 0", "hand_size"),
+        ("hand_size: 8", "hand_size: 100", "hand_size"),  # more cards than the packs hold
+        ("packs: 2", "packs: 0", "packs"),
+        ("phases: [1]", "phases: [one]", "declare.phases"),
+    ],
+)
+def test_profile_values_out_of_range_are_errors(old: str, new: str, key: str) -> None:
+    # They load today, and `bezique generate` then fails with an IndexError.
+    assert old in CLASSIC_YAML
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"profile-{next(_profile_files)}.yaml"
+        path.write_text(CLASSIC_YAML.replace(old, new, 1), encoding="utf-8")
+        try:
+            load_rules(str(path))
+        except RuleProfileError as exc:
+            assert str(path) in str(exc) and f"'{key}'" in str(exc)
+            return
+        raise AssertionError(f"{new!r} was accepted")
 
 
 def test_fuzz_count() -> None:
