@@ -225,12 +225,23 @@ CODES: dict[str, ErrorCode] = {
 }
 
 
+_split: tuple[str, list[str]] | None = None
+
+
+def _lines(source: str) -> list[str]:
+    """The source's lines, split once for all the diagnostics of one record (printing stays linear)."""
+    global _split
+    if _split is None or _split[0] is not source:
+        _split = (source, source.splitlines())
+    return _split[1]
+
+
 def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
     """``FILE:LINE:COL: error: CODE message``, then the source line and a caret line when the source is known."""
     head = f"{diag.location()}: {diag.severity}: {diag.code} {diag.message}"
     if source is None or diag.span is None:
         return head
-    lines = source.splitlines()
+    lines = _lines(source)
     if not 1 <= diag.span.line <= len(lines):
         return head
     text = lines[diag.span.line - 1].expandtabs(1)

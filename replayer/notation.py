@@ -117,6 +117,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             return Diagnostic("BZ004", "unterminated comment: '{' has no closing '}'", Span(line, column), path)
         word = text[pos:].split(None, 1)[0] if text[pos:].strip() else char
         word = word.split(",")[0] or char
+        if len(word) > 40:
+            word = word[:40] + "…"
         expected = _expected(set(exc.allowed or ()))
         if "CARD" in (exc.allowed or ()):
             return Diagnostic(
@@ -144,6 +146,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
                 Span(token.line or line, token.column or column, len(str(token)) + 1),
                 path,
             )
+        if len(str(token)) > 40:
+            token = token.update(value=str(token)[:40] + "…")
         shown = "end of line" if token.type == "_NL" else ("end of file" if token.type == "$END" else repr(str(token)))
         expected = _expected(set(exc.expected or ()))
         return Diagnostic(

@@ -255,6 +255,8 @@ class _Replayer:
                 return None
         inference = None
         if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
+            if not self.seats_ok(deal, profile):
+                return None
             from .infer import infer_deal
 
             inference = infer_deal(deal, profile, options, dealer, analyse=self.analyse)
@@ -334,6 +336,39 @@ class _Replayer:
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result")
         return outcome
+
+    def seats_ok(self, deal: Deal, profile: RuleProfile) -> bool:
+        """Before completing unknown cards: every seat named is the profile's, and no seat plays twice to a trick."""
+        ok = True
+        seats = set(profile.seats)
+        for trick in deal.tricks:
+            named = [p.seat for p in trick.plays]
+            for play in trick.plays:
+                if play.seat not in seats:
+                    self.report(
+                        "BZ105",
+                        f"{play.seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
+                        play.seat_span,
+                    )
+                    ok = False
+            if len(set(named)) != len(named):
+                self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
+                ok = False
+            for item in trick.items:
+                item_seats = [d.seat for d in item.draws] if isinstance(item, Draws) else [getattr(item, "seat", None)]
+                for seat in item_seats:
+                    if seat is not None and seat not in seats:
+                        self.report(
+                            "BZ105",
+                            f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
+                            item.span,
+                        )
+                        ok = False
+        for seat in deal.hands:
+            if seat not in seats:
+                self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile", deal.hand_spans.get(seat))
+                ok = False
+        return ok
 
     def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str) -> None:
         for value in check.values:

@@ -19,7 +19,6 @@ import os
 import pstats
 import re
 import tempfile
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -98,9 +97,8 @@ def needs_inference(text: str) -> bool:
 
 
 def _known_crash(exc: BaseException, inference: bool) -> str | None:
-    where = traceback.extract_tb(exc.__traceback__)[-1].filename
-    if inference and isinstance(exc, KeyError) and where.endswith("infer.py"):
-        return "infer.py: KeyError for a seat the profile does not have, or a trick whose seats repeat"
+    """A crash already reported and not yet fixed, to set aside (none at present: all found so far are fixed)."""
+    del exc, inference
     return None
 
 
@@ -347,12 +345,6 @@ def test_records_from_the_grammar(text: str) -> None:
 # --- known crashes and bounds -----------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="bug: notation.py converts numbers with int(), which raises ValueError beyond 4300 digits "
-    "(trick and deal numbers, points, scores, target)",
-)
 @pytest.mark.parametrize("statement", ["trick {n}: N QS, S QH", "deal {n}", "target: {n}"])
 def test_huge_numbers_are_errors_not_crashes(statement: str) -> None:
     check_record(statement.format(n="9" * 5000) + "\n")
@@ -363,11 +355,6 @@ _UNKNOWN_DEAL = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="bug: infer.py raises KeyError for a seat the profile does not have, or a trick whose seats repeat",
-)
 @pytest.mark.parametrize(
     "trick",
     ["trick 1: N 10S, E AS", "trick 1: N AS / N AS", "trick 1: N AS, S AS\n  E exchanges AS", "trick 1: E AS, S AS"],
@@ -434,11 +421,6 @@ class _CountingText(str):
         return super().splitlines(keepends)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: errors.format_diagnostic splits the whole source into lines for every diagnostic, so printing d "
-    "problems of an n-character record costs n*d (40,000 problems of a 100 KB line take 20 s)",
-)
 def test_printing_diagnostics_is_linear() -> None:
     source = _CountingText(WORKED)
     diagnostics = [Diagnostic("BZ201", "x", Span(1 + i % 200, 1)) for i in range(1000)]
@@ -483,6 +465,7 @@ def test_record_text_is_inert_in_lessons(title: str, name: str, header: str, com
     text = generate_game("classic", 4)
     text = re.sub(r'^game ".*"$', f'game "{title}"', text, count=1, flags=re.M)
     players = f'players: N "{name}", S "{name}"'
+    text = re.sub(r"^source: .*$", lambda _: f"source: {header}", text, count=1, flags=re.M)
     text = text.replace("profile: classic", f"profile: classic\n{players}\nurl: {header}\nnote: {header}", 1)
     text = re.sub(r"^(trick 1: .*)$", rf"\1  {{ {comment} }}", text, count=1, flags=re.M)
     text = re.sub(r"^trick 2: ", f"trick 2: {{? {comment} }} ", text, count=1, flags=re.M)
