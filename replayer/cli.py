@@ -306,16 +306,18 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     invalid = changed = 0
     for path in files:
         name = "<stdin>" if path is None else str(path)
-        if path is None:
-            text = sys.stdin.read()
-        else:
-            # Read the bytes as they are (no newline translation), so that --check sees CRLF line ends.
-            try:
-                text = path.read_bytes().decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-            except OSError as exc:
-                raise UsageError(f"{path}: {exc.strerror}") from None
+        # Read the bytes as they are (no newline translation), so that --check sees CRLF line ends.
+        try:
+            if path is None:
+                stdin = getattr(sys.stdin, "buffer", None)
+                data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+            else:
+                data = path.read_bytes()
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+        except OSError as exc:
+            raise UsageError(f"{name}: {exc.strerror}") from None
         try:
             canonical = format_text(text, name)
         except NotationError as exc:
@@ -341,7 +343,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                 print(format_diagnostic(Diagnostic("BZ005", message, Span(line + 1, 1), name), text), file=sys.stderr)
         elif args.write:
             if path is not None and canonical != text:
-                write_atomic(path, canonical)
+                try:
+                    write_atomic(path, canonical)
+                except OSError as exc:
+                    raise UsageError(f"{name}: cannot rewrite it: {exc.strerror}") from None
                 print(f"{name}: reformatted")
         else:
             sys.stdout.write(canonical)

@@ -324,3 +324,26 @@ def test_cli_reads_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     monkeypatch.setattr("sys.stdin", io.StringIO(MESSY))
     assert main(["fmt", "-"]) == 0
     assert capsys.readouterr().out == CANONICAL
+
+
+def test_cli_stdin_that_is_not_utf8(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    class Stdin:
+        buffer = io.BytesIO('game "Bézique"\n'.encode("latin-1"))
+
+    monkeypatch.setattr("sys.stdin", Stdin())
+    assert main(["fmt", "-"]) == 2
+    assert "<stdin>: not UTF-8 text" in capsys.readouterr().err
+
+
+def test_cli_write_that_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder that cannot be written (as a read-only one, for a user other than root): a message, no traceback.
+    def refuse(path: object, text: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(fmt, "write_atomic", refuse)
+    path = _messy_file(tmp_path)
+    assert main(["fmt", "--write", str(path)]) == 2
+    assert f"{path}: cannot rewrite it: Permission denied" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == MESSY
