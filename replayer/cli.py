@@ -11,8 +11,12 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
+    from .rules import RuleProfile
 
 __all__ = ["find_records", "main"]
 
@@ -238,28 +242,94 @@ def cmd_rules(args: argparse.Namespace) -> int:
         f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
         f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
     )
+    print("\nPlay:")
+    for line in _play_lines(profile):
+        print(f"  {line}")
     print("\nMelds:")
     for meld in profile.melds:
-        print(f"  {meld.label:<18} {meld.points:>5}  (class {meld.klass})")
+        print(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass})")
     print("\nOther scores:")
     if profile.seven_turnup:
         print(f"  turn-up seven (dealer)   {profile.seven_turnup}")
     if profile.seven_exchange:
-        print(f"  seven exchanged          {profile.seven_exchange}")
+        who = "by its holder, between tricks" if profile.seven_exchange_when == "any_time" else "after a won trick"
+        print(f"  seven exchanged          {profile.seven_exchange}  ({who})")
+    if profile.seven_second:
+        print(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
     if profile.seven_played:
-        print(f"  seven played             {profile.seven_played}")
+        phases = " and ".join(str(p) for p in profile.seven_played_phases)
+        how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
+        print(f"  seven played             {profile.seven_played}  ({how}, phase {phases})")
     if profile.last_trick_points:
-        print(f"  last trick               {profile.last_trick_points}")
+        last = profile.options["last_trick"].default if "last_trick" in profile.options else "final"
+        which = (
+            f"trick {profile.phase1_tricks}" if str(last) == "24" else f"trick {profile.total_tricks}, the final one"
+        )
+        print(f"  last trick               {profile.last_trick_points}  ({which})")
     if profile.brisque_points:
         ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
         print(f"  brisques ({ranks})  {profile.brisque_points} each")
+    if profile.card_points:
+        table = ", ".join(f"{rank.symbol} {points}" for rank, points in profile.card_points)
+        when = "as each trick is won" if profile.card_points_when == "trick" else "at the end of the hand"
+        seven = f"; trump seven {profile.card_points_trump_seven}" if profile.card_points_trump_seven else ""
+        print(f"  card points in won tricks  {table}{seven} ({when}; other cards 0)")
+    if "target" in profile.options:
+        tie = profile.options["tie_rule"].default if "tie_rule" in profile.options else "higher_total"
+        print(f"  game                     {profile.options['target'].default} (both over it: {tie})")
     print("\nOptions:")
     for opt in profile.options.values():
         values = f" ({' | '.join(opt.values)})" if opt.values else ""
         print(f"  {opt.name} = {opt.default}{values}")
         if opt.doc:
             print(f"      {opt.doc}")
+        for value, change in opt.sets.items():
+            print(f"      {value}: sets {json.dumps(change, ensure_ascii=False)}")
     return 0
+
+
+_PLAY_WORDS = {
+    "non_dealer": "the dealer's opponent",
+    "dealer_left": "the player on the dealer's left",
+    "winner_first": "the winner draws first",
+    "leader_first": "the leader draws first",
+    "free": "any card",
+    "follow_suit": "follow suit if able, else any card",
+    "follow_win_trump": "follow suit and win if able, else trump, else any card",
+    "follow_trump": "follow suit if able, else trump, else any card",
+    "follow": "follow suit if able, else any card",
+}
+
+
+_REUSE_WORDS = {
+    "text_with_remarriage": "a new card in each class, no card twice in one kind, except a re-marriage",
+    "strict_text": "a new card in each class, no card twice in one kind",
+    "new_card_refill": "a new card in each class",
+    "higher_other_kind": "a declared card serves again only in another kind worth more",
+}
+
+
+def _play_lines(profile: RuleProfile) -> list[str]:
+    """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
+    until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
+    phases = " and ".join(str(p) for p in profile.declare_phases)
+    lines = [
+        f"first lead: {_PLAY_WORDS.get(profile.first_leader, profile.first_leader)}; after each trick "
+        f"{_PLAY_WORDS.get(profile.draw_order, profile.draw_order)}",
+        f"while the stock lasts: {_PLAY_WORDS.get(profile.phase1_play, profile.phase1_play)}",
+        f"last tricks: {_PLAY_WORDS.get(profile.phase2_play, profile.phase2_play)}",
+        f"declare: the winner of a trick, {until}, in phase {phases}",
+    ]
+    if profile.declare_after_tricks:
+        kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
+        lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")
+    per_trick = profile.options["declarations_per_trick"].default if "declarations_per_trick" in profile.options else 1
+    lines.append(f"declarations scored per won trick: {per_trick}")
+    reuse = str(profile.options["reuse"].default) if "reuse" in profile.options else profile.reuse
+    lines.append(f"re-use of declared cards: {reuse} ({_REUSE_WORDS.get(reuse, 'see the profile')})")
+    for kind, earlier in profile.no_reuse:
+        lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
+    return lines
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -273,7 +343,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.deals < 1 or args.games < 1:
         raise UsageError("--deals and --games take a whole number of at least 1")
-    text = "\n".join(generate_game(args.profile, args.seed + i, args.deals) for i in range(args.games))
+    chosen = {}
+    for raw in args.option:
+        name, sep, value = raw.partition("=")
+        if not sep:
+            raise UsageError(f"--option takes NAME=VALUE, not {raw!r}")
+        chosen[name.strip()] = value.strip()
+    try:
+        text = "\n".join(generate_game(args.profile, args.seed + i, args.deals, chosen) for i in range(args.games))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if args.out:
         out = Path(args.out)
         if out.exists() and not args.force:
@@ -423,6 +502,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--deals", type=int, default=1, help="deals per game")
     p.add_argument("--games", type=int, default=1, help="games (seeds SEED, SEED+1, ...)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule of the profile, as in a record's options: header (repeatable; bezique rules lists them)",
+    )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_generate)

@@ -32,6 +32,7 @@ __all__ = [
     "apply_show",
     "finish_deal",
     "legal_declarations",
+    "legal_exchanges",
     "legal_plays",
     "start_deal",
     "trick_winner",
@@ -62,6 +63,8 @@ class SeatState:
     """Combinations shown but not yet scored: (kind, tabled uids)."""
     unknown: list[CardPattern] = field(default_factory=list)
     """Cards held but not known (a lossy record): each becomes a known card when it is played or declared."""
+    tricks_won: int = 0
+    """Tricks won so far in this hand (some profiles let a seat declare only after winning several)."""
 
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
@@ -79,6 +82,7 @@ class SeatState:
             self.score,
             list(self.pending),
             list(self.unknown),
+            self.tricks_won,
         )
 
     def unknown_slot(self, card: Card) -> int | None:
@@ -129,6 +133,8 @@ class DealState:
     """The turn-up still lies beside the stock."""
     revealed: dict[int, Card] = field(default_factory=dict)
     """What each tagged unknown card turned out to be (see CardPattern.tag)."""
+    second_seven_shown: bool = False
+    """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
 
     @property
     def phase(self) -> int:
@@ -177,6 +183,7 @@ class DealState:
             exchanged=self.exchanged,
             turnup_waiting=self.turnup_waiting,
             revealed=dict(self.revealed),
+            second_seven_shown=self.second_seven_shown,
         )
 
     def scores(self) -> dict[str, int]:
@@ -223,7 +230,9 @@ def start_deal(
     """The state after the deal: hands dealt, the turn-up showing (and the dealer's 10 for a trump seven).
 
     A seat missing from ``hands`` was dealt unknown cards; a hand may also hold unknown cards (``Q?``, ``??``).
+    The deal is played under ``profile.with_options(options)``: options that change the rules are applied here.
     """
+    profile = profile.with_options(options)
     violations: list[RuleViolation] = []
     if turnup is not None and trump is None:
         trump = turnup.suit
@@ -448,6 +457,13 @@ def _finish_trick(state: DealState, step: Step, phase: int) -> None:
     trick_leader = state.plays[0][0]
     state.trick_no += 1
     state.seats[winner].won.extend(c for _, c in state.plays)
+    state.seats[winner].tricks_won += 1
+    if profile.card_points and profile.card_points_when == "trick":
+        cards = tuple(c for _, c in state.plays)
+        points = sum(profile.card_value(c, state.trump) for c in cards)
+        if points:
+            state.seats[winner].score += points
+            step.events.append(Scoring(winner, "card_points", cards, points))
     if (
         phase in profile.seven_played_phases
         and profile.seven_played
@@ -480,7 +496,8 @@ def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | N
             "BZ302", f"{what} after trick {state.trick_no}: no declarations once the stock is exhausted (phase 2)"
         )
     if state.winner is None or not state.window_open:
-        return RuleViolation("BZ301", f"{seat} cannot {what} now: only the winner of a trick, before drawing")
+        until = "drawing" if state.profile.declare_until == "draw" else "leading to the next trick"
+        return RuleViolation("BZ301", f"{seat} cannot {what} now: only the winner of a trick, before {until}")
     if seat != state.winner:
         return RuleViolation(
             "BZ301",
@@ -489,45 +506,82 @@ def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | N
     return None
 
 
+def _exchange_window(state: DealState, seat: str) -> RuleViolation | None:
+    """Why ``seat`` may not exchange (or show) the trump seven now; None when he may."""
+    if state.profile.seven_exchange_when == "any_time":
+        # RULES.md §2.c rule 5 (002:L9): the holder exchanges; no won trick is required, only a pause between tricks.
+        if state.plays:
+            return RuleViolation("BZ309", f"{seat} cannot exchange the seven in the middle of a trick")
+        return None
+    problem = _window_problem(state, seat, "exchange the seven")
+    if problem is not None and problem.code == "BZ301":
+        problem.code = "BZ309"
+    return problem
+
+
 def apply_exchange(state: DealState, seat: str, card: Card, points: int | None = None, force: bool = False) -> Step:
-    """Exchange the trump seven for the turn-up after winning a trick."""
+    """Exchange the trump seven for the turn-up (after winning a trick, or as the profile allows).
+
+    When the turn-up is already a trump seven and the profile scores the other seven (``seven.second``), the same
+    statement shows that seven instead: it scores and stays in the hand.
+    """
     new = state.copy()
     step = Step(new)
     v = step.violations
     profile = new.profile
-    problem = _window_problem(new, seat, "exchange the seven")
+    problem = _exchange_window(new, seat)
     if problem is not None:
-        problem.code = "BZ309" if problem.code == "BZ301" else problem.code
         v.append(problem)
-    if _is_trump_seven(card, new.trump) and new.seats[seat].hand[card] <= 0:
+    seat_state = new.seats[seat]
+    if _is_trump_seven(card, new.trump) and seat_state.held()[card] <= 0:
         v.extend(_reveal(new, seat, card))
+    show = False
     if not _is_trump_seven(card, new.trump):
         v.append(RuleViolation("BZ309", f"only the seven of trumps is exchanged for the turn-up, not {card}"))
     elif new.turnup is None or not new.turnup_in_stock:
         v.append(RuleViolation("BZ309", "there is no turn-up left to exchange"))
-    elif _is_trump_seven(new.turnup, new.trump):
+    elif _is_trump_seven(new.turnup, new.trump) and not profile.seven_second:
         v.append(RuleViolation("BZ309", f"the turn-up is already a seven ({new.turnup})"))
-    elif new.seats[seat].hand[card] <= 0:
+    elif _is_trump_seven(new.turnup, new.trump) and new.second_seven_shown:
+        v.append(RuleViolation("BZ309", "the other seven of trumps has already been shown and scored"))
+    elif seat_state.held()[card] <= 0:
         v.append(RuleViolation("BZ309", f"{seat} exchanges {card} but does not hold it"))
-    awarded = profile.seven_exchange
+    else:
+        show = _is_trump_seven(new.turnup, new.trump)
+    awarded = profile.seven_second if show else profile.seven_exchange
     if points is not None and points != awarded:
-        v.append(
-            RuleViolation(
-                "BZ305", f"the seven exchange is claimed for {points}; the {profile.name} profile scores {awarded}"
-            )
-        )
+        what = "showing the other seven" if show else "the seven exchange"
+        v.append(RuleViolation("BZ305", f"{what} is claimed for {points}; the {profile.name} profile scores {awarded}"))
     if not v or force:
-        hand = new.seats[seat].hand
-        if hand[card] > 0 and new.turnup is not None:
-            hand[card] -= 1
-            if not hand[card]:
-                del hand[card]
-            hand[new.turnup] += 1
+        if show:
+            new.second_seven_shown = True
+            seat_state.score += awarded
+            step.events.append(Scoring(seat, "seven_shown", (card,), awarded))
+            return step.check(force)
+        if seat_state.held()[card] > 0 and new.turnup is not None:
+            # A seven declared in a combination lies on the table; it is still the player's to exchange.
+            _take(seat_state, card, new.revealed)
+            seat_state.hand[new.turnup] += 1
             new.turnup = card
         new.exchanged = True
-        new.seats[seat].score += awarded
+        seat_state.score += awarded
         step.events.append(Scoring(seat, "seven_exchange", (card,), awarded))
     return step.check(force)
+
+
+def legal_exchanges(state: DealState) -> list[tuple[str, Card]]:
+    """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
+    if state.trump is None or not state.turnup_in_stock or state.turnup is None:
+        return []
+    seven = Card(state.trump, Rank.SEVEN)
+    found = []
+    for seat in state.profile.seats:
+        if state.seats[seat].held()[seven] <= 0 or _exchange_window(state, seat) is not None:
+            continue
+        if _is_trump_seven(state.turnup, state.trump) and (not state.profile.seven_second or state.second_seven_shown):
+            continue
+        found.append((seat, seven))
+    return found
 
 
 def _pick(
@@ -546,13 +600,11 @@ def _pick(
     if not check_reuse:
         return assignments[0], None
     first_problem = None
+    profile = state.profile
+    mode = str(state.option("reuse")) if "reuse" in state.options else profile.reuse
+    points = {m.kind: m.points for m in profile.melds}
     for assignment in assignments:
-        problem = reuse_problem(
-            spec,
-            assignment,
-            seat_state.table,
-            str(state.option("reuse")) if "reuse" in state.options else "strict_text",
-        )
+        problem = reuse_problem(spec, assignment, seat_state.table, mode, points, profile.no_reuse, state.trick_no)
         if problem is None:
             return assignment, None
         if first_problem is None:
@@ -580,6 +632,20 @@ def _lay_out(state: DealState, seat: str, assignment: Assignment) -> tuple[int, 
         uids.append(state.next_uid)
         state.next_uid += 1
     return tuple(uids)
+
+
+def _wait_problem(state: DealState, seat: str, spec: MeldSpec) -> RuleViolation | None:
+    """A meld declared before its seat has won the tricks the profile makes it wait for (RULES.md §3.2 row D3)."""
+    profile = state.profile
+    waits = not profile.declare_wait_kinds or spec.kind in profile.declare_wait_kinds
+    won = state.seats[seat].tricks_won
+    if not waits or won >= profile.declare_after_tricks:
+        return None
+    return RuleViolation(
+        "BZ302",
+        f"{seat} has won {won} trick(s); a {spec.label} may be declared only after winning "
+        f"{profile.declare_after_tricks} tricks in the hand",
+    )
 
 
 def _resolve_kind(
@@ -622,6 +688,10 @@ def apply_declare(
     spec, kind_problem = _resolve_kind(new, cards, kind)
     if kind_problem is not None:
         v.append(kind_problem)
+    if spec is not None and problem is None:
+        problem = _wait_problem(new, seat, spec)
+        if problem is not None:
+            v.append(problem)
     per_trick = str(new.options.get("declarations_per_trick", "1"))
     if new.declared and problem is None:
         if per_trick == "1":
@@ -656,7 +726,7 @@ def apply_declare(
                 "BZ305", f"{spec.label} claimed for {points}, the {profile.name} profile scores {spec.points}"
             )
         )
-    _mark(seat_state, uids, spec)
+    _mark(seat_state, uids, spec, new.trick_no)
     seat_state.score += spec.points
     new.declared.append(tuple(cards))
     step.events.append(Scoring(seat, spec.kind, tuple(cards), spec.points))
@@ -673,10 +743,11 @@ def _pending_match(seat_state: SeatState, spec: MeldSpec, cards: Sequence[Card])
     return None
 
 
-def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec) -> None:
+def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
     tabled = [t for t in seat_state.table if t.uid in uids]
     for t in tabled:
         t.kinds.add(spec.kind)
+        t.scored_at.setdefault(spec.kind, trick)
         t.classes.add(spec.klass)
         if spec.marriage:
             t.partners.update(u for u in uids if u != t.uid)
@@ -695,6 +766,10 @@ def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Ca
         v.append(kind_problem)
     if spec is None:
         return step.check(force)
+    if problem is None:
+        wait = _wait_problem(new, seat, spec)
+        if wait is not None:
+            v.append(wait)
     v.extend(_reveal_all(new, seat, cards))
     assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
     if hold_problem is not None:
@@ -728,7 +803,8 @@ def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False)
         v.append(RuleViolation("BZ401", f"{first} draws before {seat} after trick {new.trick_no}: {why}"))
     if seat in new.to_draw:
         new.to_draw.remove(seat)
-    new.window_open = False
+    if new.profile.declare_until == "draw":
+        new.window_open = False
     drawn: CardLike = card
     if new.stock_left > 0:
         if new.stock is not None:
@@ -768,7 +844,7 @@ def _take_up_table(state: DealState) -> None:
 
 
 def finish_deal(state: DealState, force: bool = False) -> Step:
-    """End of the hand: brisques (and checks that it was played out)."""
+    """End of the hand: brisques, card points counted at the end (and checks that it was played out)."""
     new = state.copy()
     step = Step(new)
     if not new.finished:
@@ -782,6 +858,11 @@ def finish_deal(state: DealState, force: bool = False) -> Step:
         seat_state.score += points
         if profile.brisque_points:
             step.events.append(Scoring(seat, "brisques", tuple(brisques), points))
+        if profile.card_points and profile.card_points_when == "end":
+            counted = tuple(c for c in seat_state.won if profile.card_value(c, new.trump))
+            total = sum(profile.card_value(c, new.trump) for c in counted)
+            seat_state.score += total
+            step.events.append(Scoring(seat, "card_points", counted, total))
     return step.check(force)
 
 
@@ -795,6 +876,8 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
     held = state.seats[seat].held()
     found: list[tuple[MeldSpec, tuple[Card, ...]]] = []
     for spec in state.profile.melds:
+        if _wait_problem(state, seat, spec) is not None:
+            continue
         for cards in _candidate_sets(spec, held, state.trump):
             if state.declared and any(set(cards) & set(prev) for prev in state.declared):
                 continue

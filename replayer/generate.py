@@ -7,33 +7,59 @@ scores) and to make corpora for the benchmark.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from .cards import Card, make_pack
 from .engine import (
     DealState,
+    Scoring,
     apply_declare,
     apply_draw,
     apply_exchange,
     apply_play,
     finish_deal,
     legal_declarations,
+    legal_exchanges,
     legal_plays,
     start_deal,
 )
 from .rules import RuleProfile, load_rules
 
-__all__ = ["generate_deal", "generate_game"]
+__all__ = ["PlayedDeal", "generate_deal", "generate_game", "play_deal"]
 
 
 def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in sorted(cards, key=lambda c: c.sort_key))
 
 
-def generate_deal(
-    profile: RuleProfile, rng: random.Random, dealer: str, options: dict[str, str | int], number: int = 1
-) -> tuple[list[str], dict[str, int]]:
-    """Play one random legal deal; returns the notation lines and the deal's scores."""
+@dataclass
+class PlayedDeal:
+    """A random deal as the engine played it: its notation, its hands and stock, and every score."""
+
+    lines: list[str]
+    """The deal in the notation, from ``deal N`` to ``result``."""
+    hands: dict[str, list[Card]]
+    turnup: Card | None
+    stock: list[Card]
+    """The face-down stock, top first, as shuffled."""
+    state: DealState
+    """The state after the end-of-hand scoring."""
+    events: list[Scoring] = field(default_factory=list)
+    """Every score of the deal, in order (the deal's own scores, tricks, end of hand)."""
+    trick_events: list[list[Scoring]] = field(default_factory=list)
+    """The scores of each trick (plays, exchanges, declarations), trick by trick."""
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """The deal's final scores."""
+        return self.state.scores()
+
+
+def play_deal(
+    profile: RuleProfile, rng: random.Random, dealer: str, options: Mapping[str, str | int], number: int = 1
+) -> PlayedDeal:
+    """Play one random legal deal through the engine (reproducible from the state of ``rng``)."""
     pack = make_pack(profile.packs, profile.ranks)
     rng.shuffle(pack)
     seats = profile.seats
@@ -41,7 +67,11 @@ def generate_deal(
     rest = pack[len(seats) * profile.hand_size :]
     turnup = rest[0] if profile.turnup else None
     stock = rest[1:] if profile.turnup else rest
+    dealt = {s: list(h) for s, h in hands.items()}
+    shuffled_stock = list(stock)
     step = start_deal(profile, options, dealer, turnup.suit if turnup else None, turnup, hands)
+    all_events = list(step.events)
+    per_trick: list[list[Scoring]] = []
     state: DealState = step.state
     lines = [f"deal {number}", f"dealer: {dealer}"]
     if state.trump is not None:
@@ -53,34 +83,24 @@ def generate_deal(
     lines.append("")
     while not state.finished:
         plays = []
+        events: list[Scoring] = []
+        per_trick.append(events)
         for _ in seats:
             seat = state.leader if not state.plays else state.next_seat(state.plays[-1][0])
             choice = rng.choice(sorted(legal_plays(state, seat), key=lambda c: c.sort_key))
             step = apply_play(state, seat, choice)
             state = step.state
+            events.extend(step.events)
             plays.append(f"{seat} {choice}")
         winner = step.winner
         assert winner is not None
         lines.append(f"trick {state.trick_no}: {', '.join(plays)} -> {winner}")
         if state.phase == 1 and state.window_open:
-            seven = next(
-                (c for c in state.seats[winner].hand if state.trump and c.suit == state.trump and c.rank.symbol == "7"),
-                None,
-            )
-            if (
-                seven is not None
-                and state.turnup_in_stock
-                and state.turnup is not None
-                and state.turnup.rank.symbol != "7"
-                and rng.random() < 0.8
-            ):
-                state = apply_exchange(state, winner, seven).state
-                lines.append(f"  {winner} exchanges {seven} = {profile.seven_exchange}")
-            options_now = legal_declarations(state, winner)
-            if options_now and rng.random() < 0.85:
-                spec, cards = rng.choice(options_now)
-                state = apply_declare(state, winner, spec.kind, cards).state
-                lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {spec.points}")
+            # Where the profile lets the winner act until his next lead, he sometimes declares after drawing.
+            late = state.profile.declare_until == "lead" and rng.random() < 0.5
+            state = _exchanges(state, rng, lines, events)
+            if not late:
+                state = _declaration(state, winner, rng, lines, events)
             draws = []
             for seat in list(state.to_draw):
                 card = stock.pop(0) if stock else state.turnup
@@ -88,32 +108,90 @@ def generate_deal(
                 state = apply_draw(state, seat, card).state
                 draws.append(f"{seat} {card}")
             lines.append(f"  draws {', '.join(draws)}")
+            state = _exchanges(state, rng, lines, events)
+            if late:
+                state = _declaration(state, winner, rng, lines, events)
+        all_events.extend(events)
         lines.append("  score " + ", ".join(f"{s} {v}" for s, v in state.scores().items()))
     final = finish_deal(state)
+    all_events.extend(final.events)
+    played = PlayedDeal(lines, dealt, turnup, shuffled_stock, final.state, all_events, per_trick)
     brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
-    scores = final.state.scores()
+    counted = {e.seat: e.points for e in final.events if e.kind == "card_points"}
     lines.append("")
     if brisques:
         lines.append("brisques " + ", ".join(f"{s} {v}" for s, v in brisques.items()))
-    lines.append("result " + ", ".join(f"{s} {v}" for s, v in scores.items()))
-    return lines, scores
+    result = "result " + ", ".join(f"{s} {v}" for s, v in played.scores.items())
+    if counted:
+        # The notation has no statement for card points added at the end: the comment says what the result holds.
+        result += "  { card points " + ", ".join(f"{s} {v}" for s, v in counted.items()) + " }"
+    lines.append(result)
+    return played
 
 
-def generate_game(profile_name: str, seed: int, deals: int = 1) -> str:
-    """A record of ``deals`` random legal deals of one game, reproducible from ``seed``."""
+def generate_deal(
+    profile: RuleProfile, rng: random.Random, dealer: str, options: Mapping[str, str | int], number: int = 1
+) -> tuple[list[str], dict[str, int]]:
+    """Play one random legal deal; returns the notation lines and the deal's scores."""
+    played = play_deal(profile, rng, dealer, options, number)
+    return played.lines, played.scores
+
+
+def _exchanges(state: DealState, rng: random.Random, lines: list[str], events: list[Scoring]) -> DealState:
+    """Exchange (or show) trump sevens where the rules allow, each offer taken four times in five."""
+    declined: set[str] = set()
+    while True:
+        offers = [(seat, seven) for seat, seven in legal_exchanges(state) if seat not in declined]
+        if not offers:
+            return state
+        seat, seven = offers[0]
+        if rng.random() >= 0.8:
+            declined.add(seat)
+            continue
+        step = apply_exchange(state, seat, seven)
+        state = step.state
+        events.extend(step.events)
+        lines.append(f"  {seat} exchanges {seven} = {step.events[0].points}")
+
+
+def _declaration(
+    state: DealState, winner: str, rng: random.Random, lines: list[str], events: list[Scoring]
+) -> DealState:
+    """Score one of the combinations the trick's winner may declare, six times in seven or so."""
+    options_now = legal_declarations(state, winner)
+    if options_now and rng.random() < 0.85:
+        spec, cards = rng.choice(options_now)
+        step = apply_declare(state, winner, spec.kind, cards)
+        events.extend(step.events)
+        state = step.state
+        lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {spec.points}")
+    return state
+
+
+def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping[str, str] | None = None) -> str:
+    """A record of ``deals`` random legal deals of one game, reproducible from ``seed``.
+
+    ``options`` sets house rules by name, as a record's ``options:`` header does (raises ``ValueError`` for an
+    unknown option or value); the record states those that differ from the profile's defaults.
+    """
     profile = load_rules(profile_name)
     rng = random.Random(seed)
-    options = profile.default_options()
+    chosen = profile.resolve_options(options or {})
+    defaults = profile.default_options()
+    changed = {k: v for k, v in chosen.items() if v != defaults[k]}
     lines = [
         f'game "Random {profile.name} game, seed {seed}"',
         f"source: generated by bezique generate --profile {profile.name} --seed {seed}",
         f"profile: {profile.name}",
-        "",
     ]
+    if changed:
+        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
+    lines.append("")
+
     dealer = profile.seats[seed % len(profile.seats)]
     totals = dict.fromkeys(profile.seats, 0)
     for n in range(1, deals + 1):
-        deal_lines, scores = generate_deal(profile, rng, dealer, options, n)
+        deal_lines, scores = generate_deal(profile, rng, dealer, chosen, n)
         lines.extend(deal_lines)
         for s, v in scores.items():
             totals[s] += v

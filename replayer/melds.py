@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
@@ -23,10 +23,14 @@ class TabledCard:
     classes: set[str] = field(default_factory=set)
     partners: set[int] = field(default_factory=set)
     """Uids of the cards it was married to (for the re-marriage exception)."""
+    scored_at: dict[str, int] = field(default_factory=dict)
+    """The trick after which it was scored in each kind."""
 
     def copy(self) -> TabledCard:
         """An independent copy."""
-        return TabledCard(self.uid, self.card, set(self.kinds), set(self.classes), set(self.partners))
+        return TabledCard(
+            self.uid, self.card, set(self.kinds), set(self.classes), set(self.partners), dict(self.scored_at)
+        )
 
 
 def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
@@ -101,13 +105,49 @@ def reuse_problem(
     assignment: Assignment,
     tabled: Sequence[TabledCard],
     mode: str,
+    points: Mapping[str, int] | None = None,
+    no_reuse: Sequence[tuple[str, str]] = (),
+    trick: int | None = None,
 ) -> tuple[str, str] | None:
     """Why this use of cards breaks the re-use rule ``mode``, as (code, message); None when it is allowed.
 
-    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``.
+    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; and
+    ``higher_other_kind`` (RULES.md §2.d rule 13, 004:L181): a declared card serves again only in a meld of another
+    kind worth more than every meld it was scored in (``points`` gives each kind's value). ``no_reuse`` lists
+    (kind, earlier kind) pairs: a card scored in the earlier kind may not be used in the kind (an option of
+    RULES.md §2.b rule 13 for double marriages). ``trick`` is the trick just won: under ``higher_other_kind``,
+    combinations laid out together after it are not "already declared" for one another (004:L185: K♠ Q♠ J♦ score
+    the bezique now and the marriage after the next trick), whatever order the record writes them in.
     """
     by_uid = {t.uid: t for t in tabled}
     used = [by_uid[u] for u in assignment.tabled]
+    for t in used:
+        for kind, earlier in no_reuse:
+            if spec.kind == kind and earlier in t.kinds:
+                return (
+                    "BZ307",
+                    f"{t.card} was already scored in a {earlier.replace('_', ' ')}; under this profile's options a "
+                    f"{spec.label} may not be built on it",
+                )
+    if mode == "higher_other_kind":
+        values = points or {}
+        for t in used:
+            if spec.kind in t.kinds:
+                return (
+                    "BZ307",
+                    f"{t.card} was already scored in a {spec.label}; a declared card serves again only in "
+                    f"another kind of combination",
+                )
+            earlier_kinds = {k for k in t.kinds if trick is None or t.scored_at.get(k, -1) < trick}
+            best = max((values.get(k, 0) for k in earlier_kinds), default=0)
+            if earlier_kinds and spec.points <= best:
+                earlier = max(earlier_kinds, key=lambda k: values.get(k, 0)).replace("_", " ")
+                return (
+                    "BZ307",
+                    f"{t.card} was already scored in a {earlier} ({best}); a declared card serves again only in a "
+                    f"combination worth more, not in a {spec.label} ({spec.points})",
+                )
+        return None
     if not assignment.from_hand and all(spec.klass in t.classes for t in used):
         names = " ".join(str(t.card) for t in used)
         return (
@@ -131,4 +171,5 @@ def reuse_problem(
 
 
 def _class_name(klass: str) -> str:
-    return {"M": "marriage or sequence", "B": "bezique", "F": "four of a kind"}.get(klass, f"class {klass}")
+    names = {"M": "marriage or sequence", "B": "bezique", "F": "four of a kind", "S": "trump-seven combination"}
+    return names.get(klass, f"class {klass}")

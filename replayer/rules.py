@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from .cards import Card, CardParseError, Rank, parse_rank
+from .cards import Card, CardParseError, Rank, Suit, parse_rank
 from .errors import RuleProfileError
 
-__all__ = ["MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "profile_names"]
+__all__ = ["REUSE_MODES", "MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "profile_names"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,9 @@ class OptionSpec:
     values: tuple[str, ...] = ()
     type: str = "choice"
     doc: str = ""
+    sets: Mapping[str, Any] = field(default_factory=dict)
+    """Per value, the profile keys that value changes (a partial profile, merged into the YAML; ``null`` deletes
+    a key). The engine plays with :meth:`RuleProfile.with_options`, so an option needs no code of its own."""
 
     def coerce(self, raw: str) -> str | int:
         """Check and convert a value written in a record; raises ``ValueError`` naming the allowed values."""
@@ -110,6 +113,29 @@ class RuleProfile:
     brisque_points: int
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     path: str = ""
+    declare_until: str = "draw"
+    """How long the winner of a trick may declare or exchange: until he ``draw``s, or until he leads (``lead``)."""
+    declare_after_tricks: int = 0
+    """A seat may declare only once it has won this many tricks in the hand (0: at once)."""
+    declare_wait_kinds: tuple[str, ...] = ()
+    """The meld kinds that wait for ``declare_after_tricks`` (empty: every kind)."""
+    reuse: str = "strict_text"
+    """The re-use mode of declared cards when no ``reuse`` option is given (:func:`replayer.melds.reuse_problem`)."""
+    no_reuse: tuple[tuple[str, str], ...] = ()
+    """(kind, earlier kind): a card scored in the earlier kind may not be used in the kind."""
+    seven_exchange_when: str = "won_trick"
+    """``won_trick``: only the trick's winner exchanges, in his declaring window; ``any_time``: the holder, between
+    any two tricks while the turn-up lies."""
+    seven_second: int = 0
+    """Points for showing the other trump seven once the turn-up is a seven (it cannot be exchanged any more)."""
+    card_points: tuple[tuple[Rank, int], ...] = ()
+    """Points of each rank in the tricks a seat wins (A 11, 10 10, K 4, Q 3, J 2 where a profile counts them)."""
+    card_points_when: str = "trick"
+    """``trick``: scored as each trick is won; ``end``: added at the end of the hand."""
+    card_points_trump_seven: int = 0
+    """Card points of a trump seven in a won trick (ranks not in ``card_points`` count 0)."""
+    raw: Any = field(default=None, repr=False, compare=False)
+    """The YAML data the profile was built from (options that change the profile are merged into it)."""
 
     @property
     def deck_size(self) -> int:
@@ -138,6 +164,31 @@ class RuleProfile:
                 return spec
         return None
 
+    def card_value(self, card: Card, trump: Suit | None) -> int:
+        """The card points of ``card`` in a won trick under this profile (0 where it counts none)."""
+        if self.card_points_trump_seven and trump is not None and card.suit == trump and card.rank == Rank.SEVEN:
+            return self.card_points_trump_seven
+        return dict(self.card_points).get(card.rank, 0)
+
+    def with_options(self, options: Mapping[str, str | int]) -> RuleProfile:
+        """The profile as a deal plays it: each option value's ``sets`` merged in (self when none applies)."""
+        changes = [
+            (name, str(options[name]))
+            for name, spec in self.options.items()
+            if name in options and str(options[name]) in spec.sets
+        ]
+        if not changes:
+            return self
+        key = (self.path, self.name, tuple(changes))
+        effective = _EFFECTIVE.get(key)
+        if effective is None:
+            data = self.raw
+            for name, value in changes:
+                data = _merge(data, self.options[name].sets[value])
+            effective = _build(data, self.path, check_sets=False)
+            _EFFECTIVE[key] = effective
+        return effective
+
     def default_options(self) -> dict[str, str | int]:
         """Every option at its default value."""
         return {name: spec.default for name, spec in self.options.items()}
@@ -155,6 +206,28 @@ class RuleProfile:
 
 
 _PROFILE_DIR = "profiles"
+
+REUSE_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "higher_other_kind")
+"""Re-use modes of declared cards (:func:`replayer.melds.reuse_problem` says what each allows)."""
+_EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
+
+# What an option's ``sets`` may not change: what a record, a lesson or a seat list relies on for the whole game.
+_FIXED_KEYS = frozenset(
+    {"name", "title", "description", "source", "players", "seats", "packs", "ranks", "hand_size", "melds", "options"}
+)
+
+
+def _merge(base: Any, change: Any) -> Any:
+    """``change`` merged into ``base``: mappings key by key, ``None`` deletes a key, anything else replaces."""
+    if not isinstance(base, dict) or not isinstance(change, dict):
+        return change
+    merged = dict(base)
+    for key, value in change.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = _merge(base.get(key), value)
+    return merged
 
 
 def profile_names() -> list[str]:
@@ -232,7 +305,7 @@ def _ranks(reader: _Reader, key: str, values: list[Any]) -> tuple[Rank, ...]:
         raise reader.fail(key, str(exc)) from None
 
 
-def _build(data: Any, where: str) -> RuleProfile:
+def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     r = _Reader(data, where)
     melds = []
     for i, raw in enumerate(r.get("melds", list)):
@@ -273,12 +346,22 @@ def _build(data: Any, where: str) -> RuleProfile:
         values = tuple(str(v) for v in o.get("values", list, []))
         if typ == "choice" and str(default) not in values:
             raise o.fail("default", f"{default!r} is not among the values")
+        sets = {str(k): v for k, v in o.get("sets", dict, {}).items()}
+        for value, change in sets.items():
+            if value not in values:
+                raise o.fail("sets", f"{value!r} is not among the values")
+            if not isinstance(change, dict):
+                raise o.fail("sets", f"the change for {value!r} must be a mapping of profile keys")
+            fixed = sorted(set(change) & _FIXED_KEYS)
+            if fixed:
+                raise o.fail("sets", f"an option may not change {fixed[0]!r}")
         options[name] = OptionSpec(
             name=name,
             default=default if typ == "int" else str(default),
             values=values,
             type=typ,
             doc=o.get("doc", str, ""),
+            sets=sets,
         )
         o.finish()
     opts.finish()
@@ -286,6 +369,20 @@ def _build(data: Any, where: str) -> RuleProfile:
     declare = r.sub("declare")
     seven = r.sub("seven", {})
     brisque = r.sub("brisque", {})
+    card_points = r.sub("card_points", {})
+    point_reader = card_points.sub("values", {})
+    point_list = []
+    for raw_rank, points in point_reader.data.items():
+        point_reader.used.add(raw_rank)
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise point_reader.fail(str(raw_rank), f"expected int, got {type(points).__name__}")
+        point_list.append((_ranks(point_reader, str(raw_rank), [raw_rank])[0], points))
+    point_table = tuple(point_list)
+    no_reuse = []
+    for i, pair in enumerate(declare.get("no_reuse", list, [])):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(k, str) for k in pair)):
+            raise declare.fail(f"no_reuse[{i}]", "expected [kind, earlier kind]")
+        no_reuse.append((pair[0], pair[1]))
     seats = tuple(str(s) for s in r.get("seats", list))
     profile = RuleProfile(
         name=r.get("name", str),
@@ -317,8 +414,19 @@ def _build(data: Any, where: str) -> RuleProfile:
         brisque_points=brisque.get("points", int, 0),
         options=options,
         path=where,
+        declare_until=declare.get("until", str, "draw"),
+        declare_after_tricks=declare.get("after_tricks", int, 0),
+        declare_wait_kinds=tuple(declare.get("wait_kinds", list, [])),
+        reuse=declare.get("reuse", str, "strict_text"),
+        no_reuse=tuple(no_reuse),
+        seven_exchange_when=seven.get("exchange_when", str, "won_trick"),
+        seven_second=seven.get("second", int, 0),
+        card_points=point_table,
+        card_points_when=card_points.get("when", str, "trick"),
+        card_points_trump_seven=card_points.get("trump_seven", int, 0),
+        raw=data,
     )
-    for reader in (declare, seven, brisque):
+    for reader in (declare, seven, brisque, point_reader, card_points):
         reader.finish()
     r.finish()
     if len(seats) != profile.players:
@@ -332,6 +440,30 @@ def _build(data: Any, where: str) -> RuleProfile:
     for key, allowed in choices.items():
         if getattr(profile, key) not in allowed:
             raise r.fail(key, f"expected one of {', '.join(allowed)}")
+    sub_choices = {
+        (declare, "until", profile.declare_until): ("draw", "lead"),
+        (declare, "reuse", profile.reuse): REUSE_MODES,
+        (seven, "exchange_when", profile.seven_exchange_when): ("won_trick", "any_time"),
+        (card_points, "when", profile.card_points_when): ("trick", "end"),
+    }
+    for (reader, key, value), allowed in sub_choices.items():
+        if value not in allowed:
+            raise reader.fail(key, f"expected one of {', '.join(allowed)}")
+    meld_kinds = {m.kind for m in profile.melds}
+    for key, named in (("wait_kinds", profile.declare_wait_kinds), ("no_reuse", sum(profile.no_reuse, ()))):
+        unknown = sorted(set(named) - meld_kinds)
+        if unknown:
+            raise declare.fail(key, f"no meld {unknown[0]!r} in this profile")
+    reuse_option = profile.options.get("reuse")
+    if reuse_option is not None and not set(reuse_option.values) <= set(REUSE_MODES):
+        raise r.fail("options.reuse", f"values are among {', '.join(REUSE_MODES)}")
+    if check_sets:
+        for option in profile.options.values():
+            for value, change in option.sets.items():
+                try:
+                    _build(_merge(data, change), where, check_sets=False)
+                except RuleProfileError as exc:
+                    raise RuleProfileError(f"{exc} (with option {option.name}={value})") from None
     if profile.stock_size % profile.players:
         raise r.fail("hand_size", "the stock does not divide evenly between the players")
     return profile
