@@ -431,6 +431,11 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         # Unknown cards cannot oblige: only the known ones (and the card played) are judged.
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
+        led = new.plays[0][1].suit
+        if card not in allowed and code == "BZ204" and card.suit != led:
+            # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is held.
+            same = sorted((c for c in held if c.suit == led), key=lambda c: c.sort_key)
+            code, reason = "BZ203", f"must follow suit: holds {' '.join(str(c) for c in same)} of the {led.english} led"
         if card not in allowed:
             v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
     if _take(seat_state, card, new.revealed) is None:

@@ -122,7 +122,6 @@ def test_mutants_are_rejected_with_their_rule_on_their_line(outcomes: list[Outco
     assert mine and not wrong, "\n".join(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="validator bug: a revoke while holding a higher card is reported as BZ204")
 def test_a_revoke_is_reported_as_a_revoke(outcomes: list[Outcome]) -> None:
     assert not [o for o in outcomes if known_bug(o)]
 

@@ -14,6 +14,7 @@ from replayer.generate import generate_game
 from replayer.lesson import STRINGS, build_lesson, card_view
 from replayer.render import MARKER, render_site
 from replayer.replay import ReplayResult, replay_text
+from replayer.rules import profile_names
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.bzq"))
@@ -183,8 +184,8 @@ def test_nothing_remote(tmp_path: Path) -> None:
     out = tmp_path / "site"
     written = render_site(_records(), out, lang=["en", "ru"])
     pages = [p for p in written if p.suffix == ".html"]
-    # Per language: the index, three lessons, the classic rules and the glossary.
-    assert len(pages) == 2 * 6
+    # Per language: the index, the glossary, the three lessons and a rules page for every profile.
+    assert len(pages) == 2 * (5 + len(profile_names()))
     for page in pages:
         parser = _Refs()
         parser.feed(page.read_text(encoding="utf-8"))
