@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 
+if TYPE_CHECKING:
+    from .errors import Diagnostic
+
 if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
     from .rules import RuleProfile
 
@@ -39,19 +42,48 @@ def find_records(paths: Sequence[str]) -> Iterator[Path]:
             raise UsageError(f"no such file or folder: {raw}")
 
 
+class NotText(Exception):
+    """A record file that is not UTF-8 text: invalid input (exit 1), reported at the first undecodable byte."""
+
+    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+        self.text = text
+
+
+def _decode(data: bytes, name: str) -> str:
+    """UTF-8 text, or NotText naming the line and column of the first byte that is not UTF-8."""
+    from .errors import Diagnostic, Span
+
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        message = f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read (save the record as UTF-8)"
+        diagnostic = Diagnostic("BZ002", message, Span(line, column), name)
+        raise NotText(diagnostic, data.decode("utf-8", errors="replace")) from None
+
+
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror}") from None
+    return _decode(data, str(path)).replace("\r\n", "\n")
 
 
 def _replay(path: Path, analyse: bool = False):  # type: ignore[no-untyped-def]
-    from .replay import replay_text
+    from .replay import ReplayResult, replay_text
 
-    return replay_text(_read(path), str(path), analyse=analyse)
+    try:
+        text = _read(path)
+    except NotText as exc:
+        result = ReplayResult(str(path), exc.text)
+        result.diagnostics.append(exc.diagnostic)
+        return result
+    return replay_text(text, str(path), analyse=analyse)
 
 
 def _unknown_lines(result, listing: bool) -> list[str]:  # type: ignore[no-untyped-def]
@@ -145,7 +177,13 @@ def cmd_infer(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} exists; pass --force to overwrite it")
     from .errors import NotationError
 
-    text = _read(source)
+    try:
+        text = _read(source)
+    except NotText as exc:
+        from .errors import format_diagnostic
+
+        print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
+        return 1
     try:
         record = parse_record(text, str(source))
     except NotationError as exc:
@@ -392,9 +430,11 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                 data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
             else:
                 data = path.read_bytes()
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise UsageError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+            text = _decode(data, name)
+        except NotText as exc:
+            invalid += 1
+            print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
+            continue
         except OSError as exc:
             raise UsageError(f"{name}: {exc.strerror}") from None
         try:

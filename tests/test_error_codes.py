@@ -291,11 +291,6 @@ def test_bytes_that_are_not_utf8_get_the_same_answer_from_every_command(tmp_path
     assert len(statuses) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a file that is not UTF-8 is invalid input, but every command reports it as a usage error (exit 2) "
-    "without a position (cli._read); the issue asks for exit 1 and FILE:LINE:COL",
-)
 def test_bytes_that_are_not_utf8_are_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "latin1.bzq"
     path.write_bytes(WORKED.replace("«Безик»", "Bézique").encode("latin-1", errors="replace"))

@@ -331,8 +331,9 @@ def test_cli_stdin_that_is_not_utf8(monkeypatch: pytest.MonkeyPatch, capsys: pyt
         buffer = io.BytesIO('game "Bézique"\n'.encode("latin-1"))
 
     monkeypatch.setattr("sys.stdin", Stdin())
-    assert main(["fmt", "-"]) == 2
-    assert "<stdin>: not UTF-8 text" in capsys.readouterr().err
+    # Invalid input, not a usage error: exit 1, with the position of the first byte that is not UTF-8.
+    assert main(["fmt", "-"]) == 1
+    assert "<stdin>:1:8: error: BZ002 not UTF-8 text" in capsys.readouterr().err
 
 
 def test_cli_write_that_fails(
