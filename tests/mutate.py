@@ -33,7 +33,8 @@ Each mutant must be rejected with its rule on the changed line, and nothing may 
 Changes that alter nothing (comments, spacing, the order of headers, other spellings, optional statements left
 out, the stock written out) must be accepted and replay to the same events.
 
-Run ``python tests/mutate.py [RECORD...] [--random N]`` for the counts; tests/test_mutations.py runs it in CI.
+Run ``python tests/mutate.py [RECORD...] [--random N] [--profile NAME]`` for the counts (N generated records of each
+profile are added to the records named, games/ by default); tests/test_mutations.py runs a sample in CI.
 """
 
 from __future__ import annotations
@@ -924,6 +925,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="*", help="valid records (default: games/)")
     parser.add_argument("--random", type=int, default=10, help="generated records to add (seeds 0..N-1)")
+    parser.add_argument("--profile", action="append", help="generate with this profile (default: every profile)")
     parser.add_argument("--per-operator", type=int, default=None, help="sample at most N mutants of each kind")
     args = parser.parse_args(argv)
     paths = [Path(p) for p in args.records] or sorted((Path(__file__).parent.parent / "games").glob("*.bzq"))
@@ -936,7 +938,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: skipped ({exc})")
             continue
         texts.append((str(path), text))
-    texts += [(f"generated seed {s}", generate_game("classic", s, 1 + s % 2)) for s in range(args.random)]
+    from replayer.rules import profile_names
+
+    names = args.profile or profile_names()
+    texts += [(f"{n} seed {s}", generate_game(n, s, 1 + s % 2)) for n in names for s in range(args.random)]
     outcomes, no_op_failures = run(texts, args.per_operator, 0)
     by_operator: dict[str, Counter[str]] = {}
     for o in outcomes:
