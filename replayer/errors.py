@@ -101,9 +101,9 @@ class ErrorCode(NamedTuple):
 CODES: dict[str, ErrorCode] = {
     "BZ001": ErrorCode("syntax error", "the notation grammar", "trick 5: N JC S JH -> N"),
     "BZ002": ErrorCode(
-        "unexpected character",
-        "the notation grammar",
-        "(none: no record produces it, since a stray character is read as text and reported as BZ001)",
+        "not UTF-8 text",
+        "records are UTF-8 text; the position is the first byte that cannot be read",
+        "source: Bézique  { this é saved as Latin-1, byte 0xe9 }",
     ),
     "BZ003": ErrorCode(
         "not a card", "card spelling: rank then suit, e.g. QS, 10C, Q♠, Д пики", "trick 9: S 9S, N 10X -> N"
