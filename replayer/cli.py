@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -122,40 +123,77 @@ def _print_diagnostics(result, stream) -> None:  # type: ignore[no-untyped-def]
         print(format_diagnostic(diag, result.text), file=stream)
 
 
+@dataclass
+class _Outcome:
+    """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
+
+    path: str
+    valid: bool
+    games: int
+    errors: list[dict[str, object]]
+    stderr: str
+    stdout: str
+
+
+def _validate_one(task: tuple[str, bool, bool]) -> _Outcome:
+    """Validate one file; everything to print is returned, so that parallel runs print in the files' order."""
+    import io
+
+    from .errors import format_diagnostic
+
+    path, listing, analyse = task
+    result = _replay(Path(path), analyse=analyse)
+    err = io.StringIO()
+    for diag in result.diagnostics:
+        print(format_diagnostic(diag, result.text), file=err)
+    status = "ok" if result.valid else f"{len(result.diagnostics)} problem(s)"
+    lines = [f"{path}: {status} ({len(result.games)} game(s))", *_unknown_lines(result, listing)]
+    errors = [d.to_json() for d in result.diagnostics]
+    return _Outcome(path, result.valid, len(result.games), errors, err.getvalue(), "\n".join(lines))
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
+    from collections import Counter
+
     files = list(find_records(args.paths))
     if not files:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
-    invalid = 0
-    games = 0
-    errors = 0
-    summary = []
-    for path in files:
-        result = _replay(path, analyse=True)
-        games += len(result.games)
-        if not result.valid:
-            invalid += 1
-            errors += len(result.diagnostics)
-        if args.json:
-            summary.append(
-                {
-                    "path": str(path),
-                    "valid": result.valid,
-                    "games": len(result.games),
-                    "errors": [d.to_json() for d in result.diagnostics],
-                }
-            )
-        else:
-            _print_diagnostics(result, sys.stderr)
-            if not args.quiet:
-                status = "ok" if result.valid else f"{len(result.diagnostics)} problem(s)"
-                print(f"{path}: {status} ({len(result.games)} game(s))")
-                for line in _unknown_lines(result, args.unknowns):
-                    print(line)
+    if args.jobs < 1:
+        raise UsageError("--jobs takes a whole number of at least 1")
+    tasks = [(str(path), args.unknowns, not args.summary) for path in files]
+    if args.jobs > 1 and len(files) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            outcomes = list(pool.imap(_validate_one, tasks, chunksize=1))
+    else:
+        outcomes = [_validate_one(task) for task in tasks]
+    invalid = sum(1 for o in outcomes if not o.valid)
+    games = sum(o.games for o in outcomes)
+    errors = sum(len(o.errors) for o in outcomes)
+    if args.summary:
+        codes: Counter[str] = Counter(str(e["code"]) for o in outcomes for e in o.errors)
+        report = {
+            "files": len(files),
+            "valid_files": len(files) - invalid,
+            "invalid_files": invalid,
+            "games": games,
+            "errors": errors,
+            "errors_by_code": dict(sorted(codes.items())),
+        }
+        json.dump(report, sys.stdout, indent=2)
+        print()
+        return 1 if invalid else 0
     if args.json:
+        summary = [{"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes]
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
-    elif not args.quiet:
+        return 1 if invalid else 0
+    for outcome in outcomes:
+        sys.stderr.write(outcome.stderr)
+        if not args.quiet:
+            print(outcome.stdout)
+    if not args.quiet:
         print(
             f"{len(files)} file(s), {games} game(s): {len(files) - invalid} valid, {invalid} invalid"
             f"{f', {errors} problem(s)' if errors else ''}"
@@ -508,6 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
     p.add_argument("--unknowns", action="store_true", help="list every unknown card: forced, or open with its values")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="validate files in N processes (output in the same order)")
+    p.add_argument("--summary", choices=["json"], help="print only counts: valid and invalid files, errors by code")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("infer", help="complete a record's unknown cards and write the completed record")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,22 @@ def test_module_runs_from_another_directory(tmp_path: Path, game_file: Path) -> 
     )
     assert proc.returncode == 0, proc.stderr
     assert (ROOT / "grammar" / "bezique.lark").is_file()
+
+
+def test_validate_jobs_keep_the_order_and_summary_counts_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import DATA
+
+    folders = [str(ROOT / "games"), str(DATA / "invalid")]
+    assert main(["validate", *folders]) == 1
+    serial = capsys.readouterr()
+    assert main(["validate", *folders, "--jobs", "2"]) == 1
+    parallel = capsys.readouterr()
+    def untimed(text: str) -> str:
+        return re.sub(r"in [0-9.]+ s", "in _ s", text)
+
+    assert untimed(parallel.out) == untimed(serial.out) and parallel.err == serial.err
+    assert main(["validate", *folders, "--summary", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    invalid = len(list((DATA / "invalid").glob("*.bzq")))
+    assert report["invalid_files"] == invalid and report["errors"] == sum(report["errors_by_code"].values())
+    assert report["errors_by_code"]["BZ501"] == 1
