@@ -277,7 +277,8 @@ def test_russian_lesson(reader: Reader) -> None:
     expect(page.locator(".step.current .play .card").first).to_have_accessible_name("туз червей")
     reader.shot("lesson-ru-trick-17.png")
     page.locator(".site-nav .languages a").click()
-    expect(page).to_have_url(re.compile(rf"/{re.escape(LESSON)}$"))
+    # The page may already have put its first step in the address (#start) when the check runs.
+    expect(page).to_have_url(re.compile(rf"/{re.escape(LESSON)}(#start)?$"))
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
