@@ -113,6 +113,7 @@ def test_validate_jobs_keep_the_order_and_summary_counts_codes(capsys: pytest.Ca
     serial = capsys.readouterr()
     assert main(["validate", *folders, "--jobs", "2"]) == 1
     parallel = capsys.readouterr()
+
     def untimed(text: str) -> str:
         return re.sub(r"in [0-9.]+ s", "in _ s", text)
 
