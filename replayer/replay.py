@@ -430,17 +430,16 @@ class _Replayer:
             )
         draws: list[tuple[str, Card]] = []
         comments = list(trick.comments)
+        stated_draws = any(isinstance(item, Draws) for item in trick.items)
         for item in trick.items:
+            pending = not stated_draws and state.to_draw and state.stock is not None
+            # The record leaves the draws out (the stock is written out): where the rules let a player declare or
+            # exchange after drawing, a statement that only the cards drawn make legal comes after them.
+            if pending and not _legal(item, state) and _legal(item, _draw_from_stock(state, [])):
+                state = _draw_from_stock(state, draws)
             state = self.item(item, state, events, draws, trick)
             comments.extend(item.comments)
-        if state.to_draw and state.stock is not None:
-            for seat in list(state.to_draw):
-                card = state.stock[0] if state.stock else state.turnup
-                if card is None:
-                    break
-                step = apply_draw(state, seat, card, force=True)
-                state = step.state
-                draws.append((seat, card))
+        state = _draw_from_stock(state, draws)
         outcome.tricks.append(
             TrickResult(
                 n=trick.number,
@@ -547,6 +546,35 @@ class _Replayer:
                     value.span,
                 )
             self.offsets[value.seat] = diff
+
+
+def _legal(item: Any, state: DealState) -> bool:
+    """Whether a declaration, show or exchange breaks no rule in this state (other statements count as legal)."""
+    try:
+        if isinstance(item, Declare):
+            cards = [_known(c) for c in item.cards]
+            if item.scored:
+                apply_declare(state, item.seat, item.kind, cards, item.points)
+            else:
+                apply_show(state, item.seat, item.kind, cards)
+        elif isinstance(item, Exchange):
+            apply_exchange(state, item.seat, _known(item.card), item.points)
+    except (RuleViolation, TypeError):
+        return False
+    return True
+
+
+def _draw_from_stock(state: DealState, draws: list[tuple[str, Card]]) -> DealState:
+    """The draws due after a trick, taken from a stock the record writes out (nothing when it does not)."""
+    if not state.to_draw or state.stock is None:
+        return state
+    for seat in list(state.to_draw):
+        card = state.stock[0] if state.stock else state.turnup
+        if card is None:
+            break
+        state = apply_draw(state, seat, card, force=True).state
+        draws.append((seat, card))
+    return state
 
 
 def _known(card: CardLike) -> Card:

@@ -87,9 +87,10 @@ def declares_after_drawing(w: Walk) -> bool:
 
 
 def known_no_op_bug(change: NoOp, w: Walk) -> bool:
-    """With the stock given and the draws left out, the replay takes the draws after the trick's last statement,
-    so in a profile whose players declare after drawing (ua2) a declaration comes before the cards it needs."""
-    return change.operator == "draws-from-stock" and declares_after_drawing(w)
+    """No-op changes the validator is known to reject wrongly: none now. (Draws left out with the stock given used
+    to be taken after the trick's last statement, wrong where players declare after drawing; fixed in replay.py.)"""
+    del change, w
+    return False
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +161,6 @@ def test_changes_that_alter_nothing_are_accepted(changes: list[tuple[str, NoOp, 
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.xfail(reason="replay bug: draws left out are taken after a trick's last statement (see known_no_op_bug)")
 def test_draws_left_out_are_taken_before_a_later_declaration(
     changes: list[tuple[str, NoOp, str | None, bool]],
 ) -> None:
