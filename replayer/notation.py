@@ -231,6 +231,7 @@ class _Builder:
         self.deal: Deal | None = None
         self.trick: Trick | None = None
         self.target: Any = None  # where the next comment goes: the last game, deal, trick or statement
+        self.preamble: list[Comment] = []
 
     def error(self, code: str, message: str, span: Span) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, self.path))
@@ -241,10 +242,14 @@ class _Builder:
 
     def ensure_game(self, span: Span) -> Game:
         if self.game is None:
-            self.game = Game(span)
+            self.game = Game(span, comments=self.take_preamble())
             self.record.games.append(self.game)
             self.target = self.game
         return self.game
+
+    def take_preamble(self) -> list[Comment]:
+        comments, self.preamble = self.preamble, []
+        return comments
 
     def ensure_deal(self, span: Span) -> Deal:
         game = self.ensure_game(span)
@@ -257,10 +262,11 @@ class _Builder:
     def attach(self, comments: list[Comment]) -> None:
         if not comments:
             return
-        target = self.target
-        if target is None:
-            target = self.ensure_game(comments[0].span)
-        target.comments.extend(comments)
+        if self.target is None:
+            # Comments before the first statement (a file's preamble) go to the first game, whenever it starts.
+            self.preamble.extend(comments)
+            return
+        self.target.comments.extend(comments)
 
     def comments_of(self, node: Tree) -> list[Comment]:
         result = []
@@ -286,7 +292,7 @@ class _Builder:
     def on_game_stmt(self, node: Tree) -> None:
         keyword = node.children[0]
         assert isinstance(keyword, Token)
-        self.game = Game(_span(keyword))
+        self.game = Game(_span(keyword), comments=self.take_preamble())
         self.record.games.append(self.game)
         self.deal = None
         self.trick = None
