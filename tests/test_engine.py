@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import cards, deal
+from conftest import C, cards, deal, draw, violation
 
-from replayer.cards import Card
 from replayer.engine import (
     DealState,
     apply_declare,
@@ -17,11 +16,6 @@ from replayer.engine import (
     legal_plays,
     trick_winner,
 )
-from replayer.errors import RuleViolation
-
-
-def C(text: str) -> Card:
-    return Card.parse(text)
 
 
 def play(state: DealState, *plays: str) -> DealState:
@@ -30,19 +24,6 @@ def play(state: DealState, *plays: str) -> DealState:
         seat, card = text.split()
         state = apply_play(state, seat, C(card)).state
     return state
-
-
-def draw(state: DealState, *draws: str) -> DealState:
-    for text in draws:
-        seat, card = text.split()
-        state = apply_draw(state, seat, C(card)).state
-    return state
-
-
-def violation(step_fn, *args, **kwargs) -> RuleViolation:  # type: ignore[no-untyped-def]
-    with pytest.raises(RuleViolation) as info:
-        step_fn(*args, **kwargs)
-    return info.value
 
 
 # §1.5 rules 1-2: highest trump wins, else the highest card of the suit led; of identical cards the first wins.

@@ -13,9 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cards, deal
+from conftest import C, cards, deal, draw, edited_profile, violation
 
-from replayer.cards import Card, Suit, make_pack
+from replayer.cards import Suit, make_pack
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -30,17 +30,13 @@ from replayer.engine import (
     legal_exchanges,
     legal_plays,
 )
-from replayer.errors import RuleProfileError, RuleViolation
+from replayer.errors import RuleProfileError
 from replayer.generate import generate_game, play_deal
 from replayer.melds import identify
 from replayer.replay import replay_text, to_json
 from replayer.rules import load_rules
 
 PROFILES = ("ua2", "ru19", "ruwiki")
-
-
-def C(text: str) -> Card:
-    return Card.parse(text)
 
 
 def play(state: DealState, *plays: str) -> Step:
@@ -50,19 +46,6 @@ def play(state: DealState, *plays: str) -> Step:
         seat, card = text.split()
         step = apply_play(step.state, seat, C(card))
     return step
-
-
-def draw(state: DealState, *draws: str) -> DealState:
-    for text in draws:
-        seat, card = text.split()
-        state = apply_draw(state, seat, C(card)).state
-    return state
-
-
-def violation(step_fn, *args, **kwargs) -> RuleViolation:  # type: ignore[no-untyped-def]
-    with pytest.raises(RuleViolation) as info:
-        step_fn(*args, **kwargs)
-    return info.value
 
 
 def phase_two(state: DealState) -> DealState:
@@ -580,14 +563,6 @@ def test_ruwiki_brisques_option() -> None:
 # --- profiles: errors in option changes -------------------------------------------------------------------------
 
 
-def _variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = (ROOT / "replayer" / "profiles" / "ruwiki.yaml").read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "variant.yaml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path
-
-
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -601,7 +576,7 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     ],
 )
 def test_broken_option_changes(tmp_path: Path, old: str, new: str, message: str) -> None:
-    path = _variant(tmp_path, old, new)
+    path = edited_profile(tmp_path, "ruwiki", old, new)
     with pytest.raises(RuleProfileError) as info:
         load_rules(str(path))
     assert str(path) in str(info.value) and message in str(info.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import edited_profile
 
 from replayer.errors import RuleProfileError
 from replayer.rules import load_rules, profile_names
@@ -55,14 +56,6 @@ def test_unknown_profile() -> None:
         load_rules("nope")
 
 
-def _broken(tmp_path: Path, old: str, new: str) -> Path:
-    text = (Path(__file__).parent.parent / "replayer" / "profiles" / "classic.yaml").read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "broken.yaml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path
-
-
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -75,7 +68,7 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     ],
 )
 def test_broken_profiles_name_file_and_key(tmp_path: Path, old: str, new: str, message: str) -> None:
-    path = _broken(tmp_path, old, new)
+    path = edited_profile(tmp_path, "classic", old, new)
     with pytest.raises(RuleProfileError) as info:
         load_rules(str(path))
     assert str(path) in str(info.value)
