@@ -63,9 +63,6 @@ class Unknown:
     """Human description: "trick 4, N's card", "N's hand", "trick 8, S's draw"."""
     span: Span | None
     seat: str
-    anchor: tuple[Any, ...] = ("token",)
-    """How a completed record writes it: ("token",) in place of the pattern at ``span``; ("hand", seat) in a new
-    hand line."""
 
     @property
     def trick(self) -> int | None:
@@ -318,14 +315,11 @@ class _Encoding:
     def _collect(self) -> None:
         deal, profile = self.deal, self.profile
         for seat in profile.seats:
-            missing = seat not in deal.hands
-            if missing:
+            if seat not in deal.hands:
                 deal.hands[seat] = [CardPattern(None, None)] * profile.hand_size
             hand = deal.hands[seat]
             for i, card in enumerate(hand):
-                acq = self._acq(seat, 0.0, card, ("item", hand, i), f"{seat}'s hand", deal.hand_spans.get(seat))
-                if missing and acq.tag is not None:
-                    self.unknowns[acq.tag].anchor = ("hand", seat)
+                self._acq(seat, 0.0, card, ("item", hand, i), f"{seat}'s hand", deal.hand_spans.get(seat))
         self.exchange_seven: Card | None = None
         for k, trick in enumerate(deal.tricks):
             t = float(trick.number)
