@@ -431,6 +431,22 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     r.finish()
     if len(seats) != profile.players:
         raise r.fail("seats", f"{len(seats)} seats for {profile.players} players")
+    # Values that parse but describe no playable deal: caught here, not as a crash in the engine or the generator.
+    for count_key, count, least in (
+        ("players", profile.players, 2),
+        ("packs", profile.packs, 1),
+        ("hand_size", profile.hand_size, 1),
+    ):
+        if count < least:
+            raise r.fail(count_key, f"must be at least {least}, not {count}")
+    if profile.players * profile.hand_size > profile.deck_size:
+        raise r.fail(
+            "hand_size",
+            f"{profile.players} hands of {profile.hand_size} need more than the {profile.deck_size} cards of the packs",
+        )
+    bad_phases = [p for p in profile.declare_phases if p not in (1, 2)]
+    if bad_phases:
+        raise declare.fail("phases", f"phases are 1 (while the stock lasts) and 2, not {bad_phases[0]!r}")
     choices = {
         "first_leader": ("non_dealer", "dealer_left"),
         "draw_order": ("winner_first", "leader_first"),
