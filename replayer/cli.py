@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .files import write_atomic
 
 if TYPE_CHECKING:
     from .errors import Diagnostic
@@ -238,7 +239,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
     if not result.valid:
         print(f"{source}: not completed: the record is invalid", file=sys.stderr)
         return 1
-    _atomic_write(out, completed_text(record, result))
+    write_atomic(out, completed_text(record, result))
     print(f"wrote {out}")
     return 0
 
@@ -433,7 +434,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         out = Path(args.out)
         if out.exists() and not args.force:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
-        _atomic_write(out, text)
+        write_atomic(out, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -445,7 +446,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     Exit 1 when a record does not parse (it is left untouched) or, with --check, is not in the canonical form.
     """
     from .errors import Diagnostic, NotationError, Span, format_diagnostic
-    from .fmt import FormatCheckError, format_text, write_atomic
+    from .fmt import FormatCheckError, format_text
 
     if "-" in args.paths and args.write:
         raise UsageError("--write cannot rewrite standard input")
@@ -514,22 +515,6 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             f"{f', {invalid} invalid (not parsed)' if invalid else ''}"
         )
     return 1 if invalid or (args.check and changed) else 0
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write a file through a temporary file in the same folder and a rename, so it is never half-written."""
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,10 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from . import cards
@@ -40,7 +37,7 @@ from .errors import BeziqueError, NotationError, Span
 from .notation import SEAT_ALIASES, _card, _parser, parse_record
 from .record import Record
 
-__all__ = ["WIDTH", "FormatCheckError", "format_text", "record_shape", "write_atomic"]
+__all__ = ["WIDTH", "FormatCheckError", "format_text", "record_shape"]
 
 WIDTH = 120
 """Comment and question lines are wrapped to this many characters (statements themselves are never wrapped)."""
@@ -132,28 +129,6 @@ def _is_positions(value: Any) -> bool:
     if isinstance(value, dict):
         value = list(value.values())
     return isinstance(value, list) and bool(value) and all(isinstance(v, Span) for v in value)
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Replace a file's contents through a temporary file in the same folder and a rename.
-
-    The file is never half-written; a symbolic link is followed (its target is rewritten) and the file keeps its
-    permissions.
-    """
-    target = Path(os.path.realpath(path))
-    mode = target.stat().st_mode & 0o7777 if target.exists() else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --- layout ---------------------------------------------------------------------------------------------------

@@ -12,9 +12,7 @@ translations.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from .files import write_atomic
 from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_lesson, build_rules, interface, rules_slug
 from .notation import data_dir
 from .replay import ReplayResult
@@ -105,21 +104,6 @@ def _check_output(out: Path, force: bool) -> None:
         )
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, so that a reader never sees half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        # mkstemp makes the file private (0600); a site is meant to be read by a web server or a colleague.
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _static_files(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
@@ -184,7 +168,7 @@ def render_site(
     ]
 
     out.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
+    write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
 
     def write(language: _Language, name: str, template: str, **context: Any) -> None:
@@ -205,7 +189,7 @@ def render_site(
             **context,
         )
         target = language.folder / name
-        _write_atomic(target, page.encode("utf-8"))
+        write_atomic(target, page.encode("utf-8"))
         written.append(target)
 
     for language in languages:
@@ -220,6 +204,6 @@ def render_site(
     static = templates / "static"
     for source in _static_files(static):
         target = out / "static" / source.relative_to(static)
-        _write_atomic(target, source.read_bytes())
+        write_atomic(target, source.read_bytes())
         written.append(target)
     return written

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -91,6 +92,20 @@ def test_generate_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFix
     assert out.read_text(encoding="utf-8") == first
     assert main(["generate", "--seed", "3", "--out", str(out), "--force"]) == 0
     assert out.read_text(encoding="utf-8") != first
+
+
+def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
+    # A new file follows the umask, like any file the user makes; an overwritten one keeps its mode.
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "r.bzq"
+        assert main(["generate", "--seed", "2", "--out", str(out)]) == 0
+        assert out.stat().st_mode & 0o777 == 0o644
+        out.chmod(0o600)
+        assert main(["generate", "--seed", "3", "--out", str(out), "--force"]) == 0
+        assert out.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
 
 
 def test_module_runs_from_another_directory(tmp_path: Path, game_file: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA, GAMES, ROOT
 
-from replayer import fmt
+from replayer import cli, fmt
 from replayer.cli import main
 from replayer.errors import NotationError
 from replayer.fmt import WIDTH, FormatCheckError, format_text, record_shape
@@ -345,7 +345,7 @@ def test_cli_write_that_fails(
     def refuse(path: object, text: str) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(fmt, "write_atomic", refuse)
+    monkeypatch.setattr(cli, "write_atomic", refuse)
     path = _messy_file(tmp_path)
     assert main(["fmt", "--write", str(path)]) == 2
     assert f"{path}: cannot rewrite it: Permission denied" in capsys.readouterr().err
