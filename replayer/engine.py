@@ -28,12 +28,15 @@ __all__ = [
     "apply_declare",
     "apply_draw",
     "apply_exchange",
+    "apply_out",
     "apply_play",
     "apply_show",
     "finish_deal",
+    "game_points",
     "legal_declarations",
     "legal_exchanges",
     "legal_plays",
+    "next_dealer",
     "start_deal",
     "trick_winner",
 ]
@@ -135,6 +138,12 @@ class DealState:
     """What each tagged unknown card turned out to be (see CardPattern.tag)."""
     second_seven_shown: bool = False
     """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
+    out: str | None = None
+    """The seat whose score reached the profile's ``hand_target``: the hand ended there (RULES.md §2.k rule 10)."""
+    out_stated: bool = False
+    """The record has said so (``N goes out``)."""
+    must_lead: tuple[Card, ...] = ()
+    """The cards of a declaration one of which its declarer must lead next (``declare.lead_from``)."""
 
     @property
     def phase(self) -> int:
@@ -153,8 +162,8 @@ class DealState:
 
     @property
     def finished(self) -> bool:
-        """Every trick of the hand has been played."""
-        return self.trick_no >= self.profile.total_tricks and not self.plays
+        """Every trick of the hand has been played, or a seat has reached the hand's target."""
+        return (self.trick_no >= self.profile.total_tricks or self.out is not None) and not self.plays
 
     def option(self, name: str) -> str | int:
         """An option's value for this deal."""
@@ -184,6 +193,9 @@ class DealState:
             turnup_waiting=self.turnup_waiting,
             revealed=dict(self.revealed),
             second_seven_shown=self.second_seven_shown,
+            out=self.out,
+            out_stated=self.out_stated,
+            must_lead=self.must_lead,
         )
 
     def scores(self) -> dict[str, int]:
@@ -214,6 +226,20 @@ class Step:
 
 def _is_trump_seven(card: Card, trump: Suit | None) -> bool:
     return trump is not None and card.suit == trump and card.rank == Rank.SEVEN
+
+
+def _is_exchange_card(profile: RuleProfile, card: Card, trump: Suit | None) -> bool:
+    """The trump card that is exchanged for the turn-up: the seven, or what ``seven.rank`` names (the ten in 003)."""
+    return trump is not None and card.suit == trump and card.rank == profile.seven_rank
+
+
+def _reach_target(state: DealState, seat: str) -> None:
+    """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
+    target = state.profile.hand_target
+    if target and state.out is None and state.seats[seat].score >= target:
+        state.out = seat
+        state.to_draw = []
+        state.window_open = False
 
 
 def start_deal(
@@ -324,6 +350,8 @@ def legal_plays(state: DealState, seat: str) -> set[Card]:
     """The cards ``seat`` may play now (any held card in phase 1 unless the profile obliges following)."""
     held = set(state.seats[seat].held())
     if not state.plays:
+        if seat == state.leader and held & set(state.must_lead):
+            return held & set(state.must_lead)
         return held
     rule = state.profile.phase2_play if state.phase == 2 else state.profile.phase1_play
     return _obliged(rule, held, state.plays, state.trump)[0]
@@ -422,6 +450,18 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
             v.append(RuleViolation("BZ202", f"{expected} plays next to trick {new.trick_no + 1}, not {seat}"))
     if new.trick_no >= profile.total_tricks:
         v.append(RuleViolation("BZ207", f"the hand has only {profile.total_tricks} tricks"))
+    elif new.out is not None:
+        v.append(
+            RuleViolation(
+                "BZ208",
+                f"the hand is over: {new.out} reached {profile.hand_target} after trick {new.trick_no}, which ends it",
+            )
+        )
+    if not new.plays and new.must_lead:
+        if seat == new.leader and card not in new.must_lead:
+            named = " or ".join(str(c) for c in dict.fromkeys(new.must_lead))
+            v.append(RuleViolation("BZ209", f"{seat} must lead a card of the combination he declared: {named}"))
+        new.must_lead = ()
     seat_state = new.seats[seat]
     held = set(seat_state.held())
     phase = new.phase
@@ -493,6 +533,11 @@ def _finish_trick(state: DealState, step: Step, phase: int) -> None:
         while len(order) < profile.players:
             order.append(state.next_seat(order[-1]))
         state.to_draw = order
+    elif 2 in profile.declare_phases and profile.declare_until == "lead":
+        # Where declaring goes on with the last tricks (sixty-six, RULES.md §2.k rule 8), the winner may declare
+        # before he leads again.
+        state.window_open = True
+    _reach_target(state, winner)
 
 
 def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | None:
@@ -538,21 +583,21 @@ def apply_exchange(state: DealState, seat: str, card: Card, points: int | None =
     if problem is not None:
         v.append(problem)
     seat_state = new.seats[seat]
-    if _is_trump_seven(card, new.trump) and seat_state.held()[card] <= 0:
+    if _is_exchange_card(profile, card, new.trump) and seat_state.held()[card] <= 0:
         v.extend(_reveal(new, seat, card))
     show = False
-    if not _is_trump_seven(card, new.trump):
-        v.append(RuleViolation("BZ309", f"only the seven of trumps is exchanged for the turn-up, not {card}"))
+    if not _is_exchange_card(profile, card, new.trump):
+        v.append(RuleViolation("BZ309", f"only the {profile.seven_rank.english} of trumps is exchanged for the turn-up, not {card}"))
     elif new.turnup is None or not new.turnup_in_stock:
         v.append(RuleViolation("BZ309", "there is no turn-up left to exchange"))
-    elif _is_trump_seven(new.turnup, new.trump) and not profile.seven_second:
-        v.append(RuleViolation("BZ309", f"the turn-up is already a seven ({new.turnup})"))
-    elif _is_trump_seven(new.turnup, new.trump) and new.second_seven_shown:
+    elif _is_exchange_card(profile, new.turnup, new.trump) and not profile.seven_second:
+        v.append(RuleViolation("BZ309", f"the turn-up is already a {profile.seven_rank.english} ({new.turnup})"))
+    elif _is_exchange_card(profile, new.turnup, new.trump) and new.second_seven_shown:
         v.append(RuleViolation("BZ309", "the other seven of trumps has already been shown and scored"))
     elif seat_state.held()[card] <= 0:
         v.append(RuleViolation("BZ309", f"{seat} exchanges {card} but does not hold it"))
     else:
-        show = _is_trump_seven(new.turnup, new.trump)
+        show = _is_exchange_card(profile, new.turnup, new.trump)
     awarded = profile.seven_second if show else profile.seven_exchange
     if points is not None and points != awarded:
         what = "showing the other seven" if show else "the seven exchange"
@@ -578,12 +623,12 @@ def legal_exchanges(state: DealState) -> list[tuple[str, Card]]:
     """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
     if state.trump is None or not state.turnup_in_stock or state.turnup is None:
         return []
-    seven = Card(state.trump, Rank.SEVEN)
+    seven = Card(state.trump, state.profile.seven_rank)
     found = []
     for seat in state.profile.seats:
         if state.seats[seat].held()[seven] <= 0 or _exchange_window(state, seat) is not None:
             continue
-        if _is_trump_seven(state.turnup, state.trump) and (not state.profile.seven_second or state.second_seven_shown):
+        if _is_exchange_card(state.profile, state.turnup, state.trump) and (not state.profile.seven_second or state.second_seven_shown):
             continue
         found.append((seat, seven))
     return found
@@ -735,6 +780,9 @@ def apply_declare(
     seat_state.score += spec.points
     new.declared.append(tuple(cards))
     step.events.append(Scoring(seat, spec.kind, tuple(cards), spec.points))
+    if profile.declare_lead_from:
+        new.must_lead = tuple(cards)
+    _reach_target(new, seat)
     return step.check(force)
 
 
@@ -856,6 +904,14 @@ def finish_deal(state: DealState, force: bool = False) -> Step:
         step.violations.append(
             RuleViolation("BZ506", f"the deal ends after {new.trick_no} tricks; a hand has {new.profile.total_tricks}")
         )
+    elif new.out is not None and not new.out_stated:
+        step.violations.append(
+            RuleViolation(
+                "BZ507",
+                f"{new.out} reached {new.profile.hand_target} after trick {new.trick_no}, which ends the hand: the "
+                f"record says so with '{new.out} goes out'",
+            )
+        )
     profile = new.profile
     for seat, seat_state in new.seats.items():
         brisques = [c for c in seat_state.won if c.rank in profile.brisque_ranks]
@@ -869,6 +925,62 @@ def finish_deal(state: DealState, force: bool = False) -> Step:
             seat_state.score += total
             step.events.append(Scoring(seat, "card_points", counted, total))
     return step.check(force)
+
+
+def apply_out(state: DealState, seat: str, points: int | None = None, force: bool = False) -> Step:
+    """``N goes out``: the record says that ``seat`` has reached the hand's target, which ended the hand.
+
+    The end is automatic (RULES.md §2.k rule 10: reaching 66 "заканчивает игру"); the statement makes the record say
+    it where it happens, and is checked: the seat has reached the target, and ``points`` is its score.
+    """
+    new = state.copy()
+    step = Step(new)
+    target = new.profile.hand_target
+    score = new.seats[seat].score
+    if not target:
+        step.violations.append(RuleViolation("BZ507", f"the {new.profile.name} profile plays every hand out"))
+    elif new.out != seat:
+        why = f"{new.out} went out first" if new.out is not None else f"{seat} has {score}, not {target}"
+        step.violations.append(RuleViolation("BZ507", f"{seat} cannot go out: {why}"))
+    elif new.out_stated:
+        step.violations.append(RuleViolation("BZ507", f"{seat} has already gone out"))
+    elif points is not None and points != score:
+        step.violations.append(RuleViolation("BZ507", f"{seat} goes out with {score}, not {points}"))
+    if new.out == seat:
+        new.out_stated = True
+    return step.check(force)
+
+
+def game_points(state: DealState) -> dict[str, int]:
+    """What a finished hand scores toward the game under the profile's ``game_points`` table (empty without one).
+
+    The winner is the seat that reached the hand's target (or, under ``played_out: last_trick_wins``, the winner of
+    the last trick of a hand played out); he scores the first row whose threshold the loser's score reaches.
+    """
+    profile = state.profile
+    if not profile.game_points:
+        return {}
+    result = dict.fromkeys(profile.seats, 0)
+    winner = state.out
+    if winner is None and profile.played_out == "last_trick_wins" and state.finished:
+        winner = state.winner
+    if winner is None:
+        return result
+    loser = max((s for s in profile.seats if s != winner), key=lambda s: state.seats[s].score)
+    lost = state.seats[loser].score
+    result[winner] = next(points for lowest, points in profile.game_points if lost >= lowest)
+    return result
+
+
+def next_dealer(profile: RuleProfile, dealer: str, won: Mapping[str, int]) -> str:
+    """The next hand's dealer after ``dealer``'s hand, which scored ``won`` game points: the winner or the loser of
+    that hand where the profile's ``next_dealer`` says so (RULES.md §2.k rule 4), else the next seat."""
+    seats = profile.seats
+    winners = [s for s, v in won.items() if v]
+    following = seats[(seats.index(dealer) + 1) % len(seats)]
+    if profile.next_dealer == "alternate" or len(winners) != 1:
+        return following
+    return winners[0] if profile.next_dealer == "winner" else seats[(seats.index(winners[0]) + 1) % len(seats)]
 
 
 def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:

@@ -131,6 +131,11 @@ CODES: dict[str, ErrorCode] = {
     ),
     "BZ108": ErrorCode("wrong number of cards", "hand size, packs", "hand N: 7C QC QC JC QH AH 7H"),
     "BZ109": ErrorCode("unknown meld kind", "the profile's meld table", "N declares royal_wedding KC QC = 40"),
+    "BZ110": ErrorCode(
+        "wrong dealer",
+        "who deals the next hand, where the profile says it (sixty-six: the winner of the hand before)",
+        "dealer: S  { deal 2 of a sixty-six game that S lost }",
+    ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
     ),
@@ -146,6 +151,16 @@ CODES: dict[str, ErrorCode] = {
         "trick 9: S 9S, N 10S -> S",
     ),
     "BZ207": ErrorCode("incomplete trick", "every player plays one card to each trick", "trick 2: N 9C -> N"),
+    "BZ208": ErrorCode(
+        "the hand is over",
+        "a player who reaches the hand's target (66 in sixty-six) ends the hand at once",
+        "trick 8: N AS, S 9S -> N  { S went out after trick 7 }",
+    ),
+    "BZ209": ErrorCode(
+        "must lead a declared card",
+        "sixty-six: the declarer of a marriage leads one of its cards to the next trick",
+        "trick 4: N 9S, S JS -> S  { N declared marriage KH QH }",
+    ),
     "BZ301": ErrorCode(
         "declaration by a player who did not win the trick",
         "declare only after winning a trick",
@@ -211,6 +226,11 @@ CODES: dict[str, ErrorCode] = {
     "BZ505": ErrorCode("wrong game winner", "the target and the tie rule", "winner S  { target 2000 not reached }"),
     "BZ506": ErrorCode(
         "incomplete deal", "a deal is played out to its last trick", "brisques N 60, S 100  { after trick 25 }"
+    ),
+    "BZ507": ErrorCode(
+        "wrong going out",
+        "'N goes out' is written where the seat reaches the hand's target, with its score",
+        "N goes out = 60",
     ),
     "BZ601": ErrorCode(
         "no completion of the unknown cards",

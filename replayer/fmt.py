@@ -46,7 +46,7 @@ _ITEM_INDENT = 2
 """Indentation of the statements that belong to a trick."""
 
 _TRICK_ITEMS = frozenset(
-    ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "draws_stmt", "score_stmt"),
+    ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "out_stmt", "draws_stmt", "score_stmt"),
 )
 
 _KEYWORDS = {
@@ -67,6 +67,7 @@ _KEYWORDS = {
     "DECLARES": "declares",
     "SHOWS": "shows",
     "SCORES": "scores",
+    "GOES_OUT": "goes out",
     "DRAWS": "draws",
     "SCORE": "score",
     "BRISQUES": "brisques",
@@ -350,6 +351,7 @@ class _Formatter:
     on_declare_stmt = _plain
     on_show_stmt = _plain
     on_claim_stmt = _plain
+    on_out_stmt = _plain
     on_winner_stmt = _plain
 
     def _header(self, node: Any, values: list[str]) -> list[str | _Braced]:

@@ -17,11 +17,14 @@ from .engine import (
     apply_declare,
     apply_draw,
     apply_exchange,
+    apply_out,
     apply_play,
     finish_deal,
+    game_points,
     legal_declarations,
     legal_exchanges,
     legal_plays,
+    next_dealer,
     start_deal,
 )
 from .rules import RuleProfile, load_rules
@@ -63,7 +66,11 @@ def play_deal(
     pack = make_pack(profile.packs, profile.ranks)
     rng.shuffle(pack)
     seats = profile.seats
-    hands = {s: pack[i * profile.hand_size : (i + 1) * profile.hand_size] for i, s in enumerate(seats)}
+    served = list(seats)
+    if profile.deal_order == "dealer_first":
+        # Seed 003: the dealer serves himself first (RULES.md §2.k rule 3); other profiles keep the seat order.
+        served = [dealer, *(s for s in seats if s != dealer)]
+    hands = {s: pack[i * profile.hand_size : (i + 1) * profile.hand_size] for i, s in enumerate(served)}
     rest = pack[len(seats) * profile.hand_size :]
     turnup = rest[0] if profile.turnup else None
     stock = rest[1:] if profile.turnup else rest
@@ -95,7 +102,7 @@ def play_deal(
         winner = step.winner
         assert winner is not None
         lines.append(f"trick {state.trick_no}: {', '.join(plays)} -> {winner}")
-        if state.phase == 1 and state.window_open:
+        if state.window_open:
             # Where the profile lets the winner act until his next lead, he sometimes declares after drawing.
             late = state.profile.declare_until == "lead" and rng.random() < 0.5
             state = _exchanges(state, rng, lines, events)
@@ -107,10 +114,16 @@ def play_deal(
                 assert card is not None
                 state = apply_draw(state, seat, card).state
                 draws.append(f"{seat} {card}")
-            lines.append(f"  draws {', '.join(draws)}")
+            if draws:
+                lines.append(f"  draws {', '.join(draws)}")
             state = _exchanges(state, rng, lines, events)
             if late:
                 state = _declaration(state, winner, rng, lines, events)
+        if state.out is not None:
+            # The seat that reached the hand's target (66) ends the hand, and the record says so.
+            out = state.out
+            state = apply_out(state, out, state.seats[out].score).state
+            lines.append(f"  {out} goes out = {state.seats[out].score}")
         all_events.extend(events)
         lines.append("  score " + ", ".join(f"{s} {v}" for s, v in state.scores().items()))
     final = finish_deal(state)
@@ -190,13 +203,16 @@ def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping
 
     dealer = profile.seats[seed % len(profile.seats)]
     totals = dict.fromkeys(profile.seats, 0)
+    effective = profile.with_options(chosen)
     for n in range(1, deals + 1):
-        deal_lines, scores = generate_deal(profile, rng, dealer, chosen, n)
-        lines.extend(deal_lines)
-        for s, v in scores.items():
+        played = play_deal(profile, rng, dealer, chosen, n)
+        lines.extend(played.lines)
+        # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
+        won = game_points(played.state)
+        for s, v in (won or played.scores).items():
             totals[s] += v
         if deals > 1:
             lines.append("total " + ", ".join(f"{s} {v}" for s, v in totals.items()))
         lines.append("")
-        dealer = profile.seats[(profile.seats.index(dealer) + 1) % len(profile.seats)]
+        dealer = next_dealer(effective, dealer, won)
     return "\n".join(lines)

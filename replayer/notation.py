@@ -15,6 +15,7 @@ from .cards import Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
 from .record import (
     Claim,
+    GoesOut,
     Comment,
     Deal,
     Declare,
@@ -601,6 +602,15 @@ class _Builder:
                 self.points(node),
                 _span(kind_token),
             )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def on_out_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        seat_token = _tok(node.children[0])
+        if trick is not None:
+            item = GoesOut(self.seat(seat_token), self.points(node), _span(seat_token))
             trick.items.append(item)
             self.target = item
         self.attach(self.comments_of(node))

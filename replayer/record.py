@@ -15,6 +15,7 @@ __all__ = [
     "Draw",
     "Draws",
     "Exchange",
+    "GoesOut",
     "Game",
     "Item",
     "Play",
@@ -104,6 +105,16 @@ class Claim:
 
 
 @dataclass
+class GoesOut:
+    """``N goes out = 71``: the seat has reached the hand's target (66 in sixty-six), which ends the hand."""
+
+    seat: str
+    points: int | None
+    span: Span
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
 class Draw:
     """One card drawn."""
 
@@ -132,7 +143,7 @@ class ScoreCheck:
     comments: list[Comment] = field(default_factory=list)
 
 
-Item = Exchange | Declare | Claim | Draws | ScoreCheck
+Item = Exchange | Declare | Claim | GoesOut | Draws | ScoreCheck
 
 
 @dataclass

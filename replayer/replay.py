@@ -20,14 +20,31 @@ from .engine import (
     apply_declare,
     apply_draw,
     apply_exchange,
+    apply_out,
     apply_play,
     apply_show,
     finish_deal,
+    game_points,
+    next_dealer,
     start_deal,
 )
 from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
 from .infer import deal_has_unknowns
-from .record import Claim, Comment, Deal, Declare, Draws, Exchange, Game, Play, Question, Record, ScoreCheck, Trick
+from .record import (
+    Claim,
+    Comment,
+    Deal,
+    Declare,
+    Draws,
+    Exchange,
+    Game,
+    GoesOut,
+    Play,
+    Question,
+    Record,
+    ScoreCheck,
+    Trick,
+)
 from .rules import RuleProfile, load_rules
 
 __all__ = ["DealResult", "GameResult", "ReplayResult", "TrickResult", "replay_record", "to_json"]
@@ -96,6 +113,8 @@ class DealResult:
     end_comments: list[Comment] = field(default_factory=list)
     inference: Any = None
     """When the record left cards unknown: the :class:`~replayer.infer.Inference` that completed it."""
+    game_points: dict[str, int] = field(default_factory=dict)
+    """What the hand scores toward the game where the profile counts game points (sixty-six); else empty."""
 
 
 @dataclass
@@ -184,15 +203,20 @@ class _Replayer:
         )
         self.result.games.append(result)
         totals = {s: 0 for s in profile.seats}
-        previous_dealer: str | None = None
+        previous: DealResult | None = None
         decided: str | None = None
         for index, deal in enumerate(game.deals):
-            outcome = self.deal(deal, profile, options, index + 1, previous_dealer)
+            expected = None
+            if previous is not None:
+                expected = next_dealer(profile.with_options(options), previous.dealer, previous.game_points)
+            outcome = self.deal(deal, profile, options, index + 1, expected)
             if outcome is None:
                 return
             result.deals.append(outcome)
-            previous_dealer = outcome.dealer
-            for seat, points in outcome.scores.items():
+            previous = outcome
+            # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
+            counted = outcome.game_points or outcome.scores
+            for seat, points in counted.items():
                 totals[seat] += points
             for check in deal.end:
                 if check.what == "total":
@@ -238,11 +262,24 @@ class _Replayer:
         return max(over, key=lambda s: totals[s])
 
     def deal(
-        self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], number: int, previous_dealer: str | None
+        self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], number: int, expected_dealer: str | None
     ) -> DealResult | None:
         dealer = deal.dealer
-        if dealer is None and previous_dealer is not None:
-            dealer = _next(profile, previous_dealer)
+        if dealer is None and expected_dealer is not None:
+            dealer = expected_dealer
+        elif (
+            dealer is not None
+            and expected_dealer is not None
+            and dealer != expected_dealer
+            and profile.with_options(options).next_dealer != "alternate"
+        ):
+            # Only profiles with a rule for the next dealer check it (the others let a record name any dealer).
+            rule = profile.with_options(options).next_dealer
+            self.report(
+                "BZ110",
+                f"{expected_dealer} deals hand {number}: under this profile the {rule} of the hand before deals next",
+                deal.spans.get("dealer", deal.span),
+            )
         if dealer is None and deal.leader is not None:
             dealer = _previous(profile, deal.leader)
         for name, seat in (("dealer", dealer), ("leader", deal.leader)):
@@ -329,6 +366,7 @@ class _Replayer:
             self.report(v.code, v.message, deal.end[0].span if deal.end else last_span)
         outcome.brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
         outcome.scores = final.state.scores()
+        outcome.game_points = game_points(final.state)
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "brisques":
@@ -482,6 +520,9 @@ class _Replayer:
                 step = apply_show(state, item.seat, item.kind, [_known(c) for c in item.cards], force=True)
             for v in step.violations:
                 self.report(v.code, v.message, self.declare_span(item, v))
+        elif isinstance(item, GoesOut):
+            step = apply_out(state, item.seat, item.points, force=True)
+            self.violations(step, item.span)
         elif isinstance(item, Claim):
             self.claim(item, events, state.profile)
             return state
@@ -592,11 +633,6 @@ def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
         seat = state.next_seat(seat)
         order[seat] = k
     return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
-
-
-def _next(profile: RuleProfile, seat: str) -> str:
-    seats = profile.seats
-    return seats[(seats.index(seat) + 1) % len(seats)]
 
 
 def _previous(profile: RuleProfile, seat: str) -> str:

@@ -134,6 +134,25 @@ class RuleProfile:
     """``trick``: scored as each trick is won; ``end``: added at the end of the hand."""
     card_points_trump_seven: int = 0
     """Card points of a trump seven in a won trick (ranks not in ``card_points`` count 0)."""
+    seven_rank: Rank = Rank.SEVEN
+    """The rank of the trump card exchanged for the turn-up (``seven.rank``; the sixty-six of seed 003 swaps the trump
+    ten, RULES.md §2.k rule 6)."""
+    deal_order: str = "non_dealer_first"
+    """Who is served first in the deal (``dealer_first`` in seed 003, RULES.md §2.k rule 3); only the random player
+    uses it, since a record states the dealt hands."""
+    declare_lead_from: bool = False
+    """A declarer must lead one of the declared cards to the next trick (RULES.md §2.k rule 8)."""
+    hand_target: int = 0
+    """A seat whose score reaches this many points ends the hand at once (66 in sixty-six; 0: hands are played out)."""
+    game_points: tuple[tuple[int, int], ...] = ()
+    """(lowest loser's score, game points): what the winner of a hand scores toward the game, first row that fits.
+    Empty: the game adds up the hands' points themselves."""
+    played_out: str = "no_game_points"
+    """With ``hand_target``: a hand played out without either seat reaching it scores ``no_game_points``, or the
+    winner of the last trick scores as if he had reached it (``last_trick_wins``)."""
+    next_dealer: str = "alternate"
+    """Who deals the next hand of a game: ``alternate``, the ``winner`` or the ``loser`` of the hand before (a hand
+    without a winner alternates)."""
     raw: Any = field(default=None, repr=False, compare=False)
     """The YAML data the profile was built from (options that change the profile are merged into it)."""
 
@@ -305,6 +324,18 @@ def _ranks(reader: _Reader, key: str, values: list[Any]) -> tuple[Rank, ...]:
         raise reader.fail(key, str(exc)) from None
 
 
+def _game_points(reader: _Reader) -> tuple[tuple[int, int], ...]:
+    """The ``game_points`` table: ``[[lowest loser's score, points], ...]``, highest threshold first, ending at 0."""
+    rows = []
+    for i, row in enumerate(reader.get("game_points", list, [])):
+        if not (isinstance(row, list) and len(row) == 2 and all(type(x) is int for x in row)):
+            raise reader.fail(f"game_points[{i}]", "expected [lowest loser's score, game points]")
+        rows.append((row[0], row[1]))
+    if rows and ([r[0] for r in rows] != sorted((r[0] for r in rows), reverse=True) or rows[-1][0] != 0):
+        raise reader.fail("game_points", "thresholds go from the highest down to 0")
+    return tuple(rows)
+
+
 def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     r = _Reader(data, where)
     melds = []
@@ -424,6 +455,13 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         card_points=point_table,
         card_points_when=card_points.get("when", str, "trick"),
         card_points_trump_seven=card_points.get("trump_seven", int, 0),
+        seven_rank=_ranks(seven, "rank", [seven.get("rank", (str, int), "7")])[0],
+        deal_order=r.get("deal_order", str, "non_dealer_first"),
+        declare_lead_from=declare.get("lead_from", bool, False),
+        hand_target=r.get("hand_target", int, 0),
+        game_points=_game_points(r),
+        played_out=r.get("played_out", str, "no_game_points"),
+        next_dealer=r.get("next_dealer", str, "alternate"),
         raw=data,
     )
     for reader in (declare, seven, brisque, point_reader, card_points):
@@ -452,6 +490,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
         "phase2_play": ("follow_win_trump", "follow_trump", "follow"),
+        "deal_order": ("non_dealer_first", "dealer_first"),
+        "played_out": ("no_game_points", "last_trick_wins"),
+        "next_dealer": ("alternate", "winner", "loser"),
     }
     for key, allowed in choices.items():
         if getattr(profile, key) not in allowed:
