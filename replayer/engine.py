@@ -587,7 +587,8 @@ def apply_exchange(state: DealState, seat: str, card: Card, points: int | None =
         v.extend(_reveal(new, seat, card))
     show = False
     if not _is_exchange_card(profile, card, new.trump):
-        v.append(RuleViolation("BZ309", f"only the {profile.seven_rank.english} of trumps is exchanged for the turn-up, not {card}"))
+        what = profile.seven_rank.english
+        v.append(RuleViolation("BZ309", f"only the {what} of trumps is exchanged for the turn-up, not {card}"))
     elif new.turnup is None or not new.turnup_in_stock:
         v.append(RuleViolation("BZ309", "there is no turn-up left to exchange"))
     elif _is_exchange_card(profile, new.turnup, new.trump) and not profile.seven_second:
@@ -628,7 +629,8 @@ def legal_exchanges(state: DealState) -> list[tuple[str, Card]]:
     for seat in state.profile.seats:
         if state.seats[seat].held()[seven] <= 0 or _exchange_window(state, seat) is not None:
             continue
-        if _is_exchange_card(state.profile, state.turnup, state.trump) and (not state.profile.seven_second or state.second_seven_shown):
+        done = not state.profile.seven_second or state.second_seven_shown
+        if _is_exchange_card(state.profile, state.turnup, state.trump) and done:
             continue
         found.append((seat, seven))
     return found

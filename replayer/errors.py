@@ -154,12 +154,12 @@ CODES: dict[str, ErrorCode] = {
     "BZ208": ErrorCode(
         "the hand is over",
         "a player who reaches the hand's target (66 in sixty-six) ends the hand at once",
-        "trick 8: N AS, S 9S -> N  { S went out after trick 7 }",
+        "trick 5: N KC, S 9S -> N  { N went out after trick 4 }",
     ),
     "BZ209": ErrorCode(
         "must lead a declared card",
         "sixty-six: the declarer of a marriage leads one of its cards to the next trick",
-        "trick 4: N 9S, S JS -> S  { N declared marriage KH QH }",
+        "trick 2: S 9S, N AS -> N  { S declared marriage KC QC }",
     ),
     "BZ301": ErrorCode(
         "declaration by a player who did not win the trick",
@@ -241,6 +241,11 @@ CODES: dict[str, ErrorCode] = {
         "conflicting statement",
         "one of the smallest set of stated facts that no completion of the unknown cards satisfies together",
         "score N 330, S 0  { with the declarations before it }",
+    ),
+    "BZ603": ErrorCode(
+        "unknown cards not supported",
+        "unknown cards are completed only where the profile plays every card once and exchanges the seven",
+        "deal 1  { a sixty-six deal with a ?? card }",
     ),
 }
 

@@ -34,7 +34,7 @@ from .cards import Card, CardLike, CardPattern, Rank, Suit
 from .engine import _obliged, trick_winner
 from .errors import Span
 from .melds import matches
-from .record import Claim, Deal, Declare, Draw, Draws, Exchange, ScoreCheck
+from .record import Claim, Deal, Declare, Draw, Draws, Exchange, GoesOut, ScoreCheck
 from .rules import RuleProfile
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
@@ -141,21 +141,38 @@ class Inference:
         return unknown.where.endswith("'s hand")
 
 
+def unsupported(profile: RuleProfile) -> str | None:
+    """Why the completion of unknown cards does not handle this profile (None when it does).
+
+    The encoding plays every card of the pack exactly once and knows only the seven of trumps as the exchanged
+    card: a hand that may end before its cards are all played (``hand_target``) or another exchanged rank is not
+    encoded, so a lossy record of such a profile is refused with a reason rather than answered wrongly.
+    """
+    if profile.hand_target:
+        return f"a {profile.name} hand may end before every card is played (at {profile.hand_target})"
+    if profile.seven_rank != Rank.SEVEN:
+        return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
+    return None
+
+
 def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
     """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
     if any(seat not in deal.hands for seat in profile.seats):
         return True
     if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
         return True
+    ended = False
     for index, trick in enumerate(deal.tricks):
         if not trick.ordered or any(isinstance(p.card, CardPattern) for p in trick.plays):
             return True
-        has_draws = False
+        has_draws = ended
         for item in trick.items:
             if isinstance(item, Exchange) and isinstance(item.card, CardPattern):
                 return True
             if isinstance(item, Declare) and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards)):
                 return True
+            if isinstance(item, GoesOut):
+                has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
             if isinstance(item, Draws):
                 has_draws = True
                 if any(isinstance(d.card, CardPattern) for d in item.draws):

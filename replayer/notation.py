@@ -15,7 +15,6 @@ from .cards import Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
 from .record import (
     Claim,
-    GoesOut,
     Comment,
     Deal,
     Declare,
@@ -23,6 +22,7 @@ from .record import (
     Draws,
     Exchange,
     Game,
+    GoesOut,
     Play,
     Question,
     Record,

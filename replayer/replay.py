@@ -29,7 +29,7 @@ from .engine import (
     start_deal,
 )
 from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
-from .infer import deal_has_unknowns
+from .infer import deal_has_unknowns, unsupported
 from .record import (
     Claim,
     Comment,
@@ -293,6 +293,15 @@ class _Replayer:
         inference = None
         if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
             if not self.seats_ok(deal, profile):
+                return None
+            why = unsupported(profile.with_options(options))
+            if why is not None:
+                self.report(
+                    "BZ603",
+                    f"this deal leaves cards unknown, which the replayer completes only for some profiles: {why}; "
+                    f"write every card (hands, plays and draws)",
+                    deal.span,
+                )
                 return None
             from .infer import infer_deal
 

@@ -19,6 +19,7 @@ from replayer.errors import CODES
 from replayer.replay import replay_text
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+SIXTY = (GAMES / "constructed-sixty-six.bzq").read_text(encoding="utf-8")
 
 # code -> (edits as (old text, new text), each old text occurring once; the token the column points at)
 CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
@@ -156,7 +157,29 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         ],
         "330",
     ),
+    # sixty-six (RULES.md §2.k): the rules of game points, going out at 66 and marriages on lead.
+    "BZ110": ([("deal 2\ndealer: N\n", "deal 2\ndealer: S  { deal 2 of a sixty-six game that S lost }\n")], "dealer"),
+    "BZ208": (
+        [("  N goes out = 75\n", "  N goes out = 75\ntrick 5: N KC, S 9S -> N  { N went out after trick 4 }\n")],
+        "KC",
+    ),
+    "BZ209": (
+        [
+            (
+                SIXTY[SIXTY.index("trick 2: {? South declared") : SIXTY.index("N AS -> S\n") + 10],
+                "trick 2: S 9S, N AS -> N  { S declared marriage KC QC }\n",
+            )
+        ],
+        "9S",
+    ),
+    "BZ507": ([("  N goes out = 75\n", "  N goes out = 60\n")], "N"),
+    "BZ603": (
+        [("deal 1\n", "deal 1  { a sixty-six deal with a ?? card }\n"), ("hand N: QS", "hand N: ??")],
+        "deal",
+    ),
 }
+BASES = {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")}
+"""The record a case edits, where it is not the worked deal."""
 
 # The line an error is reported on, for the codes whose example is a description rather than a record line.
 REPORTED_AT = {"BZ601": "deal 1"}
@@ -166,9 +189,9 @@ AFTER = {"BZ602": "BZ601"}
 
 def record_for(code: str) -> str:
     """The worked deal with the case's edits."""
-    text = WORKED
+    text = BASES.get(code, WORKED)
     for old, new in CASES[code][0]:
-        assert text.count(old) == 1, f"{code}: {old!r} occurs {text.count(old)} times in the worked deal"
+        assert text.count(old) == 1, f"{code}: {old!r} occurs {text.count(old)} times in the record"
         text = text.replace(old, new)
     return text
 
