@@ -862,7 +862,7 @@ def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False)
         new.window_open = False
     drawn: CardLike = card
     if new.stock_left > 0:
-        if new.stock is not None:
+        if new.stock:  # (a stated stock shorter than the deal leaves was reported by start_deal, BZ108)
             expected = new.stock[0]
             if not _agrees(card, expected):
                 v.append(RuleViolation("BZ403", f"{seat} draws {card} but the next card of the stock is {expected}"))

@@ -166,6 +166,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "header_round": "Round",
         "score_declares": "{seat} declares {meld}",
         "score_seven_exchange": "{seat} exchanges the seven of trumps for the turn-up",
+        "score_card_exchange": "{seat} exchanges the trump {rank} for the turn-up",
         "score_seven_played": "{seat} plays the seven of trumps",
         "score_turnup_seven": "{seat}, the dealer, turns up a seven",
         "score_last_trick": "{seat} wins the last trick",
@@ -334,6 +335,13 @@ STRINGS: dict[str, dict[str, str]] = {
             "Only the player who has just won a trick may declare, and only before he draws."
         ),
         "rule_declare_phase_1": "Declarations end with the stock: none are made in the last tricks.",
+        "rule_lead_from": "A player who declares must lead one of the declared cards to the next trick.",
+        "rule_card_exchange": "The trump {rank} may be exchanged for the turn-up after a won trick: {n}.",
+        "rule_hand_target": (
+            "The first player to reach {n} points ends the hand at once (the record says 'goes out'). His game "
+            "points: {rows}. The game is played to {target} game points."
+        ),
+        "rule_game_row": "{points} if the loser has at least {lowest}",
         "rule_table_playable": "Declared cards lie face up on the table and may still be played to tricks.",
         "rule_fallback": "{what}: {value}",
         "rule_seven_turnup": "A seven turned up: the dealer scores {n}.",
@@ -470,6 +478,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "header_round": "Тур",
         "score_declares": "{seat} объявляет {meld}",
         "score_seven_exchange": "{seat} меняет козырную семёрку на открытую карту",
+        "score_card_exchange": "{seat} меняет козырную карту ({rank}) на открытую карту",
         "score_seven_played": "{seat} играет козырную семёрку",
         "score_turnup_seven": "{seat} сдаёт и открывает семёрку",
         "score_last_trick": "{seat} берёт последнюю взятку",
@@ -631,6 +640,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_phase2_play_follow": "В последних взятках надо отвечать в масть, если можно.",
         "rule_declare_after_won_trick": "Объявлять может только тот, кто сейчас взял взятку, и только до добора.",
         "rule_declare_phase_1": "Объявления кончаются вместе с колодой: в последних взятках их нет.",
+        "rule_lead_from": "Объявивший обязан следующим ходом пойти с одной из объявленных карт.",
+        "rule_card_exchange": "Козырную карту ({rank}) можно обменять на открытую карту после выигранной взятки: {n}.",
+        "rule_hand_target": (
+            "Первый, кто наберёт {n} очков, сразу заканчивает сдачу (в записи: «goes out»). Его пункты: {rows}. "
+            "Игра идёт до {target} пунктов."
+        ),
+        "rule_game_row": "{points}, если у проигравшего не меньше {lowest}",
         "rule_table_playable": "Объявленные карты лежат на столе лицом вверх, и ими можно ходить.",
         "rule_fallback": "{what}: {value}",
         "rule_seven_turnup": "Открыта семёрка: сдающий записывает {n}.",
@@ -1434,7 +1450,10 @@ class _Builder:
 
     def scoring(self, event: Scoring) -> ScoringView:
         who = self.seat(event.seat)
-        if event.kind in ("seven_exchange", "seven_played", "turnup_seven", "last_trick", "brisques"):
+        rank = self.game.profile.with_options(self.game.options).seven_rank
+        if event.kind == "seven_exchange" and rank != Rank.SEVEN:
+            lead = self.t["score_card_exchange"].format(seat=who, rank=self.t.get(f"rank_{rank.symbol}", rank.symbol))
+        elif event.kind in ("seven_exchange", "seven_played", "turnup_seven", "last_trick", "brisques"):
             lead = self.t[f"score_{event.kind}"].format(seat=who)
         elif self.game.profile.meld(event.kind) is not None or f"meld_{event.kind}" in self.t:
             spec = self.game.profile.meld(event.kind)
@@ -1817,7 +1836,8 @@ class _Builder:
                 )
             )
             step.sheet = _running(sheet)
-        for seat, points in deal.scores.items():
+        # Where the profile counts game points (sixty-six), the game's totals add those up.
+        for seat, points in (deal.game_points or deal.scores).items():
             totals[seat] = totals.get(seat, 0) + points
         trump, red = self.trump(deal.trump)
         end_anchor = self.unique("end" if single else f"deal-{index}-end")
@@ -2117,6 +2137,8 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     ]
     if tuple(profile.declare_phases) == (1,):
         play.append(t["rule_declare_phase_1"])
+    if profile.declare_lead_from:
+        play.append(t["rule_lead_from"])
     if profile.table_cards_playable:
         play.append(t["rule_table_playable"])
     melds = []
@@ -2144,8 +2166,15 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     if profile.seven_played:
         key = "rule_seven_played_win" if profile.seven_played_must_win else "rule_seven_played"
         sevens.append(t[key].format(n=profile.seven_played))
+    if profile.seven_rank != Rank.SEVEN:
+        rank = t.get(f"rank_{profile.seven_rank.symbol}", profile.seven_rank.symbol)
+        sevens.append(t["rule_card_exchange"].format(rank=rank, n=profile.seven_exchange))
     if sevens:
         other.append(("seven", " ".join(sevens)))
+    if profile.hand_target:
+        rows = "; ".join(t["rule_game_row"].format(points=p, lowest=low) for low, p in profile.game_points)
+        target = profile.options["target"].default if "target" in profile.options else ""
+        other.append(("hand-target", t["rule_hand_target"].format(n=profile.hand_target, rows=rows, target=target)))
     if profile.last_trick_points:
         other.append(("last-trick", t["rule_last_trick"].format(n=profile.last_trick_points)))
     if profile.brisque_points:

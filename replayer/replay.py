@@ -265,19 +265,16 @@ class _Replayer:
         self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], number: int, expected_dealer: str | None
     ) -> DealResult | None:
         dealer = deal.dealer
-        if dealer is None and expected_dealer is not None:
+        if dealer is None:
             dealer = expected_dealer
-        elif (
-            dealer is not None
-            and expected_dealer is not None
-            and dealer != expected_dealer
-            and profile.with_options(options).next_dealer != "alternate"
-        ):
-            # Only profiles with a rule for the next dealer check it (the others let a record name any dealer).
+        elif expected_dealer is not None and dealer != expected_dealer and profile.next_dealer != "alternate":
+            # Only a profile with a rule for the next dealer (sixty-six) checks it, under any value of its option;
+            # the others let a record name any dealer.
             rule = profile.with_options(options).next_dealer
+            said = "the deal passes in turn" if rule == "alternate" else f"the {rule} of the hand before deals next"
             self.report(
                 "BZ110",
-                f"{expected_dealer} deals hand {number}: under this profile the {rule} of the hand before deals next",
+                f"{expected_dealer} deals hand {number}: under this profile {said}",
                 deal.spans.get("dealer", deal.span),
             )
         if dealer is None and deal.leader is not None:

@@ -622,10 +622,24 @@ def with_stock(w: Walk) -> str:
     """The record with each deal's stock written out (top first): the cards drawn, the turn-up left out."""
     text = w.text
     for deal, dw in reversed(w.deals):  # from the end, so that earlier line numbers stay right
-        face_down = [card for _, card in dw.drawn][:-1] if dw.profile.turnup else [c for _, c in dw.drawn]
+        drawn = [card for _, card in dw.drawn]
+        face_down = drawn[:-1] if dw.profile.turnup else drawn
+        if len(drawn) < dw.profile.stock_size:
+            # A hand that ended early (sixty-six at 66) left cards undrawn: they follow, in any order.
+            face_down = drawn + sorted(_undrawn(deal, dw.profile, drawn).elements(), key=lambda c: c.sort_key)
         last_hand = max(span.line for span in deal.hand_spans.values())
         text = _insert_line(text, last_hand + 1, f"stock: {_card_list(face_down)}")
     return text
+
+
+def _undrawn(deal: Any, profile: RuleProfile, drawn: list[Card]) -> Counter[Card]:
+    """The face-down cards nobody drew: the pack less the hands dealt, the cards drawn and the turn-up."""
+    left = Counter(make_pack(profile.packs, profile.ranks))
+    left -= Counter(c for hand in deal.hands.values() for c in hand)
+    left -= Counter(drawn)
+    if deal.turnup is not None:
+        left[deal.turnup] -= 1
+    return +left
 
 
 def draw_out_of_order(w: Walk) -> Iterator[Mutant]:
