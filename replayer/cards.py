@@ -4,6 +4,10 @@ The canonical text form is rank + suit letter: ``QS``, ``10C``, ``AH``. Input is
 (``Q♠``, ``♠Q``), the Russian ranks of the source books (Т К Д В for ace, king, queen, jack) and Russian
 suit words (``Д пики``, ``10 треф``, ``«пиковая» Д``).
 
+The many-pack variant of seed 004-C adds a wild card, "инфузорка", which has no suit and no value of its own
+(RULES.md §2.l rule 10). It is written ``*`` (input also ``инфузорка``) and is the one card whose rank is
+:attr:`Rank.WILD`; its ``suit`` field is a placeholder that no rule reads (``Card.is_wild`` is asked first).
+
 >>> Card.parse("10C").rank > Card.parse("KC").rank
 True
 >>> str(Card.parse("Д♠")), str(Card.parse("10 треф"))
@@ -18,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = [
+    "WILD",
     "Card",
     "CardParseError",
     "Rank",
@@ -68,6 +73,8 @@ class Suit(enum.Enum):
 class Rank(enum.IntEnum):
     """Ranks valued by trick order, so that ``>`` means "beats in the same suit"."""
 
+    WILD = -1
+    """The wild card (only in profiles whose pack adds it): below every rank, and of no suit."""
     SEVEN = 0
     EIGHT = 1
     NINE = 2
@@ -101,6 +108,7 @@ _GLYPHS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_NAMES_EN = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
 _SUIT_NAMES_RU = {Suit.S: "пики", Suit.H: "червы", Suit.D: "бубны", Suit.C: "трефы"}
 _RANK_SYMBOLS = {
+    Rank.WILD: "*",
     Rank.ACE: "A",
     Rank.TEN: "10",
     Rank.KING: "K",
@@ -111,6 +119,7 @@ _RANK_SYMBOLS = {
     Rank.SEVEN: "7",
 }
 _RANK_NAMES_EN = {
+    Rank.WILD: "wild card",
     Rank.ACE: "ace",
     Rank.TEN: "ten",
     Rank.KING: "king",
@@ -121,6 +130,7 @@ _RANK_NAMES_EN = {
     Rank.SEVEN: "seven",
 }
 _RANK_NAMES_RU = {
+    Rank.WILD: "инфузорка",
     Rank.ACE: "туз",
     Rank.TEN: "десятка",
     Rank.KING: "король",
@@ -176,8 +186,11 @@ _SUIT_WORD_STEMS = (
 RANK_PATTERN = r"(?:10|[AKQJT987ТКДВ])"
 SUIT_LETTER_PATTERN = r"[SHDC♠♤♥♡♦♢♣♧]"
 SUIT_WORD_PATTERN = r"[«\"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»\"]?"
+WILD_PATTERN = r"(?:\*|инфузорк[а-я]*)"
+"""The wild card: ``*``, or the Russian word "инфузорка" (any ending)."""
 CARD_PATTERN = (
-    rf"(?:{RANK_PATTERN}{SUIT_LETTER_PATTERN}"
+    rf"(?:{WILD_PATTERN}"
+    rf"|{RANK_PATTERN}{SUIT_LETTER_PATTERN}"
     rf"|[♠♤♥♡♦♢♣♧]{RANK_PATTERN}"
     rf"|{RANK_PATTERN}[ \t]+{SUIT_WORD_PATTERN}"
     rf"|{SUIT_WORD_PATTERN}[ \t]+{RANK_PATTERN})"
@@ -228,6 +241,8 @@ class Card:
         raw = text.strip()
         if not _CARD_RE.match(raw):
             raise CardParseError(f"not a card: {text!r} (write rank then suit, e.g. 'QS', '10C', 'Q♠')")
+        if _WILD_RE.match(raw):
+            return WILD
         if raw[0] in _SUIT_INPUT and raw[0] not in "SHDCshdc":
             return cls(_SUIT_INPUT[raw[0]], parse_rank(raw[1:]))
         parts = raw.split()
@@ -239,30 +254,40 @@ class Card:
         return cls(parse_suit(raw[-1]), parse_rank(raw[:-1]))
 
     def __str__(self) -> str:
-        return f"{self.rank.symbol}{self.suit.value}"
+        return self.rank.symbol if self.is_wild else f"{self.rank.symbol}{self.suit.value}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
     @property
+    def is_wild(self) -> bool:
+        """The wild card ("инфузорка"): no suit, no value of its own."""
+        return self.rank is Rank.WILD
+
+    @property
     def sort_key(self) -> tuple[int, int]:
-        """Display order: spades, hearts, diamonds, clubs; high ranks first."""
-        return (_SUIT_ORDER[self.suit], -self.rank)
+        """Display order: spades, hearts, diamonds, clubs; high ranks first; the wild card last."""
+        return (len(_SUIT_ORDER), 0) if self.is_wild else (_SUIT_ORDER[self.suit], -self.rank)
 
     @property
     def glyph(self) -> str:
-        """The card with a Unicode suit: ``Q♠``."""
-        return f"{self.rank.symbol}{self.suit.glyph}"
+        """The card with a Unicode suit: ``Q♠`` (the wild card: ``★``)."""
+        return "★" if self.is_wild else f"{self.rank.symbol}{self.suit.glyph}"
 
     @property
     def english(self) -> str:
         """An accessible name: "queen of spades"."""
-        return f"{self.rank.english} of {self.suit.english}"
+        return self.rank.english if self.is_wild else f"{self.rank.english} of {self.suit.english}"
+
+
+WILD = Card(Suit.S, Rank.WILD)
+"""The wild card (its suit is a placeholder; see the module docstring)."""
+_WILD_RE = re.compile(rf"^{WILD_PATTERN}$", re.IGNORECASE)
 
 
 def make_pack(packs: int = 1, ranks: Iterable[Rank] | None = None) -> list[Card]:
     """All cards of ``packs`` piquet packs (32 cards each), highest rank first within each suit."""
-    chosen = sorted(ranks if ranks is not None else Rank, reverse=True)
+    chosen = sorted(ranks if ranks is not None else (r for r in Rank if r is not Rank.WILD), reverse=True)
     return [Card(suit, rank) for _ in range(packs) for suit in Suit for rank in chosen]
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, CardLike, CardPattern, Rank, Suit
+from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
 from .melds import Assignment, TabledCard, choose_instances, identify, reuse_problem
 from .rules import MeldSpec, RuleProfile
@@ -68,6 +68,8 @@ class SeatState:
     """Cards held but not known (a lossy record): each becomes a known card when it is played or declared."""
     tricks_won: int = 0
     """Tricks won so far in this hand (some profiles let a seat declare only after winning several)."""
+    declared_kinds: Counter[str] = field(default_factory=Counter)
+    """How many times each kind has been scored in this hand (repeats score more in 004-C, RULES.md §2.l rule 9)."""
 
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
@@ -86,6 +88,7 @@ class SeatState:
             list(self.pending),
             list(self.unknown),
             self.tricks_won,
+            Counter(self.declared_kinds),
         )
 
     def unknown_slot(self, card: Card) -> int | None:
@@ -262,7 +265,9 @@ def start_deal(
     violations: list[RuleViolation] = []
     if turnup is not None and trump is None:
         trump = turnup.suit
-    if turnup is not None and turnup.suit != trump:
+    if turnup is not None and turnup.is_wild:
+        violations.append(RuleViolation("BZ107", "the wild card has no suit and cannot be turned up (004:L157)"))
+    elif turnup is not None and turnup.suit != trump:
         violations.append(
             RuleViolation(
                 "BZ107",
@@ -324,21 +329,27 @@ def _other(profile: RuleProfile, seat: str) -> str:
 def _conservation(profile: RuleProfile, seen: Counter[Card]) -> list[RuleViolation]:
     problems = []
     for card, n in seen.items():
-        if card.rank not in profile.ranks:
+        copies = profile.copies(card)
+        if not copies:
             problems.append(RuleViolation("BZ404", f"{card} is not in the {profile.name} pack"))
-        elif n > profile.packs:
-            problems.append(
-                RuleViolation("BZ404", f"{card} appears {n} times; {profile.packs} packs hold only {profile.packs}")
-            )
+        elif n > copies:
+            problems.append(RuleViolation("BZ404", f"{card} appears {n} times; the {profile.name} deck holds {copies}"))
     return problems
 
 
 def trick_winner(plays: Sequence[tuple[str, Card]], trump: Suit | None) -> int:
-    """Index of the winning play: highest trump, else highest card of the suit led; first of equals wins."""
+    """Index of the winning play: highest trump, else highest card of the suit led; first of equals wins.
+
+    The wild card has no value of its own (RULES.md §2.l rule 10, option wild_trick): it wins no trick, and when it
+    is led the next card played wins over it.
+    """
     best = 0
     for i in range(1, len(plays)):
         card, top = plays[i][1], plays[best][1]
-        if card.suit == top.suit:
+        if card.is_wild or top.is_wild:
+            if top.is_wild and not card.is_wild:
+                best = i
+        elif card.suit == top.suit:
             if card.rank > top.rank:
                 best = i
         elif trump is not None and card.suit == trump:
@@ -361,11 +372,11 @@ def _obliged(
     rule: str, held: set[Card], plays: Sequence[tuple[str, Card]], trump: Suit | None
 ) -> tuple[set[Card], str, str]:
     """(allowed cards, code, reason) under a play rule for the current trick."""
-    if rule == "free":
-        return held, "", ""
+    if rule == "free" or plays[0][1].is_wild:
+        return held, "", ""  # (a wild card led has no suit to follow: any card)
     led = plays[0][1].suit
     top = plays[trick_winner(plays, trump)][1]
-    same = {c for c in held if c.suit == led}
+    same = {c for c in held if c.suit == led and not c.is_wild}
     if same:
         if rule == "follow_win_trump" and top.suit == led:
             higher = {c for c in same if c.rank > top.rank}
@@ -375,7 +386,7 @@ def _obliged(
         named = " ".join(str(c) for c in sorted(same, key=lambda c: c.sort_key))
         return same, "BZ203", f"must follow suit: holds {named} of the {led.english} led"
     if rule in ("follow_win_trump", "follow_trump") and trump is not None:
-        trumps = {c for c in held if c.suit == trump}
+        trumps = {c for c in held if c.suit == trump and not c.is_wild}
         if trumps:
             if top.suit == trump:
                 over = {c for c in trumps if c.rank > top.rank}
@@ -541,6 +552,9 @@ def _finish_trick(state: DealState, step: Step, phase: int) -> None:
 
 
 def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | None:
+    if state.out is not None:
+        target = state.profile.hand_target
+        return RuleViolation("BZ208", f"{seat} cannot {what}: the hand is over ({state.out} reached {target})")
     if state.phase not in state.profile.declare_phases:
         return RuleViolation(
             "BZ302", f"{what} after trick {state.trick_no}: no declarations once the stock is exhausted (phase 2)"
@@ -658,10 +672,28 @@ def _pick(
     for assignment in assignments:
         problem = reuse_problem(spec, assignment, seat_state.table, mode, points, profile.no_reuse, state.trick_no)
         if problem is None:
+            problem = _extends_problem(spec, assignment, seat_state.table)
+        if problem is None:
             return assignment, None
         if first_problem is None:
             first_problem = RuleViolation(*problem)
     return assignments[0], first_problem
+
+
+def _extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[TabledCard]) -> tuple[str, str] | None:
+    """A kind that adds a card to a declared one needs all its other cards already scored in that kind."""
+    if spec.extends is None:
+        return None
+    by_uid = {t.uid: t for t in table}
+    scored = sum(1 for u in assignment.tabled if spec.extends in by_uid[u].kinds)
+    if scored >= spec.size - 1:
+        return None
+    earlier = spec.extends.replace("_", " ")
+    return (
+        "BZ304",
+        f"a {spec.label} adds one card to a declared {earlier}: {spec.size - 1} of its cards must already be "
+        f"scored in a {earlier} (here {scored})",
+    )
 
 
 def _reveal_all(state: DealState, seat: str, cards: Sequence[Card]) -> list[RuleViolation]:
@@ -772,20 +804,26 @@ def apply_declare(
             v.append(hold_problem)
         if assignment is not None:
             uids = _lay_out(new, seat, assignment)
-    if points is not None and points != spec.points:
-        v.append(
-            RuleViolation(
-                "BZ305", f"{spec.label} claimed for {points}, the {profile.name} profile scores {spec.points}"
-            )
-        )
+    # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
+    nth = seat_state.declared_kinds[spec.kind] + 1
+    value = spec.points_for(nth, profile.repeat_rule)
+    if points is not None and points != value:
+        again = f" (declared for the {_ordinal(nth)} time)" if nth > 1 else ""
+        scores = f"the {profile.name} profile scores {value}{again}"
+        v.append(RuleViolation("BZ305", f"{spec.label} claimed for {points}, {scores}"))
     _mark(seat_state, uids, spec, new.trick_no)
-    seat_state.score += spec.points
+    seat_state.score += value
+    seat_state.declared_kinds[spec.kind] += 1
     new.declared.append(tuple(cards))
-    step.events.append(Scoring(seat, spec.kind, tuple(cards), spec.points))
+    step.events.append(Scoring(seat, spec.kind, tuple(cards), value))
     if profile.declare_lead_from:
         new.must_lead = tuple(cards)
     _reach_target(new, seat)
     return step.check(force)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _pending_match(seat_state: SeatState, spec: MeldSpec, cards: Sequence[Card]) -> int | None:
@@ -1007,8 +1045,11 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
 
 
 def _candidate_sets(spec: MeldSpec, held: Counter[Card], trump: Suit | None) -> list[tuple[Card, ...]]:
-    if spec.cards:
-        return [spec.cards] if not Counter(spec.cards) - held else []
+    wild = held[WILD]
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        return _with_wild(spec.cards_for(trump), held, wild)
+    if spec.distinct and spec.rank is not None:
+        return _with_wild(tuple(Card(s, spec.rank) for s in Suit)[: spec.count], held, wild)
     if spec.rank is not None:
         pool = sorted((c for c in held.elements() if c.rank == spec.rank), key=lambda c: c.sort_key)
         return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
@@ -1018,7 +1059,20 @@ def _candidate_sets(spec: MeldSpec, held: Counter[Card], trump: Suit | None) -> 
             continue
         if spec.suit == "plain" and (trump is None or suit == trump):
             continue
-        cards = tuple(Card(suit, r) for r in spec.ranks)
-        if not Counter(cards) - held:
-            result.append(cards)
+        result.extend(_with_wild(tuple(Card(suit, r) for r in spec.ranks), held, wild))
     return result
+
+
+def _with_wild(cards: tuple[Card, ...], held: Counter[Card], wild: int) -> list[tuple[Card, ...]]:
+    """``cards`` as the seat can lay them out: as they are, or with wild cards for the missing ones (at most as
+    many as it holds, and never all of them)."""
+    if not cards:
+        return []
+    missing = Counter(cards) - held
+    gap = sum(missing.values())
+    if gap == 0:
+        return [cards]
+    if gap > wild or gap == len(cards):
+        return []
+    present = list((Counter(cards) - missing).elements())
+    return [tuple(present) + (WILD,) * gap]

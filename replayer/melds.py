@@ -34,14 +34,24 @@ class TabledCard:
 
 
 def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
-    """True when ``cards`` form exactly the meld ``spec`` with this trump suit."""
+    """True when ``cards`` form exactly the meld ``spec`` with this trump suit.
+
+    A wild card stands for any card it is declared with (RULES.md §2.l rule 10): the other cards must be part of the
+    meld, and at least one card is not wild.
+    """
     if len(cards) != spec.size:
         return False
-    if spec.cards:
-        return Counter(cards) == Counter(spec.cards)
+    real = [c for c in cards if not c.is_wild]
+    if not real:
+        return False
+    wild = len(cards) - len(real)
+    exact = spec.cards_for(trump)
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        return bool(exact) and not Counter(real) - Counter(exact)
     if spec.rank is not None:
-        return all(c.rank == spec.rank for c in cards)
-    suits = {c.suit for c in cards}
+        different = len({c.suit for c in real}) == len(real)
+        return all(c.rank == spec.rank for c in real) and (not spec.distinct or different)
+    suits = {c.suit for c in real}
     if len(suits) != 1:
         return False
     suit = next(iter(suits))
@@ -49,7 +59,8 @@ def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
         return False
     if spec.suit == "plain" and (trump is None or suit == trump):
         return False
-    return sorted((c.rank for c in cards), reverse=True) == sorted(spec.ranks, reverse=True)
+    missing = Counter(spec.ranks) - Counter(c.rank for c in real)
+    return not Counter(c.rank for c in real) - Counter(spec.ranks) and sum(missing.values()) == wild
 
 
 def identify(profile: RuleProfile, cards: Sequence[Card], trump: Suit | None) -> list[MeldSpec]:

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from .cards import Card, CardParseError, Rank, Suit, parse_rank
+from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank
 from .errors import RuleProfileError
 
-__all__ = ["REUSE_MODES", "MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "profile_names"]
+__all__ = ["REUSE_MODES", "MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "partner_suit", "profile_names"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,18 @@ class MeldSpec:
     """Exact cards of a fixed pattern (bezique)."""
     marriage: bool = False
     """A king-queen pair: the re-marriage exception may apply."""
+    distinct: bool = False
+    """An n-of-a-kind pattern whose cards are of different suits ("четыре дамы разной масти", RULES.md §2.l rule 9)."""
+    trump_ranks: tuple[Rank, ...] = ()
+    """Ranks of the trump suit in a trump-relative pattern (the bezique of 004-C: the trump queen ...)."""
+    partner_ranks: tuple[Rank, ...] = ()
+    """... and ranks of the other suit of the trumps' colour (... with the jack of that suit, RULES.md §2.l rule 8)."""
+    repeats: tuple[int, ...] = ()
+    """The points of the 1st, 2nd, ... declaration of the kind in a hand (25, 50, 100, 200 for 004-C's bezique);
+    past the list each repeat doubles. Empty: ``points`` each time, or as the profile's ``repeat_rule`` says."""
+    extends: str | None = None
+    """The kind this one adds a card to: all but one of its cards must already be scored in that kind (the fifth
+    queen added "к имеющимся у него четырем открытым", RULES.md §2.l rule 9)."""
 
     @property
     def label(self) -> str:
@@ -51,7 +63,29 @@ class MeldSpec:
     @property
     def size(self) -> int:
         """Number of cards in the meld."""
-        return len(self.ranks) or self.count or len(self.cards)
+        return len(self.ranks) or self.count or len(self.cards) or len(self.trump_ranks) + len(self.partner_ranks)
+
+    def cards_for(self, trump: Suit | None) -> tuple[Card, ...]:
+        """The exact cards of a fixed or trump-relative pattern under these trumps (empty for other patterns)."""
+        if self.cards:
+            return self.cards
+        if (self.trump_ranks or self.partner_ranks) and trump is not None:
+            partner = partner_suit(trump)
+            return tuple(Card(trump, r) for r in self.trump_ranks) + tuple(Card(partner, r) for r in self.partner_ranks)
+        return ()
+
+    def points_for(self, nth: int, repeat_rule: str = "none") -> int:
+        """The points of the ``nth`` declaration of this kind in a hand (1 for the first)."""
+        if self.repeats:
+            if nth <= len(self.repeats):
+                return self.repeats[nth - 1]
+            return self.repeats[-1] * 2 ** (nth - len(self.repeats))
+        return self.points * nth if repeat_rule == "multiply" else self.points
+
+
+def partner_suit(suit: Suit) -> Suit:
+    """The other suit of the same colour: spades and clubs, hearts and diamonds (RULES.md §2.l rule 8)."""
+    return {Suit.S: Suit.C, Suit.C: Suit.S, Suit.H: Suit.D, Suit.D: Suit.H}[suit]
 
 
 @dataclass(frozen=True)
@@ -150,6 +184,11 @@ class RuleProfile:
     played_out: str = "no_game_points"
     """With ``hand_target``: a hand played out without either seat reaching it scores ``no_game_points``, or the
     winner of the last trick scores as if he had reached it (``last_trick_wins``)."""
+    extra_cards: tuple[tuple[Card, int], ...] = ()
+    """Cards added to the packs, with their numbers (004-C: three nines of each suit and two wild cards)."""
+    repeat_rule: str = "none"
+    """How a kind declared again in a hand scores where its meld has no ``repeats``: ``none`` (the same), or
+    ``multiply`` (the n-th time n times, "дважды ... вдвойне, трижды — втройне", 004:L149)."""
     next_dealer: str = "alternate"
     """Who deals the next hand of a game: ``alternate``, the ``winner`` or the ``loser`` of the hand before (a hand
     without a winner alternates)."""
@@ -158,8 +197,17 @@ class RuleProfile:
 
     @property
     def deck_size(self) -> int:
-        """Cards in play: packs × ranks × 4 suits."""
-        return self.packs * len(self.ranks) * 4
+        """Cards in play: packs × ranks × 4 suits, and the extra cards."""
+        return self.packs * len(self.ranks) * 4 + sum(n for _, n in self.extra_cards)
+
+    def copies(self, card: Card) -> int:
+        """How many of ``card`` the deck holds (0: not in this profile's deck)."""
+        extra = sum(n for c, n in self.extra_cards if c == card)
+        return (self.packs if card.rank in self.ranks and not card.is_wild else 0) + extra
+
+    def pack(self) -> list[Card]:
+        """Every card of the deck: the packs, then the extra cards."""
+        return make_pack(self.packs, self.ranks) + [c for c, n in self.extra_cards for _ in range(n)]
 
     @property
     def stock_size(self) -> int:
@@ -324,6 +372,30 @@ def _ranks(reader: _Reader, key: str, values: list[Any]) -> tuple[Rank, ...]:
         raise reader.fail(key, str(exc)) from None
 
 
+def _ints(reader: _Reader, key: str) -> list[int]:
+    values = reader.get(key, list, [])
+    if not all(type(v) is int for v in values):
+        raise reader.fail(key, "expected a list of whole numbers")
+    return values
+
+
+def _extra_cards(reader: _Reader) -> tuple[tuple[Card, int], ...]:
+    """``extra_cards``: ``[{card: "*", count: 2}, {rank: "9", per_suit: 3}]`` (cards added to the packs)."""
+    result: list[tuple[Card, int]] = []
+    for i, raw in enumerate(reader.get("extra_cards", list, [])):
+        e = _Reader(raw, reader.where, f"extra_cards[{i}]")
+        if "card" in e.data:
+            try:
+                result.append((Card.parse(str(e.get("card", str))), e.get("count", int)))
+            except CardParseError as exc:
+                raise e.fail("card", str(exc)) from None
+        else:
+            rank = _ranks(e, "rank", [e.get("rank", (str, int))])[0]
+            result.extend((Card(suit, rank), e.get("per_suit", int)) for suit in Suit)
+        e.finish()
+    return tuple(result)
+
+
 def _game_points(reader: _Reader) -> tuple[tuple[int, int], ...]:
     """The ``game_points`` table: ``[[lowest loser's score, points], ...]``, highest threshold first, ending at 0."""
     rows = []
@@ -347,8 +419,13 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
             "klass": m.get("class", str),
             "points": m.get("points", int),
             "marriage": m.get("marriage", bool, False),
+            "repeats": tuple(_ints(m, "repeats")),
+            "extends": m.get("extends", str, None),
         }
-        if "cards" in p.data:
+        if "trump" in p.data or "partner" in p.data:
+            spec_args["trump_ranks"] = _ranks(p, "trump", p.get("trump", list, []))
+            spec_args["partner_ranks"] = _ranks(p, "partner", p.get("partner", list, []))
+        elif "cards" in p.data:
             try:
                 spec_args["cards"] = tuple(Card.parse(str(c)) for c in p.get("cards", list))
             except CardParseError as exc:
@@ -356,6 +433,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         elif "rank" in p.data:
             spec_args["rank"] = _ranks(p, "rank", [p.get("rank", (str, int))])[0]
             spec_args["count"] = p.get("count", int)
+            spec_args["distinct"] = p.get("distinct", bool, False)
+            if spec_args["distinct"] and spec_args["count"] > len(Suit):
+                raise p.fail("count", "cards of different suits: at most four")
         else:
             spec_args["suit"] = p.get("suit", str)
             if spec_args["suit"] not in ("trump", "plain", "any"):
@@ -367,6 +447,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     kinds = [s.kind for s in melds]
     if len(set(kinds)) != len(kinds):
         raise r.fail("melds", "two melds share a kind")
+    for spec in melds:
+        if spec.extends is not None and spec.extends not in kinds:
+            raise r.fail("melds", f"{spec.kind} extends {spec.extends!r}, which is not a meld of this profile")
 
     options: dict[str, OptionSpec] = {}
     opts = r.sub("options", {})
@@ -462,6 +545,8 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         game_points=_game_points(r),
         played_out=r.get("played_out", str, "no_game_points"),
         next_dealer=r.get("next_dealer", str, "alternate"),
+        extra_cards=_extra_cards(r),
+        repeat_rule=r.get("repeat_rule", str, "none"),
         raw=data,
     )
     for reader in (declare, seven, brisque, point_reader, card_points):
@@ -493,6 +578,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "deal_order": ("non_dealer_first", "dealer_first"),
         "played_out": ("no_game_points", "last_trick_wins"),
         "next_dealer": ("alternate", "winner", "loser"),
+        "repeat_rule": ("none", "multiply"),
     }
     for key, allowed in choices.items():
         if getattr(profile, key) not in allowed:

@@ -63,7 +63,7 @@ from replayer.errors import NotationError, RuleViolation, Span
 from replayer.fmt import format_text
 from replayer.melds import matches
 from replayer.notation import parse_record
-from replayer.record import Claim, Declare, Draws, Exchange, Record, ScoreCheck, Trick
+from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Record, ScoreCheck, Trick
 from replayer.replay import replay_text, to_json
 from replayer.rules import RuleProfile, load_rules
 
@@ -396,6 +396,9 @@ def second_declaration(w: Walk) -> Iterator[Mutant]:
         for trick in deal.tricks:
             for item in trick.items:
                 if isinstance(item, Declare) and item.scored and item.kind:
+                    after = trick.items[trick.items.index(item) + 1 :]
+                    if any(isinstance(i, GoesOut) for i in after):
+                        continue  # it ended the hand (sixty-six's 66): a second one is after the end (BZ208)
                     line = item.span.line + 1
                     yield _mutant(
                         "second-declaration",
@@ -661,8 +664,9 @@ def draw_out_of_order(w: Walk) -> Iterator[Mutant]:
                 f"stock given: the draws of {c1} and {c2} swapped",
             )
         stock_line = next(i for i, line in enumerate(stocked.text.split("\n"), 1) if line.startswith("stock:"))
-        cards = [c for _, c in drawn][:-1]
-        for k in range(0, len(cards) - 1, 7):
+        # The stock as written (with a hand that ended early, the undrawn cards follow the drawn ones).
+        cards = [Card.parse(t) for t in stocked.text.split("\n")[stock_line - 1].split(":", 1)[1].split()]
+        for k in range(0, len(drawn) - 2, 7):
             if cards[k] == cards[k + 1]:
                 continue
             swapped = [*cards[:k], cards[k + 1], cards[k], *cards[k + 2 :]]

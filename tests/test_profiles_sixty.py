@@ -223,7 +223,7 @@ def test_reaching_66_after_a_trick_ends_the_hand() -> None:
     assert state.out == "S" and state.finished and state.to_draw == []
     # Nothing more is drawn, declared or played.
     assert violation(apply_draw, state, "S", C("JS")).code == "BZ402"
-    assert violation(apply_declare, state, "S", "royal_marriage", [C("KH"), C("QH")]).code == "BZ301"
+    assert violation(apply_declare, state, "S", "royal_marriage", [C("KH"), C("QH")]).code == "BZ208"
     assert violation(apply_play, state, "S", C("AH")).code == "BZ208"
     # The record must say so: "S goes out", with his score.
     assert violation(finish_deal, state).code == "BZ507"
