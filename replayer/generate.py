@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, make_pack
+from .cards import Card
 from .engine import (
     DealState,
     Scoring,
@@ -63,7 +63,7 @@ def play_deal(
     profile: RuleProfile, rng: random.Random, dealer: str, options: Mapping[str, str | int], number: int = 1
 ) -> PlayedDeal:
     """Play one random legal deal through the engine (reproducible from the state of ``rng``)."""
-    pack = make_pack(profile.packs, profile.ranks)
+    pack = profile.pack()
     rng.shuffle(pack)
     seats = profile.seats
     served = list(seats)
@@ -72,6 +72,10 @@ def play_deal(
         served = [dealer, *(s for s in seats if s != dealer)]
     hands = {s: pack[i * profile.hand_size : (i + 1) * profile.hand_size] for i, s in enumerate(served)}
     rest = pack[len(seats) * profile.hand_size :]
+    if profile.turnup and rest[0].is_wild:
+        # The wild card cannot be turned up (RULES.md §2.l rule 3, option wild_turnup): the next card is.
+        turned = next(i for i, c in enumerate(rest) if not c.is_wild)
+        rest[0], rest[turned] = rest[turned], rest[0]
     turnup = rest[0] if profile.turnup else None
     stock = rest[1:] if profile.turnup else rest
     dealt = {s: list(h) for s, h in hands.items()}
@@ -177,7 +181,8 @@ def _declaration(
         step = apply_declare(state, winner, spec.kind, cards)
         events.extend(step.events)
         state = step.state
-        lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {spec.points}")
+        # (the points of a kind declared again in the hand may differ from the table's: 004-C's progressions)
+        lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {step.events[-1].points}")
     return state
 
 

@@ -146,6 +146,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "rank_Q": "queen",
         "rank_J": "jack",
         "rank_9": "nine",
+        "rank_*": "wild card",
         "rank_8": "eight",
         "rank_7": "seven",
         "symbol_A": "A",
@@ -357,6 +358,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "pattern_any": "of one suit",
         "pattern_kind": "of any suits",
         "pattern_cards": "exactly these cards",
+        "pattern_partner": "of trumps and of the other suit of the same colour (shown with clubs trumps)",
+        "pattern_distinct": "of four different suits",
         "glossary_title": "Glossary",
         "glossary_intro": (
             "The words of these lessons beside the words of the Russian card books they are transcribed from, with "
@@ -457,6 +460,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "rank_Q": "дама",
         "rank_J": "валет",
         "rank_9": "девятка",
+        "rank_*": "инфузорка",
         "rank_8": "восьмёрка",
         "rank_7": "семёрка",
         # The Russian books' letters: туз, король, дама, валет.
@@ -660,6 +664,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "pattern_any": "одной масти",
         "pattern_kind": "любых мастей",
         "pattern_cards": "именно эти карты",
+        "pattern_partner": "козырной масти и другой масти того же цвета (на примере трефовых козырей)",
+        "pattern_distinct": "четырёх разных мастей",
         "glossary_title": "Словарь",
         "glossary_intro": (
             "Слова этих уроков рядом со словами русских книг, из которых записаны партии, и где книги их употребляют."
@@ -1255,6 +1261,9 @@ class Lesson:
 def card_view(card: Card, strings: Mapping[str, str], played: bool = False) -> CardView:
     """A card for a page, named in the interface language."""
     rank = card.rank.symbol
+    if card.is_wild:
+        # The wild card of 004-C has no suit: a star where the suit would be.
+        return CardView(str(card), rank, "★", False, strings["rank_*"], played)
     label = strings["card_label"].format(rank=strings[f"rank_{rank}"], suit=strings[f"suit_of_{card.suit.value}"])
     return CardView(str(card), strings.get(f"symbol_{rank}", rank), card.suit.glyph, card.suit.red, label, played)
 
@@ -1294,8 +1303,12 @@ def _targets(profile: RuleProfile, trump: Suit | None) -> list[_Target]:
     """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
     targets: list[_Target] = []
     for spec in profile.melds:
-        if spec.cards:
-            targets.append(_Target(spec, None, Counter(spec.cards)))
+        if spec.cards or spec.trump_ranks or spec.partner_ranks:
+            exact = spec.cards_for(trump)
+            if exact:
+                targets.append(_Target(spec, None, Counter(exact)))
+        elif spec.distinct and spec.rank is not None:
+            targets.append(_Target(spec, None, Counter(Card(s, spec.rank) for s in list(Suit)[: spec.count])))
         elif spec.ranks and spec.suit:
             if spec.suit == "trump":
                 if trump is not None:
@@ -2080,8 +2093,8 @@ _EXAMPLE_TRUMP = Suit.C
 
 
 def _meld_pictures(spec: MeldSpec) -> list[Card]:
-    if spec.cards:
-        return sorted(spec.cards, key=lambda c: c.sort_key)
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        return sorted(spec.cards_for(_EXAMPLE_TRUMP), key=lambda c: c.sort_key)
     if spec.ranks:
         suit = {"trump": _EXAMPLE_TRUMP, "plain": Suit.H}.get(spec.suit or "", Suit.S)
         return [Card(suit, r) for r in spec.ranks]
@@ -2092,11 +2105,13 @@ def _meld_pictures(spec: MeldSpec) -> list[Card]:
 
 
 def _meld_pattern(spec: MeldSpec, t: Mapping[str, str]) -> str:
+    if spec.trump_ranks or spec.partner_ranks:
+        return t["pattern_partner"]
     if spec.cards:
         return t["pattern_cards"]
     if spec.ranks:
         return t.get(f"pattern_{spec.suit}", "")
-    return t["pattern_kind"]
+    return t["pattern_distinct"] if spec.distinct else t["pattern_kind"]
 
 
 def _choice_sentence(t: Mapping[str, str], key: str, value: str, what: str) -> str:

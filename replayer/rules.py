@@ -574,7 +574,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "first_leader": ("non_dealer", "dealer_left"),
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
-        "phase2_play": ("follow_win_trump", "follow_trump", "follow"),
+        "phase2_play": ("follow_win_trump", "follow_trump", "follow", "free"),
         "deal_order": ("non_dealer_first", "dealer_first"),
         "played_out": ("no_game_points", "last_trick_wins"),
         "next_dealer": ("alternate", "winner", "loser"),
