@@ -150,6 +150,8 @@ def unsupported(profile: RuleProfile) -> str | None:
     """
     if profile.hand_target:
         return f"a {profile.name} hand may end before every card is played (at {profile.hand_target})"
+    if profile.extra_cards:
+        return f"the {profile.name} deck adds cards to its packs (nines, wild cards)"
     if profile.seven_rank != Rank.SEVEN:
         return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
     return None

@@ -373,9 +373,12 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
                     continue
                 if any(isinstance(i, (Declare, Exchange)) for i in t2.items):
                     continue
-                table = Counter(t.card for t in dw.after_plays[id(t2)].seats[item.seat].table)
+                seat_state = dw.after_plays[id(t2)].seats[item.seat]
+                table = Counter(t.card for t in seat_state.table)
                 if Counter(item.cards) - table:
                     continue  # a card of it has been played since
+                if any(seat_state.hand[c] for c in item.cards):
+                    continue  # another copy in the hand (many packs) makes it a new declaration
                 line = t2.items[0].span.line
                 new = _declaration_line(item)
                 yield _mutant(
@@ -751,6 +754,8 @@ _SEAT_WORDS = {"N": "North", "S": "South", "E": "East", "W": "West"}
 
 
 def _spell(card: Card, style: int) -> str:
+    if card.is_wild:
+        return ("*", "инфузорка", "Инфузорка")[style % 3]  # the wild card has no suit to spell
     rank, suit = card.rank.symbol, card.suit.value
     if style == 0:
         return f"{rank}{_GLYPHS[suit]}"
