@@ -1,4 +1,5 @@
-"""The sixty-six profile of seed 003 (RULES.md §2.k), rule by rule, and seeded random deals of it.
+"""The sixty-six profile of seed 003 (RULES.md §2.k) and the infuzorka profile of seed 004-C (RULES.md §2.l), rule by
+rule, and seeded random deals of each.
 
 Every expected value comes from ../shared/RULES.md: each test names the section and rule it checks. Where seed 003 is
 silent, RULES.md fills the numbers from [SA] (card values, marriages, the last trick); the tests say so.
@@ -14,7 +15,7 @@ import pytest
 from conftest import GAMES, C, cards, deal, draw, violation
 from test_profiles import phase_two, play
 
-from replayer.cards import Rank, make_pack
+from replayer.cards import WILD, Rank, Suit, make_pack
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -29,6 +30,7 @@ from replayer.engine import (
     legal_plays,
 )
 from replayer.generate import generate_game, play_deal
+from replayer.melds import identify, matches
 from replayer.replay import replay_text
 from replayer.rules import load_rules
 
@@ -400,3 +402,207 @@ def test_generated_games_revalidate_to_the_same_totals() -> None:
         totals = [line for line in text.splitlines() if line.startswith("total ")]
         game = result.games[0]
         assert totals[-1] == "total " + ", ".join(f"{s} {v}" for s, v in game.scores.items())
+
+
+# === infuzorka: the many-pack variant with the wild card (RULES.md §2.l, seed 004-C) ================================
+
+INFUZORKA = "infuzorka"
+# Spades trumps (the JS turned up); North deals, so South leads. Each holds a wild card (*).
+I_NORTH = "QS QS QS QS KS KS AS 10S JC JC * AH KH QH QD QC JD 9D"
+I_SOUTH = "AD 10D KD QD JD 9D AC 10C KC QC JC 9C AH 10H KH JH 9H *"
+
+
+def infuzorka(north: str = I_NORTH, south: str = I_SOUTH, turnup: str = "JS", **options: str) -> DealState:
+    """An infuzorka deal: North deals, 18 cards each."""
+    return deal(north, south, turnup, options=dict(options), profile=INFUZORKA)
+
+
+def north_wins(state: DealState, south: str = "9C", north: str = "QC") -> DealState:
+    """South leads ``south``, North beats it with ``north``: North may declare."""
+    step = play(state, f"S {south}", f"N {north}")
+    assert step.winner == "N"
+    return step.state
+
+
+def test_infuzorka_values() -> None:
+    rules = load_rules(INFUZORKA)
+    # §2.l rule 1: 8 packs of A K Q J 10 (20 cards), 12 nines (three a suit), 2 wild cards: 8 × 20 + 12 + 2 = 174.
+    assert (rules.packs, len(rules.ranks) * 4, rules.deck_size) == (8, 20, 174)
+    pack = Counter(rules.pack())
+    assert sum(pack.values()) == 174
+    assert (pack[C("QS")], pack[C("9S")], pack[WILD], pack[C("8S")]) == (8, 3, 2, 0)
+    assert rules.copies(C("9H")) == 3 and rules.copies(WILD) == 2 and rules.copies(C("7C")) == 0
+    # §2.l rule 3: 18 cards each, the 37th card turned up: a stock of 138 with it, 69 tricks with drawing, 87 in all.
+    assert (rules.hand_size, rules.stock_size, rules.phase1_tricks, rules.total_tricks) == (18, 138, 69, 87)
+    # §2.l rule 4: the nine exchange, no points stated; rule 5: no tricks kept, so no card points or brisques.
+    assert rules.seven_rank == Rank.NINE and rules.seven_exchange == 0
+    assert (rules.card_points, rules.brisque_points, rules.last_trick_points) == ((), 0, 0)
+    # §2.l rule 9: the table of 004:L131-L155.
+    values = {m.kind: m.points for m in rules.melds}
+    assert {k: values[k] for k in ("four_queens", "four_kings", "four_aces", "four_jacks")} == {
+        "four_queens": 6,
+        "four_kings": 8,
+        "four_aces": 10,
+        "four_jacks": 4,  # inferred
+    }
+    assert [values[f"{n}_trump_queens"] for n in ("four", "five", "six", "seven", "eight")] == [176, 100, 200, 400, 1152]
+    assert [values[f"{n}_trump_kings"] for n in ("four", "five", "six", "seven", "eight")] == [88, 50, 100, 200, 576]
+    assert [values[f"{n}_trump_aces"] for n in ("four", "five", "six", "seven", "eight")] == [110, 50, 100, 200, 576]
+    assert [values[f"{n}_trump_jacks"] for n in ("four", "five", "six", "seven", "eight")] == [44, 50, 100, 200, 576]
+    assert [values[f"{n}_bezique_jacks"] for n in ("four", "five", "six", "seven", "eight")] == [
+        164,
+        100,
+        200,
+        400,
+        1152,
+    ]
+    assert [values[f"{n}_trump_tens"] for n in ("four", "five", "six")] == [90, 50, 100]
+    assert "marriage" not in values  # "Простые марьяжи в счет не входят" (004:L149)
+    assert rules.meld("royal_marriage").repeats == (4, 8, 16, 32)  # type: ignore[union-attr]
+    assert rules.meld("bezique").repeats == (25, 50, 100, 200)  # type: ignore[union-attr]
+    assert rules.meld("trump_quint").repeats == (50, 100, 200)  # type: ignore[union-attr]
+
+
+def test_repeats_progress() -> None:
+    rules = load_rules(INFUZORKA)
+    bezique, marriage, aces = rules.meld("bezique"), rules.meld("royal_marriage"), rules.meld("four_aces")
+    assert bezique is not None and marriage is not None and aces is not None
+    # §2.l rule 9: 25, 50, 100, 200 "и т. д." (doubling past the list, inferred).
+    assert [bezique.points_for(n) for n in range(1, 7)] == [25, 50, 100, 200, 400, 800]
+    assert [marriage.points_for(n) for n in range(1, 5)] == [4, 8, 16, 32]
+    # "дважды то они оцениваются вдвойне, трижды — втройне" (004:L149), option repeat_rule.
+    assert [aces.points_for(n, rules.repeat_rule) for n in (1, 2, 3)] == [10, 20, 30]
+    assert [aces.points_for(n, "none") for n in (1, 2, 3)] == [10, 10, 10]
+
+
+def test_the_bezique_is_the_trump_queen_and_the_jack_of_the_same_colour() -> None:
+    # §2.l rule 8 (004:L151): Q♠ (trumps) + J♣; Q♦ + J♥; Q♥ + J♦.
+    rules = load_rules(INFUZORKA)
+    spec = rules.meld("bezique")
+    assert spec is not None
+    assert matches(spec, cards("QS JC"), Suit.S) and not matches(spec, cards("QS JD"), Suit.S)
+    assert matches(spec, cards("QD JH"), Suit.D) and matches(spec, cards("QH JD"), Suit.H)
+    assert not matches(spec, cards("QS JC"), Suit.H)
+    four = rules.meld("four_bezique_jacks")
+    assert four is not None and matches(four, cards("JC JC JC JC"), Suit.S)
+
+
+def test_the_wild_card_stands_for_any_card_of_a_declaration() -> None:
+    # §2.l rule 10 (004:L157): "В марьяже она может заменить любую из карт ... в квинте тоже заменяет любую из пяти".
+    rules = load_rules(INFUZORKA)
+    assert [m.kind for m in identify(rules, cards("KS *"), Suit.S)] == ["royal_marriage"]
+    assert "bezique" in [m.kind for m in identify(rules, cards("* JC"), Suit.S)]
+    assert "trump_quint" in [m.kind for m in identify(rules, cards("AS KS * JS 10S"), Suit.S)]
+    assert "four_queens" in [m.kind for m in identify(rules, cards("QS QH QD *"), Suit.S)]
+    assert identify(rules, cards("* *"), Suit.S) == []  # it stands beside shown cards, never alone
+    assert identify(rules, cards("QS QS QD *"), Suit.S) == []  # four queens of different suits
+    state = north_wins(infuzorka())
+    step = apply_declare(state, "N", "royal_marriage", cards("KS *"), 4)
+    assert step.state.seats["N"].score == 4
+    # South holds a wild card, North only one: he cannot use two.
+    assert violation(apply_declare, state, "N", "four_queens", cards("QS QH * *")).code == "BZ303"
+
+
+def test_declaring_only_after_beating_the_card_led() -> None:
+    # §2.l rule 7 (004:L161): "не перекрыв выхоженную карту, т. е. не заручившись ходом".
+    state = north_wins(infuzorka())
+    assert violation(apply_declare, state, "S", "bezique", cards("QC JC")).code == "BZ301"
+    step = apply_declare(state, "N", "bezique", cards("QS JC"), 25)
+    assert step.state.seats["N"].score == 25
+    # One declaration scored per won trick (option declarations_per_trick).
+    assert violation(apply_declare, step.state, "N", "royal_marriage", cards("KS QS")).code == "BZ308"
+
+
+def test_a_second_bezique_scores_50() -> None:
+    # §2.l rule 9 (004:L153): the second bezique 50, each with cards of its own (several packs).
+    state = apply_declare(north_wins(infuzorka()), "N", "bezique", cards("QS JC"), 25).state
+    state = draw(state, "N QS", "S AS")
+    state = play(state, "N AS", "S 9H").state  # North leads and wins again
+    problem = violation(apply_declare, state, "N", "bezique", cards("QS JC"), 25)
+    assert problem.code == "BZ305" and "2nd time" in problem.message
+    step = apply_declare(state, "N", "bezique", cards("QS JC"), 50)
+    assert step.state.seats["N"].score == 75
+
+
+def test_fifth_card_added_to_a_declared_four() -> None:
+    # §2.l rule 9 (004:L139): the fifth queen "к имеющимся у него четырем открытым"; with the wild card (004:L157,
+    # "приложить ее к четырем дамам — она будет пятая").
+    state = north_wins(infuzorka())
+    problem = violation(apply_declare, state, "N", "five_trump_queens", cards("QS QS QS QS *"))
+    assert problem.code == "BZ304" and "four trump queens" in problem.message
+    state = apply_declare(state, "N", "four_trump_queens", cards("QS QS QS QS"), 176).state
+    state = play(draw(state, "N 9S", "S AS"), "N AS", "S 9H").state
+    step = apply_declare(state, "N", "five_trump_queens", cards("QS QS QS QS *"), 100)
+    assert step.state.seats["N"].score == 276
+
+
+def test_the_wild_card_in_a_trick_has_no_value() -> None:
+    # §2.l rule 10: "Она сама по себе не имеет никакого значения" (option wild_trick, default no_value).
+    assert play(infuzorka(), "S *", "N 9D").winner == "N"  # led, it loses to any card
+    assert play(infuzorka(), "S 9C", "N *").winner == "S"  # played second, it wins nothing
+    led = apply_play(phase_two(infuzorka()), "S", WILD).state
+    assert legal_plays(led, "N") == set(cards(I_NORTH))  # no suit to follow
+
+
+def test_the_wild_card_cannot_be_turned_up_and_counts_twice_at_most() -> None:
+    # §2.l rule 3 (004:L157): "козырем поэтому открываться не может".
+    assert violation(deal, I_NORTH, I_SOUTH, "*", profile=INFUZORKA).code == "BZ107"
+    # §2.l rule 1: two wild cards in the deck.
+    state = infuzorka()
+    assert violation(apply_draw, north_wins(state), "N", WILD).code == "BZ404"
+
+
+def test_the_nine_exchange_and_no_trick_points() -> None:
+    # §2.l rule 4 (004:L115): the turn-up "подменяется девяткой той же самой масти" after beating the card led.
+    state = north_wins(infuzorka(north=I_NORTH.replace("9D", "9S")), "AC", "AS")
+    # §2.l rule 5: "Взяток в этой игре не существует": aces won score nothing.
+    assert state.seats["N"].score == 0
+    step = apply_exchange(state, "N", C("9S"), 0)
+    assert step.state.turnup == C("9S") and step.state.seats["N"].hand[C("JS")] == 1
+    assert violation(apply_exchange, north_wins(infuzorka()), "N", C("10S")).code == "BZ309"
+
+
+def test_infuzorka_generates_and_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", INFUZORKA]) == 0
+    assert "eight trump queens" in capsys.readouterr().out
+    assert main(["generate", "--profile", INFUZORKA, "--seed", "2"]) == 0
+    assert replay_text(capsys.readouterr().out).valid
+
+
+def test_infuzorka_constructed_deal() -> None:
+    result = replay_text((GAMES / "constructed-infuzorka.bzq").read_text(encoding="utf-8"))
+    assert result.valid, result.diagnostics[:3]
+    deal_result = result.games[0].deals[0]
+    assert deal_result.scores == {"N": 206, "S": 511}
+    events = [e for t in deal_result.tricks for e in t.scoring]
+    assert [e.points for e in events if e.kind == "bezique"] == [25, 50, 100]
+    assert any(WILD in e.cards for e in events if e.kind == "five_bezique_jacks")
+
+
+def test_infuzorka_random_deals() -> None:
+    rules = load_rules(INFUZORKA)
+    start = time.perf_counter()
+    for seed in range(200):
+        played = play_deal(rules, random.Random(seed), rules.seats[seed % 2], rules.default_options())
+        state = played.state
+        # Card conservation: the 174 cards, every one played to a trick by the end.
+        assert state.finished and state.trick_no == 87
+        assert Counter(c for s in state.seats.values() for c in s.won) == Counter(rules.pack())
+        assert played.turnup is not None and not played.turnup.is_wild
+        # Nothing scores but declarations and the (optional) nine exchange.
+        assert {e.kind for e in played.events} <= {m.kind for m in rules.melds} | {"seven_exchange"}
+        for seat in rules.seats:
+            assert state.scores()[seat] == sum(e.points for e in played.events if e.seat == seat)
+            # Each declaration scores its progression: the n-th of its kind by this seat.
+            seen: Counter[str] = Counter()
+            for e in played.events:
+                spec = rules.meld(e.kind)
+                if e.seat == seat and spec is not None:
+                    seen[e.kind] += 1
+                    assert e.points == spec.points_for(seen[e.kind], rules.repeat_rule)
+        if seed % 25 == 0:
+            text = f'game "seeded deal"\nprofile: {INFUZORKA}\n\n' + "\n".join(played.lines) + "\n"
+            result = replay_text(text)
+            assert result.valid, result.diagnostics[:3]
+            assert result.games[0].deals[0].scores == played.scores
+    assert time.perf_counter() - start < 30
