@@ -445,17 +445,16 @@ def test_infuzorka_values() -> None:
         "four_aces": 10,
         "four_jacks": 4,  # inferred
     }
-    assert [values[f"{n}_trump_queens"] for n in ("four", "five", "six", "seven", "eight")] == [176, 100, 200, 400, 1152]
-    assert [values[f"{n}_trump_kings"] for n in ("four", "five", "six", "seven", "eight")] == [88, 50, 100, 200, 576]
-    assert [values[f"{n}_trump_aces"] for n in ("four", "five", "six", "seven", "eight")] == [110, 50, 100, 200, 576]
-    assert [values[f"{n}_trump_jacks"] for n in ("four", "five", "six", "seven", "eight")] == [44, 50, 100, 200, 576]
-    assert [values[f"{n}_bezique_jacks"] for n in ("four", "five", "six", "seven", "eight")] == [
-        164,
-        100,
-        200,
-        400,
-        1152,
-    ]
+    steps = ("four", "five", "six", "seven", "eight")
+
+    def row(name: str) -> list[int]:
+        return [values[f"{n}_{name}"] for n in steps]
+
+    assert row("trump_queens") == [176, 100, 200, 400, 1152]  # 004:L133, L139
+    assert row("trump_kings") == [88, 50, 100, 200, 576]  # 004:L135, L145
+    assert row("trump_aces") == [110, 50, 100, 200, 576]  # 004:L137, L145 "Также считаются"
+    assert row("trump_jacks") == [44, 50, 100, 200, 576]  # 004:L139, L145
+    assert row("bezique_jacks") == [164, 100, 200, 400, 1152]  # 004:L141, L143 "Таким же преимуществом"
     assert [values[f"{n}_trump_tens"] for n in ("four", "five", "six")] == [90, 50, 100]
     assert "marriage" not in values  # "Простые марьяжи в счет не входят" (004:L149)
     assert rules.meld("royal_marriage").repeats == (4, 8, 16, 32)  # type: ignore[union-attr]
