@@ -324,8 +324,23 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"  {line}")
     print("\nMelds:")
     for meld in profile.melds:
-        print(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass})")
+        more = []
+        if meld.repeats:
+            more.append(f"declared again: {', '.join(str(p) for p in meld.repeats)}, then doubling")
+        if meld.extends:
+            more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
+        extra = f"; {'; '.join(more)}" if more else ""
+        print(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass}{extra})")
+    if profile.repeat_rule == "multiply":
+        print("  (another kind declared again in a hand: n times its value the n-th time)")
+    if profile.extra_cards:
+        extra_cards = ", ".join(f"{n} × {c}" for c, n in profile.extra_cards)
+        print(f"\nCards added to the packs: {extra_cards}")
     print("\nOther scores:")
+    if profile.seven_rank.symbol != "7":
+        who = "after a won trick" if profile.seven_exchange_when == "won_trick" else "by its holder, between tricks"
+        name = f"trump {profile.seven_rank.english} exchanged"
+        print(f"  {name:<24} {profile.seven_exchange}  ({who})")
     if profile.seven_turnup:
         print(f"  turn-up seven (dealer)   {profile.seven_turnup}")
     if profile.seven_exchange:
@@ -351,7 +366,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         when = "as each trick is won" if profile.card_points_when == "trick" else "at the end of the hand"
         seven = f"; trump seven {profile.card_points_trump_seven}" if profile.card_points_trump_seven else ""
         print(f"  card points in won tricks  {table}{seven} ({when}; other cards 0)")
-    if "target" in profile.options:
+    if profile.hand_target:
+        rows = "; else ".join(f"{p} if the loser has {low} or more" for low, p in profile.game_points)
+        print(f"  hand                     ends when a player reaches {profile.hand_target} ('goes out')")
+        print(f"  game points              {rows}")
+    if "target" in profile.options and profile.game_points:
+        print(f"  game                     {profile.options['target'].default} game points")
+    elif "target" in profile.options:
         tie = profile.options["tie_rule"].default if "tie_rule" in profile.options else "higher_total"
         print(f"  game                     {profile.options['target'].default} (both over it: {tie})")
     print("\nOptions:")
@@ -406,6 +427,8 @@ def _play_lines(profile: RuleProfile) -> list[str]:
     lines.append(f"re-use of declared cards: {reuse} ({_REUSE_WORDS.get(reuse, 'see the profile')})")
     for kind, earlier in profile.no_reuse:
         lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
+    if profile.declare_lead_from:
+        lines.append("a declarer leads one of the declared cards to the next trick")
     return lines
 
 
