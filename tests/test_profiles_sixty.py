@@ -450,7 +450,7 @@ def test_infuzorka_values() -> None:
     def row(name: str) -> list[int]:
         return [values[f"{n}_{name}"] for n in steps]
 
-    assert row("trump_queens") == [176, 100, 200, 400, 1152]  # 004:L133, L139
+    assert row("trump_queens") == [176, 100, 200, 400, 1152]  # 004:L133, L143
     assert row("trump_kings") == [88, 50, 100, 200, 576]  # 004:L135, L145
     assert row("trump_aces") == [110, 50, 100, 200, 576]  # 004:L137, L145 "Также считаются"
     assert row("trump_jacks") == [44, 50, 100, 200, 576]  # 004:L139, L145
@@ -524,7 +524,7 @@ def test_a_second_bezique_scores_50() -> None:
 
 
 def test_fifth_card_added_to_a_declared_four() -> None:
-    # §2.l rule 9 (004:L139): the fifth queen "к имеющимся у него четырем открытым"; with the wild card (004:L157,
+    # §2.l rule 9 (004:L143): the fifth queen "к имеющимся у него четырем открытым"; with the wild card (004:L157,
     # "приложить ее к четырем дамам — она будет пятая").
     state = north_wins(infuzorka())
     problem = violation(apply_declare, state, "N", "five_trump_queens", cards("QS QS QS QS *"))
