@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .cards import Card, Rank, Suit, make_pack
+from .cards import Card, Rank, Suit
 from .engine import Scoring
 from .record import Comment
 from .replay import DealResult, GameResult, Snapshot, TrickResult
@@ -1336,7 +1336,7 @@ class _Knowledge:
     """
 
     def __init__(self, profile: RuleProfile, seats: Sequence[str]) -> None:
-        self.deck: Counter[Card] = Counter(make_pack(profile.packs, profile.ranks))
+        self.deck: Counter[Card] = Counter(profile.pack())
         self.dead: Counter[Card] = Counter()
         """Cards played to tricks so far."""
         self.public: dict[str, Counter[Card]] = {s: Counter() for s in seats}
@@ -1397,6 +1397,8 @@ class _Builder:
         self.lang = lang
         self.t = interface(lang)
         self.seats = list(game.profile.seats)
+        self.profile = game.profile.with_options(game.options)
+        """The profile as the game's options make it (infuzorka's option packs changes the deck)."""
         self.used_ids: set[str] = set()
         self.rules_page = f"{rules_slug(game.profile.name)}.html"
 
@@ -1463,7 +1465,7 @@ class _Builder:
 
     def scoring(self, event: Scoring) -> ScoringView:
         who = self.seat(event.seat)
-        rank = self.game.profile.with_options(self.game.options).seven_rank
+        rank = self.profile.seven_rank
         if event.kind == "seven_exchange" and rank != Rank.SEVEN:
             lead = self.t["score_card_exchange"].format(seat=who, rank=self.t.get(f"rank_{rank.symbol}", rank.symbol))
         elif event.kind in ("seven_exchange", "seven_played", "turnup_seven", "last_trick", "brisques"):
@@ -1629,7 +1631,7 @@ class _Builder:
         before: set[tuple[str, str, str]] | None,
     ) -> tuple[Book, set[tuple[str, str, str]]]:
         """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step."""
-        profile = self.game.profile
+        profile = self.profile
         unseen = knowledge.unseen(viewer, snap)
         ranks = sorted(profile.ranks, reverse=True)
         rows = []
@@ -1732,7 +1734,7 @@ class _Builder:
         for event in deal.scoring:
             totals[event.seat] += event.points
         scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.seats}
-        stock = first.stock if first is not None else self.game.profile.stock_size
+        stock = first.stock if first is not None else self.profile.stock_size
         turnup = card_view(deal.turnup, self.t) if deal.turnup is not None else None
         zero = dict.fromkeys(self.seats, 0)
         return Step(
@@ -1817,7 +1819,7 @@ class _Builder:
         )
 
     def deal(self, deal: DealResult, index: int, single: bool, totals: dict[str, int]) -> DealView:
-        profile = self.game.profile
+        profile = self.profile
         knowledge = _Knowledge(profile, self.seats)
         targets = _targets(profile, deal.trump)
         history: list[tuple[int, Scoring]] = [(0, e) for e in deal.scoring]
