@@ -63,7 +63,7 @@ def play_deal(
     profile: RuleProfile, rng: random.Random, dealer: str, options: Mapping[str, str | int], number: int = 1
 ) -> PlayedDeal:
     """Play one random legal deal through the engine (reproducible from the state of ``rng``)."""
-    pack = profile.with_options(options).pack()  # (an option may change the number of packs: infuzorka's)
+    pack = profile.pack()
     rng.shuffle(pack)
     seats = profile.seats
     served = list(seats)

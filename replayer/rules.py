@@ -280,7 +280,7 @@ _EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
 
 # What an option's ``sets`` may not change: what a record, a lesson or a seat list relies on for the whole game.
 _FIXED_KEYS = frozenset(
-    {"name", "title", "description", "source", "players", "seats", "ranks", "hand_size", "melds", "options"}
+    {"name", "title", "description", "source", "players", "seats", "packs", "ranks", "hand_size", "melds", "options"}
 )
 
 
