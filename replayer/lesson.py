@@ -122,6 +122,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "brisques": "Brisques",
         "deal_result": "Deal result",
         "game_total": "Game total",
+        "game_points_total": "Game points (total)",
         "score_sheet": "Score sheet",
         "sheet_step": "Step",
         "sheet_winner": "Won by",
@@ -436,6 +437,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "brisques": "Бриски",
         "deal_result": "Итог сдачи",
         "game_total": "Счёт партии",
+        "game_points_total": "Пункты (всего)",
         "score_sheet": "Запись счёта",
         "sheet_step": "Шаг",
         "sheet_winner": "Взял",
@@ -1207,6 +1209,8 @@ class DealView:
     result: list[ScoreView]
     totals: list[ScoreView]
     """Game totals after this deal (only filled in when the game has several deals)."""
+    totals_label: str
+    """What the totals count: the game's points, or its game points (sixty-six)."""
     end_comments: list[TextView]
     seat_labels: list[str]
     sheet: list[SheetRow]
@@ -1872,6 +1876,7 @@ class _Builder:
             totals=[ScoreView(s, self.seat(s), totals.get(s, 0)) for s in self.seats]
             if len(self.game.deals) > 1
             else [],
+            totals_label=self.t["game_points_total"] if deal.game_points else self.t["game_total"],
             end_comments=self.comments(deal.end_comments),
             seat_labels=[self.seat(s) for s in self.seats],
             sheet=sheet,
