@@ -505,6 +505,8 @@ class _Replayer:
 
     def why_wins(self, trick: Trick, trump: Suit | None) -> str:
         cards = [p.card for p in trick.plays]
+        if any(isinstance(c, Card) and c.is_wild for c in cards):
+            return "the wild card wins no trick"
         if trump is not None and any(c.suit == trump for c in cards) and cards[0].suit != trump:
             return "the highest trump"
         if len(set(cards)) < len(cards):
