@@ -10,6 +10,7 @@ The engine is generic: everything a variant changes is read from the :class:`~re
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -1045,34 +1046,47 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
 
 
 def _candidate_sets(spec: MeldSpec, held: Counter[Card], trump: Suit | None) -> list[tuple[Card, ...]]:
-    wild = held[WILD]
-    if spec.cards or spec.trump_ranks or spec.partner_ranks:
-        return _with_wild(spec.cards_for(trump), held, wild)
-    if spec.distinct and spec.rank is not None:
-        return _with_wild(tuple(Card(s, spec.rank) for s in Suit)[: spec.count], held, wild)
-    if spec.rank is not None:
+    if spec.rank is not None and not spec.distinct:
         pool = sorted((c for c in held.elements() if c.rank == spec.rank), key=lambda c: c.sort_key)
         return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
+    wild = held[WILD]
     result = []
-    for suit in Suit:
-        if spec.suit == "trump" and suit != trump:
-            continue
-        if spec.suit == "plain" and (trump is None or suit == trump):
-            continue
-        result.extend(_with_wild(tuple(Card(suit, r) for r in spec.ranks), held, wild))
+    for cards, need in _meld_targets(spec, trump):
+        result.extend(_with_wild(cards, need, held, wild))
     return result
 
 
-def _with_wild(cards: tuple[Card, ...], held: Counter[Card], wild: int) -> list[tuple[Card, ...]]:
+@functools.cache
+def _meld_targets(
+    spec: MeldSpec, trump: Suit | None
+) -> tuple[tuple[tuple[Card, ...], tuple[tuple[Card, int], ...]], ...]:
+    """The exact card sets a meld can be under these trumps, each with its cards counted (computed once: this runs
+    for every meld after every trick of a random deal)."""
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        sets = [spec.cards_for(trump)]
+    elif spec.rank is not None:  # of different suits
+        sets = [tuple(Card(s, spec.rank) for s in Suit)[: spec.count]]
+    else:
+        sets = [
+            tuple(Card(suit, r) for r in spec.ranks)
+            for suit in Suit
+            if not (spec.suit == "trump" and suit != trump)
+            and not (spec.suit == "plain" and (trump is None or suit == trump))
+        ]
+    return tuple((cards, tuple(Counter(cards).items())) for cards in sets if cards)
+
+
+def _with_wild(
+    cards: tuple[Card, ...], need: tuple[tuple[Card, int], ...], held: Counter[Card], wild: int
+) -> list[tuple[Card, ...]]:
     """``cards`` as the seat can lay them out: as they are, or with wild cards for the missing ones (at most as
     many as it holds, and never all of them)."""
-    if not cards:
-        return []
-    missing = Counter(cards) - held
-    gap = sum(missing.values())
+    present: list[Card] = []
+    for card, n in need:
+        present.extend([card] * min(n, held[card]))
+    gap = len(cards) - len(present)
     if gap == 0:
         return [cards]
-    if gap > wild or gap == len(cards):
+    if gap > wild or not present:
         return []
-    present = list((Counter(cards) - missing).elements())
-    return [tuple(present) + (WILD,) * gap]
+    return [(*present, *(WILD,) * gap)]
