@@ -702,6 +702,27 @@ _HEADER_ORDER = (
     "note",
 )
 
+# The Russian names of 004-C's kinds (infuzorka, RULES.md §2.l rule 9): a four of trumps (or of "bezique jacks") and
+# the fifth to eighth card added to it: (four, the added card in the nominative and in the accusative, its gender).
+_ORDINALS_RU = {
+    "m": (("пятый", "шестой", "седьмой", "восьмой"), ("пятого", "шестого", "седьмого", "восьмого")),
+    "f": (("пятая", "шестая", "седьмая", "восьмая"), ("пятую", "шестую", "седьмую", "восьмую")),
+}
+_FOURS_RU = {
+    "trump_queens": ("четыре козырные дамы", "козырная дама", "козырную даму", "f"),
+    "trump_kings": ("четыре козырных короля", "козырный король", "козырного короля", "m"),
+    "trump_aces": ("четыре козырных туза", "козырный туз", "козырного туза", "m"),
+    "trump_jacks": ("четыре козырных валета", "козырный валет", "козырного валета", "m"),
+    "bezique_jacks": ("четыре безиковых валета", "безиковый валет", "безикового валета", "m"),
+    "trump_tens": ("четыре козырные десятки", "козырная десятка", "козырную десятку", "f"),
+}
+STRINGS["ru"].update({"meldname_trump_quint": "козырный квинт", "meld_trump_quint": "козырный квинт"})
+for _name, (_four, _nominative, _accusative, _gender) in _FOURS_RU.items():
+    STRINGS["ru"][f"meldname_four_{_name}"] = STRINGS["ru"][f"meld_four_{_name}"] = _four
+    for _n, _nom, _acc in zip(("five", "six", "seven", "eight"), *_ORDINALS_RU[_gender], strict=True):
+        STRINGS["ru"][f"meldname_{_n}_{_name}"] = f"{_nom} {_nominative}"
+        STRINGS["ru"][f"meld_{_n}_{_name}"] = f"{_acc} {_accusative}"
+
 # The sources' Russian names of the combinations (../shared/RULES.md §1.3, §2.a rule 13 and §4), with the lines of
 # the seeds that use them. Kinds of profiles still to come are here too, so that their rules pages need no code.
 MELD_TERMS: dict[str, tuple[str, str]] = {
@@ -719,6 +740,9 @@ MELD_TERMS: dict[str, tuple[str, str]] = {
     "triple_bezique": ("тройной безик", "000:L333, L409"),
     "quadruple_bezique": ("четверной безик", "000:L409, L477"),
     "carte_blanche": ("карт-бланш", "000:L285"),
+    "trump_quint": ("козырный квинт", "004:L155"),
+    "four_bezique_jacks": ("четыре безиковых валета", "004:L141"),
+    "four_trump_queens": ("четыре козырных дамы", "004:L133"),
 }
 
 # (anchor, English term, Russian terms of the sources, meaning in English, meaning in Russian, where).
