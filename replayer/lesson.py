@@ -717,11 +717,17 @@ _FOURS_RU = {
     "trump_tens": ("четыре козырные десятки", "козырная десятка", "козырную десятку", "f"),
 }
 STRINGS["ru"].update({"meldname_trump_quint": "козырный квинт", "meld_trump_quint": "козырный квинт"})
+STRINGS["en"].update({"meldname_trump_quint": "trump quint", "meld_trump_quint": "the trump quint"})
 for _name, (_four, _nominative, _accusative, _gender) in _FOURS_RU.items():
     STRINGS["ru"][f"meldname_four_{_name}"] = STRINGS["ru"][f"meld_four_{_name}"] = _four
     for _n, _nom, _acc in zip(("five", "six", "seven", "eight"), *_ORDINALS_RU[_gender], strict=True):
         STRINGS["ru"][f"meldname_{_n}_{_name}"] = f"{_nom} {_nominative}"
         STRINGS["ru"][f"meld_{_n}_{_name}"] = f"{_acc} {_accusative}"
+    _english = _name.replace("_", " ")
+    STRINGS["en"][f"meldname_four_{_name}"] = STRINGS["en"][f"meld_four_{_name}"] = f"four {_english}"
+    for _n, _th in zip(("five", "six", "seven", "eight"), ("fifth", "sixth", "seventh", "eighth"), strict=True):
+        STRINGS["en"][f"meldname_{_n}_{_name}"] = f"{_th} {_english[:-1]}"
+        STRINGS["en"][f"meld_{_n}_{_name}"] = f"the {_th} {_english[:-1]}"
 
 # The sources' Russian names of the combinations (../shared/RULES.md §1.3, §2.a rule 13 and §4), with the lines of
 # the seeds that use them. Kinds of profiles still to come are here too, so that their rules pages need no code.
