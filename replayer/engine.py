@@ -987,8 +987,10 @@ def apply_out(state: DealState, seat: str, points: int | None = None, force: boo
         step.violations.append(RuleViolation("BZ507", f"{seat} has already gone out"))
     elif points is not None and points != score:
         step.violations.append(RuleViolation("BZ507", f"{seat} goes out with {score}, not {points}"))
-    if new.out == seat:
+    if new.out == seat and not new.out_stated:
         new.out_stated = True
+        # Scores nothing itself (the hand's points are in): the event lets a replay and a lesson show the end.
+        step.events.append(Scoring(seat, "goes_out", (), 0))
     return step.check(force)
 
 

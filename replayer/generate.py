@@ -126,7 +126,9 @@ def play_deal(
         if state.out is not None:
             # The seat that reached the hand's target (66) ends the hand, and the record says so.
             out = state.out
-            state = apply_out(state, out, state.seats[out].score).state
+            step = apply_out(state, out, state.seats[out].score)
+            state = step.state
+            events.extend(step.events)
             lines.append(f"  {out} goes out = {state.seats[out].score}")
         all_events.extend(events)
         lines.append("  score " + ", ".join(f"{s} {v}" for s, v in state.scores().items()))

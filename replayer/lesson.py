@@ -169,6 +169,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "score_declares": "{seat} declares {meld}",
         "score_seven_exchange": "{seat} exchanges the seven of trumps for the turn-up",
         "score_card_exchange": "{seat} exchanges the trump {rank} for the turn-up",
+        "score_goes_out": "{seat} has reached {n}: the hand ends",
         "score_seven_played": "{seat} plays the seven of trumps",
         "score_turnup_seven": "{seat}, the dealer, turns up a seven",
         "score_last_trick": "{seat} wins the last trick",
@@ -485,6 +486,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "score_declares": "{seat} объявляет {meld}",
         "score_seven_exchange": "{seat} меняет козырную семёрку на открытую карту",
         "score_card_exchange": "{seat} меняет козырную карту ({rank}) на открытую карту",
+        "score_goes_out": "{seat} набирает {n}: сдача окончена",
         "score_seven_played": "{seat} играет козырную семёрку",
         "score_turnup_seven": "{seat} сдаёт и открывает семёрку",
         "score_last_trick": "{seat} берёт последнюю взятку",
@@ -1490,6 +1492,7 @@ class _Builder:
             "turnup_seven": "seven",
             "last_trick": "last-trick",
             "brisques": "brisques",
+            "goes_out": "hand-target",
         }.get(kind)
         return f"{self.rules_page}#{anchor}" if anchor else ""
 
@@ -1500,6 +1503,9 @@ class _Builder:
     def scoring(self, event: Scoring) -> ScoringView:
         who = self.seat(event.seat)
         rank = self.profile.seven_rank
+        if event.kind == "goes_out":
+            lead = self.t["score_goes_out"].format(seat=who, n=self.profile.hand_target)
+            return ScoringView(event.seat, event.kind, lead, [], 0, lead, self.rule_href(event.kind))
         if event.kind == "seven_exchange" and rank != Rank.SEVEN:
             lead = self.t["score_card_exchange"].format(seat=who, rank=self.t.get(f"rank_{rank.symbol}", rank.symbol))
         elif event.kind in ("seven_exchange", "seven_played", "turnup_seven", "last_trick", "brisques"):
@@ -1993,7 +1999,10 @@ class _Builder:
 
 def _sheet_events(step: Step) -> list[str]:
     """The step's scores in the score sheet's short form: "North declares bezique Q♠ J♦ +40"."""
-    return [" ".join([e.lead, *(c.glyph for c in e.cards), f"{e.points:+d}"]) for e in step.scoring]
+    return [
+        " ".join([e.lead, *(c.glyph for c in e.cards), *([f"{e.points:+d}"] if e.kind != "goes_out" else [])])
+        for e in step.scoring
+    ]
 
 
 def _running(sheet: Sequence[SheetRow]) -> list[SheetRow]:
