@@ -605,3 +605,15 @@ def test_infuzorka_random_deals() -> None:
             assert result.valid, result.diagnostics[:3]
             assert result.games[0].deals[0].scores == played.scores
     assert time.perf_counter() - start < 30
+
+
+def test_lossy_records_of_both_profiles_are_refused_clearly() -> None:
+    # replayer/infer.py completes unknown cards only where every card is played once and the seven is exchanged.
+    for name, old, new in (
+        ("constructed-sixty-six.bzq", "hand N: QS", "hand N: ??"),
+        ("constructed-infuzorka.bzq", "hand N: AS", "hand N: ??"),
+    ):
+        text = (GAMES / name).read_text(encoding="utf-8").replace(old, new, 1)
+        diagnostics = replay_text(text).diagnostics
+        assert [d.code for d in diagnostics] == ["BZ603"], diagnostics
+        assert "write every card" in diagnostics[0].message
