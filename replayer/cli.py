@@ -366,6 +366,19 @@ def cmd_rules(args: argparse.Namespace) -> int:
         when = "as each trick is won" if profile.card_points_when == "trick" else "at the end of the hand"
         seven = f"; trump seven {profile.card_points_trump_seven}" if profile.card_points_trump_seven else ""
         print(f"  card points in won tricks  {table}{seven} ({when}; other cards 0)")
+    if profile.brisques_when == "tie_or_rubicon":
+        print("  brisques count only      to break a tie or to escape the rubicon")
+    guess, lift, count = profile.cut_bonus
+    if count:
+        print(f"  cut                      {guess} for the exact guess, {lift} for lifting exactly {count}")
+    game = profile.game_scoring
+    if game is not None:
+        normal = "bonus + the difference" if game.difference else "bonus added to the winner's score"
+        low = f", +{game.low_bonus} below {game.low_score}" if game.low_bonus else ""
+        print(
+            f"  game (one hand)          bonus {game.game_bonus} ({normal}); rubicon below {game.rubicon}: "
+            f"both scores + {game.rubicon_bonus}{low}"
+        )
     if profile.hand_target:
         rows = "; else ".join(f"{p} if the loser has {low} or more" for low, p in profile.game_points)
         print(f"  hand                     ends when a player reaches {profile.hand_target} ('goes out')")
@@ -404,6 +417,8 @@ _REUSE_WORDS = {
     "strict_text": "a new card in each class, no card twice in one kind",
     "new_card_refill": "a new card in each class",
     "higher_other_kind": "a declared card serves again only in another kind worth more",
+    "refill": "a new card in each class; a combination broken by a play re-formed with a like card",
+    "refill_swap": "as refill, and two marriages of one suit re-paired (the marriage swap)",
 }
 
 
@@ -418,6 +433,9 @@ def _play_lines(profile: RuleProfile) -> list[str]:
         f"last tricks: {_PLAY_WORDS.get(profile.phase2_play, profile.phase2_play)}",
         f"declare: the winner of a trick, {until}, in phase {phases}",
     ]
+    if profile.trump_fixing:
+        fixing = ", ".join(f"{kind.replace('_', ' ')} {points}" for kind, points in profile.trump_fixing)
+        lines.insert(0, f"trumps: none at the deal; the first of these declared fixes them: {fixing}")
     if profile.declare_after_tricks:
         kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
         lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")

@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
-from .melds import Assignment, TabledCard, choose_instances, identify, reuse_problem
+from .gamescore import brisques_counted
+from .melds import Assignment, TabledCard, choose_instances, identify, matches, reuse_problem
 from .rules import MeldSpec, RuleProfile
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "Scoring",
     "SeatState",
     "Step",
+    "apply_carte_blanche",
+    "apply_cut",
     "apply_declare",
     "apply_draw",
     "apply_exchange",
@@ -34,6 +37,7 @@ __all__ = [
     "apply_show",
     "finish_deal",
     "game_points",
+    "legal_carte_blanche",
     "legal_declarations",
     "legal_exchanges",
     "legal_plays",
@@ -71,6 +75,11 @@ class SeatState:
     """Tricks won so far in this hand (some profiles let a seat declare only after winning several)."""
     declared_kinds: Counter[str] = field(default_factory=Counter)
     """How many times each kind has been scored in this hand (repeats score more in 004-C, RULES.md §2.l rule 9)."""
+    blanche: int = 0
+    """Carte blanche: 0 not declared, 1 declared (a non-court card drawn may be shown for another), 2 ended by a
+    court card drawn (RULES.md §2.e rule 9)."""
+    blanche_card: Card | None = None
+    """The non-court card just drawn that may be shown for another carte blanche (until the seat plays)."""
 
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
@@ -90,6 +99,8 @@ class SeatState:
             list(self.unknown),
             self.tricks_won,
             Counter(self.declared_kinds),
+            self.blanche,
+            self.blanche_card,
         )
 
     def unknown_slot(self, card: Card) -> int | None:
@@ -228,6 +239,10 @@ class Step:
         return self
 
 
+_COURT = frozenset({Rank.KING, Rank.QUEEN, Rank.JACK})
+"""The court cards (figures): a carte blanche is a hand without any."""
+
+
 def _is_trump_seven(card: Card, trump: Suit | None) -> bool:
     return trump is not None and card.suit == trump and card.rank == Rank.SEVEN
 
@@ -266,6 +281,16 @@ def start_deal(
     violations: list[RuleViolation] = []
     if turnup is not None and trump is None:
         trump = turnup.suit
+    if trump is not None and profile.trump_fixing:
+        # RULES.md §2.e rule 4, §2.j rule 2: no trumps at the deal; a declaration fixes them (the deal plays without).
+        violations.append(
+            RuleViolation(
+                "BZ107",
+                f"the {profile.name} profile has no trumps at the deal: the first marriage or sequence declared "
+                f"fixes them",
+            )
+        )
+        trump = None
     if turnup is not None and turnup.is_wild:
         violations.append(RuleViolation("BZ107", "the wild card has no suit and cannot be turned up (004:L157)"))
     elif turnup is not None and turnup.suit != trump:
@@ -454,6 +479,7 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         new.to_draw = []
     new.window_open = False
     new.winner = None
+    new.seats[seat].blanche_card = None
     expected = new.leader if not new.plays else new.next_seat(new.plays[-1][0])
     if seat != expected:
         if not new.plays:
@@ -733,17 +759,33 @@ def _wait_problem(state: DealState, seat: str, spec: MeldSpec) -> RuleViolation 
     )
 
 
+def _fixing(state: DealState, cards: Sequence[Card]) -> tuple[list[MeldSpec], Suit | None]:
+    """While no suit is trumps: the melds that these cards form as the declaration fixing trumps, and that suit.
+
+    RULES.md §2.e rule 4: without a turn-up the first marriage (or sequence) declared fixes trumps; its cards are
+    judged as if their suit were trumps already, so the first marriage is the royal one.
+    """
+    if state.trump is not None or not state.profile.trump_fixing or not cards:
+        return [], None
+    suit = cards[0].suit
+    kinds = dict(state.profile.trump_fixing)
+    found = [spec for spec in state.profile.melds if spec.kind in kinds and matches(spec, cards, suit)]
+    return found, suit if found else None
+
+
 def _resolve_kind(
     state: DealState, cards: Sequence[Card], kind: str | None
 ) -> tuple[MeldSpec | None, RuleViolation | None]:
     profile = state.profile
-    found = identify(profile, cards, state.trump)
+    found = identify(profile, cards, state.trump) + _fixing(state, cards)[0]
     names = " ".join(str(c) for c in cards)
     if kind is not None:
         spec = profile.meld(kind)
         if spec is None:
             known = ", ".join(m.kind for m in profile.melds)
             return None, RuleViolation("BZ109", f"the {profile.name} profile has no meld {kind!r} (melds: {known})")
+        if spec.whole_hand:
+            return spec, RuleViolation("BZ304", f"a {spec.label} shows the whole hand (and then each card drawn)")
         if spec not in found:
             actual = f" (they form a {found[0].label})" if found else ""
             return spec, RuleViolation("BZ304", f"{names} do not form a {spec.label}{actual}")
@@ -762,6 +804,9 @@ def apply_declare(
     its cards, or the points claimed when they form no meld), so that later stated scores are not all reported
     again; the violation is reported once.
     """
+    spec_named = state.profile.meld(kind) if kind is not None else None
+    if spec_named is not None and spec_named.whole_hand:
+        return apply_carte_blanche(state, seat, spec_named, cards, points, force)
     new = state.copy()
     step = Step(new)
     v = step.violations
@@ -808,6 +853,11 @@ def apply_declare(
     # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
     nth = seat_state.declared_kinds[spec.kind] + 1
     value = spec.points_for(nth, profile.repeat_rule)
+    fixing, suit = _fixing(new, cards)
+    if spec in fixing and suit is not None:
+        # The declaration that fixes trumps scores what the profile gives it (RULES.md §2.e rule 4, §2.j rule 3).
+        new.trump = suit
+        value = dict(profile.trump_fixing)[spec.kind]
     if points is not None and points != value:
         again = f" (declared for the {_ordinal(nth)} time)" if nth > 1 else ""
         scores = f"the {profile.name} profile scores {value}{again}"
@@ -843,6 +893,7 @@ def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec, trick: int
         t.kinds.add(spec.kind)
         t.scored_at.setdefault(spec.kind, trick)
         t.classes.add(spec.klass)
+        t.declared_with.setdefault(spec.kind, set()).update(u for u in uids if u != t.uid)
         if spec.marriage:
             t.partners.update(u for u in uids if u != t.uid)
 
@@ -917,6 +968,12 @@ def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False)
         new.turnup_waiting = False
     if isinstance(drawn, Card):
         new.seats[seat].hand[drawn] += 1
+        if new.seats[seat].blanche == 1:
+            # RULES.md §2.e rule 9 (001:L60): each non-court card drawn may be shown for another carte blanche,
+            # until the first court card drawn ends it.
+            court = drawn.rank in _COURT
+            new.seats[seat].blanche = 2 if court else 1
+            new.seats[seat].blanche_card = None if court else drawn
     else:
         new.seats[seat].unknown.append(drawn)
     if new.phase == 2:
@@ -954,9 +1011,16 @@ def finish_deal(state: DealState, force: bool = False) -> Step:
             )
         )
     profile = new.profile
+    count_brisques = True
+    if profile.brisques_when == "tie_or_rubicon" and profile.game_scoring is not None:
+        won = {
+            seat: sum(c.rank in profile.brisque_ranks for c in st.won) * profile.brisque_points
+            for seat, st in new.seats.items()
+        }
+        count_brisques = brisques_counted(new.scores(), won, profile.game_scoring.rubicon)
     for seat, seat_state in new.seats.items():
         brisques = [c for c in seat_state.won if c.rank in profile.brisque_ranks]
-        points = len(brisques) * profile.brisque_points
+        points = len(brisques) * profile.brisque_points if count_brisques else 0
         seat_state.score += points
         if profile.brisque_points:
             step.events.append(Scoring(seat, "brisques", tuple(brisques), points))
@@ -1035,10 +1099,15 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
         return []
     held = state.seats[seat].held()
     found: list[tuple[MeldSpec, tuple[Card, ...]]] = []
+    fixing = dict(state.profile.trump_fixing) if state.trump is None else {}
     for spec in state.profile.melds:
-        if _wait_problem(state, seat, spec) is not None:
+        if spec.whole_hand or _wait_problem(state, seat, spec) is not None:
             continue
-        for cards in _candidate_sets(spec, held, state.trump):
+        candidates = _candidate_sets(spec, held, state.trump)
+        if spec.kind in fixing:
+            for suit in Suit:
+                candidates += _candidate_sets(spec, held, suit)
+        for cards in candidates:
             if state.declared and any(set(cards) & set(prev) for prev in state.declared):
                 continue
             assignment, problem = _pick(state, seat, cards, spec, check_reuse=True)
@@ -1049,6 +1118,8 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
 
 def _candidate_sets(spec: MeldSpec, held: Counter[Card], trump: Suit | None) -> list[tuple[Card, ...]]:
     if spec.rank is not None and not spec.distinct:
+        if sum(n for c, n in held.items() if c.rank == spec.rank) < spec.count:
+            return []
         pool = sorted((c for c in held.elements() if c.rank == spec.rank), key=lambda c: c.sort_key)
         return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
     wild = held[WILD]
@@ -1092,3 +1163,91 @@ def _with_wild(
     if gap > wild or not present:
         return []
     return [(*present, *(WILD,) * gap)]
+
+
+def legal_carte_blanche(state: DealState, seat: str) -> bool:
+    """True when ``seat`` may declare a carte blanche now (the first before trick 1, or a repeat after a draw)."""
+    spec = next((m for m in state.profile.melds if m.whole_hand), None)
+    return spec is not None and not _blanche_problems(state, seat, spec, [])
+
+
+def _blanche_problems(state: DealState, seat: str, spec: MeldSpec, cards: Sequence[Card]) -> list[RuleViolation]:
+    """Why ``seat`` may not declare this carte blanche now (RULES.md §2.e rule 9); empty when he may."""
+    seat_state = state.seats[seat]
+    if seat_state.blanche == 0:
+        if state.trick_no or state.plays:
+            return [RuleViolation("BZ301", f"a {spec.label} is declared before the first trick is played")]
+        held = seat_state.held()
+        courts = sorted((c for c in held.elements() if c.rank in _COURT), key=lambda c: c.sort_key)
+        if courts or seat_state.unknown:
+            shown = " ".join(str(c) for c in courts) or "unknown cards"
+            return [RuleViolation("BZ304", f"{seat} holds {shown}: a {spec.label} is a hand without a court card")]
+        if cards and Counter(cards) != held:
+            return [RuleViolation("BZ304", f"a {spec.label} shows the whole hand: {_names(held.elements())}")]
+        return []
+    if seat_state.blanche == 2:
+        return [RuleViolation("BZ301", f"{seat}'s {spec.label} ended with the court card he drew")]
+    if seat_state.blanche_card is None:
+        return [
+            RuleViolation(
+                "BZ301",
+                f"another {spec.label} is scored by showing the non-court card just drawn, before playing again",
+            )
+        ]
+    if list(cards) not in ([], [seat_state.blanche_card]):
+        return [RuleViolation("BZ304", f"{seat} shows the card he drew, {seat_state.blanche_card}")]
+    return []
+
+
+def _names(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in sorted(cards, key=lambda c: c.sort_key))
+
+
+def apply_carte_blanche(
+    state: DealState, seat: str, spec: MeldSpec, cards: Sequence[Card], points: int | None = None, force: bool = False
+) -> Step:
+    """Declare a carte blanche: the whole hand without a court card, shown before the first trick; then again for
+    each non-court card drawn, shown before playing, until a court card is drawn (RULES.md §2.e rule 9).
+
+    ``cards`` is the hand shown (the first time) or the card drawn (a repeat); it may be left empty. No trick need
+    be won, and it is not the trick's one declaration.
+    """
+    new = state.copy()
+    step = Step(new, violations=_blanche_problems(new, seat, spec, cards))
+    if points is not None and points != spec.points:
+        step.violations.append(
+            RuleViolation(
+                "BZ305", f"{spec.label} claimed for {points}, the {new.profile.name} profile scores {spec.points}"
+            )
+        )
+    seat_state = new.seats[seat]
+    if not step.violations or force:
+        shown = tuple(cards) or (
+            tuple(seat_state.held().elements())
+            if seat_state.blanche == 0
+            else ((seat_state.blanche_card,) if seat_state.blanche_card else ())
+        )
+        seat_state.blanche = max(seat_state.blanche, 1)
+        seat_state.blanche_card = None
+        seat_state.score += spec.points
+        step.events.append(Scoring(seat, spec.kind, shown, spec.points))
+    return step.check(force)
+
+
+def apply_cut(state: DealState, lifted: int | None, guess: int | None) -> Step:
+    """The six-pack deal bonuses (RULES.md §2.h rule 3, 000:L395): the non-dealer scores the guess bonus when he
+    guessed exactly how many cards the dealer lifted; the dealer scores the lift bonus when he lifted exactly the
+    profile's count (24). Facts of the deal, stated in the record (``cut:``, ``guess:``)."""
+    new = state.copy()
+    step = Step(new)
+    guess_points, lift_points, lift_count = new.profile.cut_bonus
+    if lifted is None:
+        return step
+    if guess is not None and guess == lifted and guess_points:
+        other = new.next_seat(new.dealer)
+        new.seats[other].score += guess_points
+        step.events.append(Scoring(other, "cut_guess", (), guess_points))
+    if lifted == lift_count and lift_points:
+        new.seats[new.dealer].score += lift_points
+        step.events.append(Scoring(new.dealer, "cut_lift", (), lift_points))
+    return step

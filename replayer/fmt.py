@@ -63,6 +63,8 @@ _KEYWORDS = {
     "TURNUP": "turnup",
     "HAND": "hand",
     "STOCK": "stock",
+    "CUT": "cut",
+    "GUESS": "guess",
     "EXCHANGES": "exchanges",
     "DECLARES": "declares",
     "SHOWS": "shows",
@@ -368,6 +370,8 @@ class _Formatter:
     on_trump_header = _simple_header
     on_turnup_header = _simple_header
     on_stock_header = _simple_header
+    on_cut_header = _simple_header
+    on_guess_header = _simple_header
 
     def on_text_header(self, node: Any) -> list[str | _Braced]:
         values = [str(t).strip() for t in node.children[1:] if not _is_tree(t) and str(t).strip()]
@@ -411,6 +415,14 @@ class _Formatter:
     on_brisques_stmt = on_score_stmt
     on_result_stmt = on_score_stmt
     on_total_stmt = on_score_stmt
+
+    def on_game_score_stmt(self, node: Any) -> list[str | _Braced]:
+        pairs = [
+            " ".join(self.word(t) for t in child.children)
+            for child in node.children
+            if _is_tree(child) and child.data == "seat_points"
+        ]
+        return [f"game score {', '.join(pairs)}"]
 
     def on_trick_stmt(self, node: Any, separator: str = ", ") -> list[str | _Braced]:
         pieces: list[str | _Braced] = [f"{self.word(node.children[0])} {self.word(node.children[1])}:"]

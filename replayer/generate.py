@@ -7,13 +7,15 @@ scores) and to make corpora for the benchmark.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card
 from .engine import (
     DealState,
     Scoring,
+    apply_carte_blanche,
+    apply_cut,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -21,13 +23,15 @@ from .engine import (
     apply_play,
     finish_deal,
     game_points,
+    legal_carte_blanche,
     legal_declarations,
     legal_exchanges,
     legal_plays,
     next_dealer,
     start_deal,
 )
-from .rules import RuleProfile, load_rules
+from .gamescore import game_score
+from .rules import MeldSpec, RuleProfile, load_rules
 
 __all__ = ["PlayedDeal", "generate_deal", "generate_game", "play_deal"]
 
@@ -59,12 +63,35 @@ class PlayedDeal:
         return self.state.scores()
 
 
+PlayChooser = Callable[[DealState, str, list[Card]], Card]
+"""Chooses a card among the legal ones (sorted) for a seat: a scripted player for constructed deals."""
+Offer = tuple[MeldSpec, tuple[Card, ...]]
+DeclarationChooser = Callable[[DealState, str, list[Offer]], Offer | None]
+"""Chooses one of the declarations the trick's winner may score (None: none)."""
+
+
 def play_deal(
-    profile: RuleProfile, rng: random.Random, dealer: str, options: Mapping[str, str | int], number: int = 1
+    profile: RuleProfile,
+    rng: random.Random,
+    dealer: str,
+    options: Mapping[str, str | int],
+    number: int = 1,
+    *,
+    pack: Sequence[Card] | None = None,
+    choose_play: PlayChooser | None = None,
+    choose_declaration: DeclarationChooser | None = None,
+    cut: tuple[int, int] | None = None,
 ) -> PlayedDeal:
-    """Play one random legal deal through the engine (reproducible from the state of ``rng``)."""
-    pack = profile.pack()
-    rng.shuffle(pack)
+    """Play one random legal deal through the engine (reproducible from the state of ``rng``).
+
+    A constructed deal passes a stacked ``pack`` (the hands in seat order, then the stock top first), choosers for
+    the plays and declarations (a scripted player; random ones otherwise), and the six-pack ``cut`` (lifted,
+    guessed).
+    """
+    if pack is None:
+        pack = profile.pack()
+        rng.shuffle(pack)
+    pack = list(pack)
     seats = profile.seats
     served = list(seats)
     if profile.deal_order == "dealer_first":
@@ -89,16 +116,30 @@ def play_deal(
         lines.append(f"trump: {state.trump.value}")
     if turnup is not None:
         lines.append(f"turnup: {turnup}")
+    lift_count = profile.cut_bonus[2]
+    if lift_count:
+        # The six-pack deal bonuses (RULES.md §2.h rule 3): the dealer lifts about 24 cards, the other guesses.
+        lifted, guess = cut or (
+            rng.randint(lift_count - 3, lift_count + 3),
+            rng.randint(lift_count - 3, lift_count + 3),
+        )
+        lines.extend([f"cut: {lifted}", f"guess: {guess}"])
+        bonus = apply_cut(state, lifted, guess)
+        all_events.extend(bonus.events)
+        state = bonus.state
     for s in seats:
         lines.append(f"hand {s}: {_cards(hands[s])}")
     lines.append("")
+    for s in seats:
+        state = _carte_blanche(state, s, rng, lines, all_events)
     while not state.finished:
         plays = []
         events: list[Scoring] = []
         per_trick.append(events)
         for _ in seats:
             seat = state.leader if not state.plays else state.next_seat(state.plays[-1][0])
-            choice = rng.choice(sorted(legal_plays(state, seat), key=lambda c: c.sort_key))
+            legal = sorted(legal_plays(state, seat), key=lambda c: c.sort_key)
+            choice = choose_play(state, seat, legal) if choose_play else rng.choice(legal)
             step = apply_play(state, seat, choice)
             state = step.state
             events.extend(step.events)
@@ -111,7 +152,7 @@ def play_deal(
             late = state.profile.declare_until == "lead" and rng.random() < 0.5
             state = _exchanges(state, rng, lines, events)
             if not late:
-                state = _declaration(state, winner, rng, lines, events)
+                state = _declaration(state, winner, rng, lines, events, choose_declaration)
             draws = []
             for seat in list(state.to_draw):
                 card = stock.pop(0) if stock else state.turnup
@@ -120,9 +161,11 @@ def play_deal(
                 draws.append(f"{seat} {card}")
             if draws:
                 lines.append(f"  draws {', '.join(draws)}")
+            for seat in seats:
+                state = _carte_blanche(state, seat, rng, lines, events)
             state = _exchanges(state, rng, lines, events)
             if late:
-                state = _declaration(state, winner, rng, lines, events)
+                state = _declaration(state, winner, rng, lines, events, choose_declaration)
         if state.out is not None:
             # The seat that reached the hand's target (66) ends the hand, and the record says so.
             out = state.out
@@ -145,6 +188,9 @@ def play_deal(
         # The notation has no statement for card points added at the end: the comment says what the result holds.
         result += "  { card points " + ", ".join(f"{s} {v}" for s, v in counted.items()) + " }"
     lines.append(result)
+    if state.profile.game_scoring is not None:
+        scored = game_score(state.profile.game_scoring, played.scores)
+        lines.append("game score " + ", ".join(f"{s} {v}" for s, v in scored.items()))
     return played
 
 
@@ -174,18 +220,44 @@ def _exchanges(state: DealState, rng: random.Random, lines: list[str], events: l
 
 
 def _declaration(
-    state: DealState, winner: str, rng: random.Random, lines: list[str], events: list[Scoring]
+    state: DealState,
+    winner: str,
+    rng: random.Random,
+    lines: list[str],
+    events: list[Scoring],
+    chooser: DeclarationChooser | None = None,
 ) -> DealState:
-    """Score one of the combinations the trick's winner may declare, six times in seven or so."""
+    """Score one of the combinations the trick's winner may declare, six times in seven or so (or as ``chooser``
+    decides)."""
     options_now = legal_declarations(state, winner)
-    if options_now and rng.random() < 0.85:
-        spec, cards = rng.choice(options_now)
+    if chooser is not None:
+        chosen = chooser(state, winner, options_now) if options_now else None
+    else:
+        chosen = rng.choice(options_now) if options_now and rng.random() < 0.85 else None
+    if chosen is not None:
+        spec, cards = chosen
         step = apply_declare(state, winner, spec.kind, cards)
         events.extend(step.events)
         state = step.state
-        # (the points of a kind declared again in the hand may differ from the table's: 004-C's progressions)
+        # (the meld's value, what it scores when it fixes trumps, or a repeat's points: 004-C's progressions)
         lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {step.events[-1].points}")
     return state
+
+
+def _carte_blanche(
+    state: DealState, seat: str, rng: random.Random, lines: list[str], events: list[Scoring]
+) -> DealState:
+    """Declare a carte blanche (or another, showing the non-court card just drawn) where the rules allow, nine
+    times in ten; the first is written without its cards (the dealt hand is in the record already)."""
+    spec = next((m for m in state.profile.melds if m.whole_hand), None)
+    if spec is None or not legal_carte_blanche(state, seat) or rng.random() >= 0.9:
+        return state
+    repeat = state.seats[seat].blanche == 1
+    card = state.seats[seat].blanche_card
+    step = apply_carte_blanche(state, seat, spec, [card] if repeat and card else [])
+    events.extend(step.events)
+    lines.append(f"  {seat} declares {spec.kind}{f' {card}' if repeat else ''} = {spec.points}")
+    return step.state
 
 
 def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping[str, str] | None = None) -> str:

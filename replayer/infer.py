@@ -171,7 +171,14 @@ def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
         for item in trick.items:
             if isinstance(item, Exchange) and isinstance(item.card, CardPattern):
                 return True
-            if isinstance(item, Declare) and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards)):
+            # A carte blanche written without its cards shows what the hand already gives (RULES.md §2.e rule 9).
+            spec = profile.meld(item.kind) if isinstance(item, Declare) and item.kind is not None else None
+            whole_hand = spec is not None and spec.whole_hand
+            if (
+                isinstance(item, Declare)
+                and not whole_hand
+                and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards))
+            ):
                 return True
             if isinstance(item, GoesOut):
                 has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more

@@ -25,11 +25,19 @@ class TabledCard:
     """Uids of the cards it was married to (for the re-marriage exception)."""
     scored_at: dict[str, int] = field(default_factory=dict)
     """The trick after which it was scored in each kind."""
+    declared_with: dict[str, set[int]] = field(default_factory=dict)
+    """Per kind, the uids of the cards it was scored with (a combination broken by a play may be refilled)."""
 
     def copy(self) -> TabledCard:
         """An independent copy."""
         return TabledCard(
-            self.uid, self.card, set(self.kinds), set(self.classes), set(self.partners), dict(self.scored_at)
+            self.uid,
+            self.card,
+            set(self.kinds),
+            set(self.classes),
+            set(self.partners),
+            dict(self.scored_at),
+            {k: set(v) for k, v in self.declared_with.items()},
         )
 
 
@@ -37,9 +45,9 @@ def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
     """True when ``cards`` form exactly the meld ``spec`` with this trump suit.
 
     A wild card stands for any card it is declared with (RULES.md §2.l rule 10): the other cards must be part of the
-    meld, and at least one card is not wild.
+    meld, and at least one card is not wild. A whole-hand meld (carte blanche) is never formed by declared cards.
     """
-    if len(cards) != spec.size:
+    if spec.whole_hand or len(cards) != spec.size:
         return False
     real = [c for c in cards if not c.is_wild]
     if not real:
@@ -122,7 +130,10 @@ def reuse_problem(
 ) -> tuple[str, str] | None:
     """Why this use of cards breaks the re-use rule ``mode``, as (code, message); None when it is allowed.
 
-    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; and
+    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; ``refill``
+    (Rubicon, RULES.md §2.e rules 10, 12): a card scores again in the same kind only when a card of the combination it
+    was scored in has since been played and the new declaration adds a card from the hand (which also covers the
+    re-marriage); ``refill_swap``: ``refill`` and the marriage swap of §2.e rule 11; and
     ``higher_other_kind`` (RULES.md §2.d rule 13, 004:L181): a declared card serves again only in a meld of another
     kind worth more than every meld it was scored in (``points`` gives each kind's value). ``no_reuse`` lists
     (kind, earlier kind) pairs: a card scored in the earlier kind may not be used in the kind (an option of
@@ -159,6 +170,8 @@ def reuse_problem(
                     f"combination worth more, not in a {spec.label} ({spec.points})",
                 )
         return None
+    if mode == "refill_swap" and _swap(spec, assignment, used):
+        return None
     if not assignment.from_hand and all(spec.klass in t.classes for t in used):
         names = " ".join(str(t.card) for t in used)
         return (
@@ -174,11 +187,31 @@ def reuse_problem(
             continue
         if mode == "text_with_remarriage" and spec.marriage and not (t.partners & on_table):
             continue  # re-marriage: its first partner has been played (the worked deal, trick 22)
+        if (
+            mode in ("refill", "refill_swap")
+            and assignment.from_hand
+            and t.declared_with.get(spec.kind, set()) - on_table
+        ):
+            continue  # refill: a card of the combination it was scored in has been played (RULES.md §2.e rule 10)
         return (
             "BZ307",
             f"{t.card} was already scored in a {spec.label}; a card scores only once in each kind of combination",
         )
     return None
+
+
+def _swap(spec: MeldSpec, assignment: Assignment, used: Sequence[TabledCard]) -> bool:
+    """The Rubicon marriage swap (RULES.md §2.e rule 11, 000:L319): a king and a queen on the table, each already
+    scored in a marriage of this kind but never with each other, are married again without a new card."""
+    if not spec.marriage or assignment.from_hand or len(used) != 2:
+        return False
+    first, second = used
+    return (
+        spec.kind in first.kinds
+        and spec.kind in second.kinds
+        and second.uid not in first.partners
+        and first.uid not in second.partners
+    )
 
 
 def _class_name(klass: str) -> str:

@@ -62,6 +62,7 @@ _TERMINAL_NAMES = {
     "__ANON_0": "'->'",
     "KIND": "a meld kind (e.g. royal_marriage)",
     "NAME": "a name",
+    "PROFILE_NAME": "a profile name",
     "SUIT": "a suit (S, H, D, C)",
     "STRING": "a quoted string",
     "TEXT": "text",
@@ -131,7 +132,15 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        if "CARD" in (exc.expected or ()) and token.type in ("NAME", "KIND", "SEAT", "INT", "SUIT", "TEXT"):
+        if "CARD" in (exc.expected or ()) and token.type in (
+            "NAME",
+            "PROFILE_NAME",
+            "KIND",
+            "SEAT",
+            "INT",
+            "SUIT",
+            "TEXT",
+        ):
             word = str(token).split()[0].rstrip(",")
             return Diagnostic(
                 "BZ003",
@@ -444,6 +453,19 @@ class _Builder:
             deal.stock = [c for c in cards if c is not None]
         self.attach(self.comments_of(node))
 
+    def on_cut_header(self, node: Tree) -> None:
+        self._number_header(node, "cut")
+
+    def on_guess_header(self, node: Tree) -> None:
+        self._number_header(node, "guess")
+
+    def _number_header(self, node: Tree, name: str) -> None:
+        """``cut: 24``, ``guess: 20``: a number stated for the deal (the six-pack deal bonuses)."""
+        deal = self._deal_header(node)
+        if deal is not None:
+            setattr(deal, name, int(str(node.children[1])))
+        self.attach(self.comments_of(node))
+
     def on_deal_stmt(self, node: Tree) -> None:
         keyword = node.children[0]
         assert isinstance(keyword, Token)
@@ -552,7 +574,9 @@ class _Builder:
         return None
 
     def _declaration(self, node: Tree, scored: bool) -> None:
-        trick = self._trick_item(node)
+        opening = scored and self.trick is None and self.deal is not None and not self.deal.tricks
+        # A declaration before the deal's first trick (a carte blanche) belongs to the deal, not to a trick.
+        trick = None if opening else self._trick_item(node)
         seat_token = node.children[0]
         assert isinstance(seat_token, Token)
         kind = None
@@ -570,7 +594,7 @@ class _Builder:
                     spans.append(_span(child))
         if kind is None and not cards:
             self.error("BZ304", "a declaration names its kind, its cards, or both", _span(seat_token))
-        elif trick is not None:
+        elif trick is not None or opening:
             item = Declare(
                 self.seat(seat_token),
                 kind,
@@ -582,7 +606,10 @@ class _Builder:
                 spans,
                 scored,
             )
-            trick.items.append(item)
+            if trick is not None:
+                trick.items.append(item)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
             self.target = item
         self.attach(self.comments_of(node))
 
@@ -676,6 +703,9 @@ class _Builder:
 
     def on_total_stmt(self, node: Tree) -> None:
         self._end_statement(node, "total")
+
+    def on_game_score_stmt(self, node: Tree) -> None:
+        self._end_statement(node, "game")
 
     def on_winner_stmt(self, node: Tree) -> None:
         keyword, seat_token = (_tok(x) for x in node.children[:2])

@@ -176,12 +176,18 @@ class Deal:
     hand_card_spans: dict[str, list[Span]] = field(default_factory=dict)
     """The position of each card of each hand."""
     stock: list[CardLike] | None = None
+    cut: int | None = None
+    """How many cards the dealer lifted off the pack (the six-pack deal bonus, RULES.md §2.h rule 3)."""
+    guess: int | None = None
+    """The non-dealer's guess of ``cut``."""
+    opening: list[Item] = field(default_factory=list)
+    """Declarations before the first trick (a carte blanche, RULES.md §2.e rule 9)."""
     spans: dict[str, Span] = field(default_factory=dict)
     """Where each deal header was written."""
     comments: list[Comment] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     end: list[ScoreCheck] = field(default_factory=list)
-    """brisques, result and total statements after the last trick."""
+    """brisques, result, total and game score statements after the last trick."""
 
 
 @dataclass

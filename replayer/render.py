@@ -125,7 +125,9 @@ class _Language:
 def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
     """Every shipped profile and every profile a game uses, each once (by name), shipped ones first."""
     found: dict[str, RuleProfile] = {}
-    for name in profile_names():
+    # The base game first: the glossary links (and values) each combination from the first profile that has it, and
+    # the many-pack variants (8p-000 sorts before classic) change the values of classic's melds.
+    for name in sorted(profile_names(), key=lambda n: (n != "classic", n)):
         found[name] = load_rules(name)
     for profile in lessons_profiles:
         found.setdefault(profile.name, profile)

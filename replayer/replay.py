@@ -17,6 +17,7 @@ from .engine import (
     DealState,
     Scoring,
     Step,
+    apply_cut,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -29,6 +30,7 @@ from .engine import (
     start_deal,
 )
 from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
+from .gamescore import game_score, game_winner
 from .infer import deal_has_unknowns, unsupported
 from .record import (
     Claim,
@@ -115,6 +117,10 @@ class DealResult:
     """When the record left cards unknown: the :class:`~replayer.infer.Inference` that completed it."""
     game_points: dict[str, int] = field(default_factory=dict)
     """What the hand scores toward the game where the profile counts game points (sixty-six); else empty."""
+    trump_fixed: tuple[int, Suit] | None = None
+    """Without a turn-up: (trick after which, suit) when a declaration fixed trumps (RULES.md §2.e rule 4)."""
+    game_scores: dict[str, int] = field(default_factory=dict)
+    """A one-hand game's scores (Rubicon scoring, RULES.md §2.e rule 15); empty for games played to a target."""
 
 
 @dataclass
@@ -221,8 +227,16 @@ class _Replayer:
             for check in deal.end:
                 if check.what == "total":
                     self.check_values(check, totals, "BZ504", "game total after this deal")
+                elif check.what == "game":
+                    if outcome.game_scores:
+                        self.check_values(check, outcome.game_scores, "BZ504", "game score")
+                    else:
+                        self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
             if decided is None:
-                decided = self.decide(totals, options, outcome)
+                if profile.game_scoring is not None:
+                    decided = game_winner(outcome.scores)
+                else:
+                    decided = self.decide(totals, options, outcome)
         result.scores = totals
         result.winner = decided
         if game.winner is not None and game.winner != decided:
@@ -345,12 +359,20 @@ class _Replayer:
             force=True,
         )
         for v in step.violations:
-            span = deal.spans.get("turnup") if v.code == "BZ107" else None
+            span = (deal.spans.get("turnup") or deal.spans.get("trump")) if v.code == "BZ107" else None
             if v.code == "BZ108":
                 seat = v.message.split()[0]
                 span = deal.hand_spans.get(seat) or deal.spans.get("stock")
             self.report(v.code, v.message, span or deal.span)
         state = step.state
+        if deal.cut is not None:
+            cut = apply_cut(state, deal.cut, deal.guess)
+            step.events.extend(cut.events)
+            state = cut.state
+        opening: list[Scoring] = []
+        for item in deal.opening:
+            state = self.item(item, state, opening, [], None)
+        step.events.extend(opening)
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
@@ -373,6 +395,8 @@ class _Replayer:
         outcome.brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
         outcome.scores = final.state.scores()
         outcome.game_points = game_points(final.state)
+        if profile.game_scoring is not None:
+            outcome.game_scores = game_score(profile.game_scoring, outcome.scores)
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "brisques":
@@ -484,6 +508,8 @@ class _Replayer:
             state = self.item(item, state, events, draws, trick)
             comments.extend(item.comments)
         state = _draw_from_stock(state, draws)
+        if state.trump is not None and outcome.trump_fixed is None and outcome.trump is None:
+            outcome.trump_fixed = (trick.number, state.trump)
         outcome.tricks.append(
             TrickResult(
                 n=trick.number,
@@ -514,7 +540,12 @@ class _Replayer:
         return "the highest card of the suit led"
 
     def item(
-        self, item: Any, state: DealState, events: list[Scoring], draws: list[tuple[str, Card]], trick: Trick
+        self,
+        item: Any,
+        state: DealState,
+        events: list[Scoring],
+        draws: list[tuple[str, Card]],
+        trick: Trick | None,
     ) -> DealState:
         if isinstance(item, Exchange):
             step = apply_exchange(state, item.seat, _known(item.card), item.points, force=True)

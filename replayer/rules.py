@@ -7,7 +7,7 @@ The engine reads only :class:`RuleProfile`; every number and switch of a variant
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -15,10 +15,19 @@ from typing import Any
 
 import yaml
 
-from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank
+from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank, parse_suit
 from .errors import RuleProfileError
 
-__all__ = ["REUSE_MODES", "MeldSpec", "OptionSpec", "RuleProfile", "load_rules", "partner_suit", "profile_names"]
+__all__ = [
+    "REUSE_MODES",
+    "GameScoring",
+    "MeldSpec",
+    "OptionSpec",
+    "RuleProfile",
+    "load_rules",
+    "partner_suit",
+    "profile_names",
+]
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,10 @@ class MeldSpec:
     extends: str | None = None
     """The kind this one adds a card to: all but one of its cards must already be scored in that kind (the fifth
     queen added "к имеющимся у него четырем открытым", RULES.md §2.l rule 9)."""
+    when_trump: tuple[tuple[Suit, tuple[Card, ...]], ...] = ()
+    """Exact cards that replace ``cards`` when the given suit is trumps (the six-pack bezique, RULES.md §2.h.10)."""
+    hand: str | None = None
+    """A whole-hand meld: ``no_court`` is carte blanche (no king, queen or jack held; RULES.md §2.e rule 9)."""
 
     @property
     def label(self) -> str:
@@ -67,6 +80,9 @@ class MeldSpec:
 
     def cards_for(self, trump: Suit | None) -> tuple[Card, ...]:
         """The exact cards of a fixed or trump-relative pattern under these trumps (empty for other patterns)."""
+        for suit, cards in self.when_trump:
+            if suit == trump:
+                return cards
         if self.cards:
             return self.cards
         if (self.trump_ranks or self.partner_ranks) and trump is not None:
@@ -82,10 +98,33 @@ class MeldSpec:
             return self.repeats[-1] * 2 ** (nth - len(self.repeats))
         return self.points * nth if repeat_rule == "multiply" else self.points
 
+    @property
+    def whole_hand(self) -> bool:
+        """True for a meld judged on the whole hand (carte blanche) rather than on the cards declared."""
+        return self.hand is not None
+
 
 def partner_suit(suit: Suit) -> Suit:
     """The other suit of the same colour: spades and clubs, hearts and diamonds (RULES.md §2.l rule 8)."""
     return {Suit.S: Suit.C, Suit.C: Suit.S, Suit.H: Suit.D, Suit.D: Suit.H}[suit]
+
+
+@dataclass(frozen=True)
+class GameScoring:
+    """How a one-hand game is scored (RULES.md §2.e rule 15, §2.h rule 13, §2.i rule 6).
+
+    Normal case (the loser reached ``rubicon``): with ``difference`` the winner scores ``game_bonus`` + the
+    difference and the loser nothing; without it the winner adds ``game_bonus`` to his own score and the loser keeps
+    his. Rubiconed loser: the winner scores his own and the loser's points + ``rubicon_bonus`` (+ ``low_bonus`` when
+    the loser scored below ``low_score``); the loser nothing.
+    """
+
+    rubicon: int
+    game_bonus: int
+    rubicon_bonus: int
+    difference: bool = True
+    low_score: int = 0
+    low_bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -192,6 +231,15 @@ class RuleProfile:
     next_dealer: str = "alternate"
     """Who deals the next hand of a game: ``alternate``, the ``winner`` or the ``loser`` of the hand before (a hand
     without a winner alternates)."""
+    trump_fixing: tuple[tuple[str, int], ...] = ()
+    """Without a turn-up: the meld kinds that fix trumps when declared while there are none, with the points they
+    then score (RULES.md §2.e rule 4: the first marriage 40, a sequence 250; §2.j rule 3)."""
+    game_scoring: GameScoring | None = None
+    """One hand is one game, scored as Rubicon (RULES.md §2.e rule 15); None: the game is played to a target."""
+    brisques_when: str = "always"
+    """``always``; ``tie_or_rubicon``: only to break a tie or to escape the rubicon (RULES.md §2.e rule 13)."""
+    cut_bonus: tuple[int, int, int] = (0, 0, 0)
+    """(guess, lift, lift count): the six-pack deal bonuses (RULES.md §2.h rule 3); zeros when the profile has none."""
     raw: Any = field(default=None, repr=False, compare=False)
     """The YAML data the profile was built from (options that change the profile are merged into it)."""
 
@@ -274,7 +322,7 @@ class RuleProfile:
 
 _PROFILE_DIR = "profiles"
 
-REUSE_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "higher_other_kind")
+REUSE_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "higher_other_kind", "refill", "refill_swap")
 """Re-use modes of declared cards (:func:`replayer.melds.reuse_problem` says what each allows)."""
 _EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
 
@@ -422,13 +470,21 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
             "repeats": tuple(_ints(m, "repeats")),
             "extends": m.get("extends", str, None),
         }
-        if "trump" in p.data or "partner" in p.data:
+        if "hand" in p.data:
+            spec_args["hand"] = p.get("hand", str)
+            if spec_args["hand"] != "no_court":
+                raise p.fail("hand", "expected no_court")
+        elif "trump" in p.data or "partner" in p.data:
             spec_args["trump_ranks"] = _ranks(p, "trump", p.get("trump", list, []))
             spec_args["partner_ranks"] = _ranks(p, "partner", p.get("partner", list, []))
         elif "cards" in p.data:
             try:
                 spec_args["cards"] = tuple(Card.parse(str(c)) for c in p.get("cards", list))
-            except CardParseError as exc:
+                when = p.get("when_trump", dict, {})
+                spec_args["when_trump"] = tuple(
+                    (parse_suit(str(suit)), tuple(Card.parse(str(c)) for c in cards)) for suit, cards in when.items()
+                )
+            except (CardParseError, ValueError) as exc:
                 raise p.fail("cards", str(exc)) from None
         elif "rank" in p.data:
             spec_args["rank"] = _ranks(p, "rank", [p.get("rank", (str, int))])[0]
@@ -450,6 +506,14 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     for spec in melds:
         if spec.extends is not None and spec.extends not in kinds:
             raise r.fail("melds", f"{spec.kind} extends {spec.extends!r}, which is not a meld of this profile")
+    # ``meld_points`` overrides the table's values: an option may change a meld's points without restating melds.
+    overrides = r.sub("meld_points", {})
+    for kind in list(overrides.data):
+        value = overrides.get(kind, int)
+        if kind not in kinds:
+            raise overrides.fail(kind, "no such meld in this profile")
+        melds = [replace(m, points=value) if m.kind == kind else m for m in melds]
+    overrides.finish()
 
     options: dict[str, OptionSpec] = {}
     opts = r.sub("options", {})
@@ -483,6 +547,22 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     declare = r.sub("declare")
     seven = r.sub("seven", {})
     brisque = r.sub("brisque", {})
+    trumps = r.sub("trumps", {})
+    fixing = trumps.sub("fixed_by", {})
+    trump_fixing = tuple((kind, fixing.get(kind, int)) for kind in list(fixing.data))
+    game_reader = r.sub("game_scoring", {})
+    game_scoring = None
+    if game_reader.data:
+        game_scoring = GameScoring(
+            rubicon=game_reader.get("rubicon", int),
+            game_bonus=game_reader.get("game_bonus", int),
+            rubicon_bonus=game_reader.get("rubicon_bonus", int),
+            difference=game_reader.get("difference", bool, True),
+            low_score=game_reader.get("low_score", int, 0),
+            low_bonus=game_reader.get("low_bonus", int, 0),
+        )
+    cut = r.sub("cut_bonus", {})
+    cut_bonus = (cut.get("guess", int, 0), cut.get("lift", int, 0), cut.get("lift_count", int, 0))
     card_points = r.sub("card_points", {})
     point_reader = card_points.sub("values", {})
     point_list = []
@@ -547,9 +627,13 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         next_dealer=r.get("next_dealer", str, "alternate"),
         extra_cards=_extra_cards(r),
         repeat_rule=r.get("repeat_rule", str, "none"),
+        trump_fixing=trump_fixing,
+        game_scoring=game_scoring,
+        brisques_when=brisque.get("when", str, "always"),
+        cut_bonus=cut_bonus,
         raw=data,
     )
-    for reader in (declare, seven, brisque, point_reader, card_points):
+    for reader in (declare, seven, brisque, point_reader, card_points, fixing, trumps, game_reader, cut):
         reader.finish()
     r.finish()
     if len(seats) != profile.players:
@@ -588,6 +672,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         (declare, "reuse", profile.reuse): REUSE_MODES,
         (seven, "exchange_when", profile.seven_exchange_when): ("won_trick", "any_time"),
         (card_points, "when", profile.card_points_when): ("trick", "end"),
+        (brisque, "when", profile.brisques_when): ("always", "tie_or_rubicon"),
     }
     for (reader, key, value), allowed in sub_choices.items():
         if value not in allowed:
@@ -597,6 +682,13 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         unknown = sorted(set(named) - meld_kinds)
         if unknown:
             raise declare.fail(key, f"no meld {unknown[0]!r} in this profile")
+    for kind, _ in profile.trump_fixing:
+        if kind not in meld_kinds:
+            raise fixing.fail(kind, "no such meld in this profile")
+    if profile.trump_fixing and profile.turnup:
+        raise trumps.fail("fixed_by", "a profile with a turn-up takes trumps from it")
+    if profile.brisques_when == "tie_or_rubicon" and profile.game_scoring is None:
+        raise brisque.fail("when", "tie_or_rubicon needs game_scoring (its rubicon)")
     reuse_option = profile.options.get("reuse")
     if reuse_option is not None and not set(reuse_option.values) <= set(REUSE_MODES):
         raise r.fail("options.reuse", f"values are among {', '.join(REUSE_MODES)}")
