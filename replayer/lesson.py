@@ -128,6 +128,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "sheet_winner": "Won by",
         "sheet_events": "Points",
         "wins_game": "{seat} wins",
+        "wins_game_score": "{seat} wins; game score {scores}",
         "undecided": "No winner yet (the game is played to {target})",
         "undecided_no_target": "No winner",
         "deal_one": "deal",
@@ -269,6 +270,43 @@ STRINGS: dict[str, dict[str, str]] = {
         "meldname_marriage": "common marriage",
         "meldname_bezique": "bezique",
         "meldname_double_bezique": "double bezique",
+        "meldname_carte_blanche": "carte blanche",
+        "meldname_plain_sequence": "plain sequence",
+        "meldname_triple_bezique": "triple bezique",
+        "meldname_quadruple_bezique": "quadruple bezique",
+        "meldname_quintuple_bezique": "quintuple bezique",
+        "meldname_four_trump_aces": "four trump aces",
+        "meldname_four_trump_tens": "four trump tens",
+        "meldname_four_trump_kings": "four trump kings",
+        "meldname_four_trump_queens": "four trump queens",
+        "meldname_four_trump_jacks": "four trump jacks",
+        "meldname_five_trump_aces": "five trump aces",
+        "meldname_five_trump_tens": "five trump tens",
+        "meldname_five_trump_kings": "five trump kings",
+        "meldname_five_trump_queens": "five trump queens",
+        "meldname_five_trump_jacks": "five trump jacks",
+        "meldname_double_marriage": "double marriage",
+        "meldname_double_royal_marriage": "double royal marriage",
+        "score_cut_guess": "{seat} guessed exactly how many cards the dealer lifted",
+        "score_cut_lift": "{seat}, the dealer, lifted exactly the cards of the two hands",
+        "pattern_hand": "a whole hand without a king, queen or jack; again for each such card drawn",
+        "pattern_when_trump": "{cards} when {suits} are trumps",
+        "fact_no_turnup": (
+            "No card is turned up: the first {melds} declared fixes trumps. Until then the highest card of the suit "
+            "led wins."
+        ),
+        "rule_cut": (
+            "Before the deal the dealer lifts some cards: {guess} to the other player for guessing how many, {lift} "
+            "to the dealer for lifting exactly {count}."
+        ),
+        "rule_game_one_hand": (
+            "One hand is a game. The winner scores {bonus}{difference}; a loser below {rubicon} is rubiconed: the "
+            "winner adds both scores and {rubicon_bonus}{low}."
+        ),
+        "rule_game_difference": " and the difference",
+        "rule_game_own": " added to his score",
+        "rule_game_low": " ({low_bonus} more when the loser scored below {low_score})",
+        "rule_brisques_tie_or_rubicon": "Brisques count only to break a tie or to escape the rubicon.",
         "lang_name_en": "English",
         "lang_name_ru": "Русский",
         "other_languages": "Other languages",
@@ -444,6 +482,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "sheet_winner": "Взял",
         "sheet_events": "Очки",
         "wins_game": "Победитель: {seat}",
+        "wins_game_score": "Победитель: {seat}; счёт игры {scores}",
         "undecided": "Победитель не определён (игра до {target})",
         "undecided_no_target": "Победителя нет",
         "deal_one": "сдача",
@@ -587,6 +626,43 @@ STRINGS: dict[str, dict[str, str]] = {
         "meldname_marriage": "простой марьяж",
         "meldname_bezique": "безик",
         "meldname_double_bezique": "двойной безик",
+        "meldname_carte_blanche": "карт-бланш",
+        "meldname_plain_sequence": "обычная секвенция",
+        "meldname_triple_bezique": "тройной безик",
+        "meldname_quadruple_bezique": "четверной безик",
+        "meldname_quintuple_bezique": "пятерной безик",
+        "meldname_four_trump_aces": "четыре козырных туза",
+        "meldname_four_trump_tens": "четыре козырные десятки",
+        "meldname_four_trump_kings": "четыре козырных короля",
+        "meldname_four_trump_queens": "четыре козырные дамы",
+        "meldname_four_trump_jacks": "четыре козырных валета",
+        "meldname_five_trump_aces": "пять козырных тузов",
+        "meldname_five_trump_tens": "пять козырных десяток",
+        "meldname_five_trump_kings": "пять козырных королей",
+        "meldname_five_trump_queens": "пять козырных дам",
+        "meldname_five_trump_jacks": "пять козырных валетов",
+        "meldname_double_marriage": "двойной простой марьяж",
+        "meldname_double_royal_marriage": "двойной королевский марьяж",
+        "score_cut_guess": "{seat} угадал, сколько карт снял сдающий",
+        "score_cut_lift": "{seat}, сдающий, снял ровно столько карт, сколько сдаётся",
+        "pattern_hand": "вся рука без короля, дамы и валета; снова за каждую такую взятую карту",
+        "pattern_when_trump": "{cards}, если козыри — {suits}",
+        "fact_no_turnup": (
+            "Карта не открывается: козыри определяет первый объявленный {melds}. До того взятку берёт старшая карта "
+            "масти хода."
+        ),
+        "rule_cut": (
+            "Перед сдачей сдающий снимает часть колоды: {guess} сопернику, если он угадал сколько, {lift} сдающему, "
+            "если снято ровно {count}."
+        ),
+        "rule_game_one_hand": (
+            "Одна сдача — одна игра. Победитель получает {bonus}{difference}; проигравший, не набравший {rubicon}, "
+            "попадает в рубикон: победитель записывает оба счёта и {rubicon_bonus}{low}."
+        ),
+        "rule_game_difference": " и разницу",
+        "rule_game_own": " к своему счёту",
+        "rule_game_low": " (и {low_bonus}, если у проигравшего меньше {low_score})",
+        "rule_brisques_tie_or_rubicon": "Бриски считаются только при равном счёте или чтобы выйти из рубикона.",
         "lang_name_en": "English",
         "lang_name_ru": "Русский",
         "other_languages": "Другие языки",
@@ -750,7 +826,17 @@ MELD_TERMS: dict[str, tuple[str, str]] = {
     "carte_blanche": ("карт-бланш", "000:L285"),
     "trump_quint": ("козырный квинт", "004:L155"),
     "four_bezique_jacks": ("четыре безиковых валета", "004:L141"),
-    "four_trump_queens": ("четыре козырных дамы", "004:L133"),
+    "four_trump_queens": ("четыре козырных дамы, 4 козырные дамы", "004:L133; 000:L429"),
+    "quintuple_bezique": ("пятерной безик, квінта", "000:L477; 001:L81"),
+    "four_trump_aces": ("4 козырных туза", "000:L417"),
+    "four_trump_tens": ("4 козырные десятки", "000:L421"),
+    "four_trump_kings": ("4 козырных короля", "000:L425"),
+    "four_trump_jacks": ("4 козырных валета", "000:L433"),
+    "five_trump_aces": ("5 козырных тузов", "000:L481; 001:L80"),
+    "five_trump_tens": ("5 козырных десяток", "000:L485; 001:L79"),
+    "five_trump_kings": ("5 козырных королей", "000:L489; 001:L78"),
+    "five_trump_queens": ("5 козырных дам", "000:L493; 001:L77"),
+    "five_trump_jacks": ("5 козырных валетов", "000:L497; 001:L76"),
 }
 
 # (anchor, English term, Russian terms of the sources, meaning in English, meaning in Russian, where).
@@ -1512,8 +1598,14 @@ class _Builder:
             lead = self.t[f"score_{event.kind}"].format(seat=who)
         elif self.game.profile.meld(event.kind) is not None or f"meld_{event.kind}" in self.t:
             spec = self.game.profile.meld(event.kind)
-            meld = self.t.get(f"meld_{event.kind}") or (spec.label if spec else event.kind.replace("_", " "))
+            meld = (
+                self.t.get(f"meld_{event.kind}")
+                or self.t.get(f"meldname_{event.kind}")
+                or (spec.label if spec else event.kind.replace("_", " "))
+            )
             lead = self.t["score_declares"].format(seat=who, meld=meld)
+        elif f"score_{event.kind}" in self.t:
+            lead = self.t[f"score_{event.kind}"].format(seat=who)
         else:
             lead = self.t["score_other"].format(seat=who, kind=event.kind.replace("_", " "))
         # Brisques are every ace and ten won: a list of cards would say nothing more than the points.
@@ -1811,7 +1903,7 @@ class _Builder:
     def trick_step(self, deal: DealResult, index: int, trick: TrickResult, single: bool, phase_note: str) -> Step:
         long_id = f"deal-{index}-trick-{trick.n}"
         anchor = self.unique(f"trick-{trick.n}" if single else long_id)
-        trump, red = self.trump(deal.trump)
+        trump, red = self.trump(_trump_at(deal, trick.n))
         before: Snapshot = trick.before
         after: Snapshot = trick.after
         winner_seen = False
@@ -1894,7 +1986,7 @@ class _Builder:
         # Where the profile counts game points (sixty-six), the game's totals add those up.
         for seat, points in (deal.game_points or deal.scores).items():
             totals[seat] = totals.get(seat, 0) + points
-        trump, red = self.trump(deal.trump)
+        trump, red = self.trump(_trump_at(deal, len(deal.tricks)))
         end_anchor = self.unique("end" if single else f"deal-{index}-end")
         last = deal.tricks[-1].scores if deal.tricks else {}
         return DealView(
@@ -1933,6 +2025,11 @@ class _Builder:
 
     def result(self) -> tuple[str, str]:
         game = self.game
+        scored = game.deals[-1].game_scores if game.deals else {}
+        if game.winner and scored:
+            # A one-hand game (Rubicon, six- and eight-pack): the game score, not only the hand's, decides.
+            scores = ", ".join(f"{self.seat(s)} {v}" for s, v in scored.items())
+            return self.t["wins_game_score"].format(seat=self.seat(game.winner), scores=scores), self.seat(game.winner)
         if game.winner:
             return self.t["wins_game"].format(seat=self.seat(game.winner)), self.seat(game.winner)
         target = game.options.get("target")
@@ -2138,6 +2235,13 @@ class GlossaryView:
 _EXAMPLE_TRUMP = Suit.C
 
 
+def _trump_at(deal: DealResult, trick: int) -> Suit | None:
+    """Trumps after ``trick``: the turn-up's, or the suit a declaration fixed (RULES.md §2.e rule 4), or none yet."""
+    if deal.trump is None and deal.trump_fixed is not None and trick >= deal.trump_fixed[0]:
+        return deal.trump_fixed[1]
+    return deal.trump
+
+
 def _meld_pictures(spec: MeldSpec) -> list[Card]:
     if spec.cards or spec.trump_ranks or spec.partner_ranks:
         return sorted(spec.cards_for(_EXAMPLE_TRUMP), key=lambda c: c.sort_key)
@@ -2151,6 +2255,14 @@ def _meld_pictures(spec: MeldSpec) -> list[Card]:
 
 
 def _meld_pattern(spec: MeldSpec, t: Mapping[str, str]) -> str:
+    if spec.whole_hand:
+        return t["pattern_hand"]
+    if spec.cards and spec.when_trump:
+        # The six-pack bezique (RULES.md §2.h rule 10): other cards under some trump suits.
+        other = spec.when_trump[0][1]
+        suits = ", ".join(s.glyph for s, c in spec.when_trump if c == other)
+        shown = " ".join(str(c) for c in sorted(set(other), key=lambda c: c.sort_key))
+        return f"{t['pattern_cards']}; {t['pattern_when_trump'].format(cards=shown, suits=suits)}"
     if spec.trump_ranks or spec.partner_ranks:
         return t["pattern_partner"]
     if spec.cards:
@@ -2185,6 +2297,12 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     ]
     if profile.turnup:
         deal.append(t["fact_turnup"])
+    elif profile.trump_fixing:
+        fixing = [t.get(f"meldname_{kind}") or kind.replace("_", " ") for kind, _ in profile.trump_fixing]
+        deal.append(t["fact_no_turnup"].format(melds=" / ".join(fixing)))
+    guess, lift, count = profile.cut_bonus
+    if count:
+        deal.append(t["rule_cut"].format(guess=guess, lift=lift, count=count))
     phase2 = profile.total_tricks - profile.phase1_tricks
     deal.append(
         t["fact_tricks"].format(p1=profile.phase1_tricks, tricks=plural(t, "trick", profile.phase1_tricks), p2=phase2)
@@ -2240,7 +2358,25 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
         other.append(("last-trick", t["rule_last_trick"].format(n=profile.last_trick_points)))
     if profile.brisque_points:
         ranks = ", ".join(t.get(f"rank_{r.symbol}", r.symbol) for r in profile.brisque_ranks)
-        other.append(("brisques", t["rule_brisques"].format(ranks=ranks, n=profile.brisque_points)))
+        text = t["rule_brisques"].format(ranks=ranks, n=profile.brisque_points)
+        if profile.brisques_when == "tie_or_rubicon":
+            text += " " + t["rule_brisques_tie_or_rubicon"]
+        other.append(("brisques", text))
+    game = profile.game_scoring
+    if game is not None:
+        low = t["rule_game_low"].format(low_bonus=game.low_bonus, low_score=game.low_score) if game.low_bonus else ""
+        other.append(
+            (
+                "game",
+                t["rule_game_one_hand"].format(
+                    bonus=game.game_bonus,
+                    difference=t["rule_game_difference" if game.difference else "rule_game_own"],
+                    rubicon=game.rubicon,
+                    rubicon_bonus=game.rubicon_bonus,
+                    low=low,
+                ),
+            )
+        )
     options = []
     for name, option in profile.options.items():
         values = [(v, v == str(option.default)) for v in option.values] or [
