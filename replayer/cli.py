@@ -402,6 +402,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 _PLAY_WORDS = {
     "non_dealer": "the dealer's opponent",
     "dealer_left": "the player on the dealer's left",
+    "dealer_right": "the player on the dealer's right",
     "winner_first": "the winner draws first",
     "leader_first": "the leader draws first",
     "free": "any card",
@@ -426,7 +427,10 @@ def _play_lines(profile: RuleProfile) -> list[str]:
     """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
     until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
     phases = " and ".join(str(p) for p in profile.declare_phases)
-    lines = [
+    lines = [f"seats in playing order: {' '.join(profile.seats)}"]
+    if profile.sides:
+        lines.append(f"partnerships (joint score): {', '.join(profile.scorers)}")
+    lines += [
         f"first lead: {_PLAY_WORDS.get(profile.first_leader, profile.first_leader)}; after each trick "
         f"{_PLAY_WORDS.get(profile.draw_order, profile.draw_order)}",
         f"while the stock lasts: {_PLAY_WORDS.get(profile.phase1_play, profile.phase1_play)}",
@@ -436,6 +440,12 @@ def _play_lines(profile: RuleProfile) -> list[str]:
     if profile.trump_fixing:
         fixing = ", ".join(f"{kind.replace('_', ' ')} {points}" for kind, points in profile.trump_fixing)
         lines.insert(0, f"trumps: none at the deal; the first of these declared fixes them: {fixing}")
+    if profile.declare_by == "winner_or_partner":
+        lines.append("the winner declares or lets his partner declare (N passes to S)")
+    if profile.declare_joint:
+        lines.append("a declaration may join the declarer's and his partner's cards (N declares ... with S ...)")
+    if profile.last_trick_to == "halves":
+        lines.append("the last trick's bonus is shared out evenly between the sides")
     if profile.declare_after_tricks:
         kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
         lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")

@@ -33,6 +33,7 @@ __all__ = [
     "apply_draw",
     "apply_exchange",
     "apply_out",
+    "apply_pass",
     "apply_play",
     "apply_show",
     "finish_deal",
@@ -40,6 +41,7 @@ __all__ = [
     "legal_carte_blanche",
     "legal_declarations",
     "legal_exchanges",
+    "legal_joint_declarations",
     "legal_plays",
     "next_dealer",
     "start_deal",
@@ -159,6 +161,10 @@ class DealState:
     """The record has said so (``N goes out``)."""
     must_lead: tuple[Card, ...] = ()
     """The cards of a declaration one of which its declarer must lead next (``declare.lead_from``)."""
+    declarer: str | None = None
+    """Who may declare after the last trick when its winner has let his partner declare (``N passes to S``)."""
+    side_blanche: tuple[str, ...] = ()
+    """The sides that have scored a double carte blanche (neither partner dealt a court card)."""
 
     @property
     def phase(self) -> int:
@@ -211,11 +217,16 @@ class DealState:
             out=self.out,
             out_stated=self.out_stated,
             must_lead=self.must_lead,
+            declarer=self.declarer,
+            side_blanche=self.side_blanche,
         )
 
     def scores(self) -> dict[str, int]:
-        """Running scores by seat."""
-        return {k: v.score for k, v in self.seats.items()}
+        """Running scores by scorer: each seat, or each side (``N+S``) where partners keep a joint score."""
+        totals = dict.fromkeys(self.profile.scorers, 0)
+        for seat, seat_state in self.seats.items():
+            totals[self.profile.scorer(seat)] += seat_state.score
+        return totals
 
     def next_seat(self, seat: str) -> str:
         """The seat after ``seat`` in playing order."""
@@ -326,7 +337,7 @@ def start_deal(
             )
     violations.extend(_conservation(profile, seen))
     if leader is None:
-        leader = dealer if profile.first_leader == "dealer" else _other(profile, dealer)
+        leader = _first_leader(profile, dealer)
     state = DealState(
         profile=profile,
         options=options,
@@ -347,9 +358,12 @@ def start_deal(
     return Step(state, events, violations).check(force)
 
 
-def _other(profile: RuleProfile, seat: str) -> str:
+def _first_leader(profile: RuleProfile, dealer: str) -> str:
+    """Who leads to trick 1: the seat after the dealer in playing order (his left, the non-dealer of two), or the
+    seat before him (his right, RULES.md §2.f rule 5, 004:L35)."""
     order = profile.seats
-    return order[(order.index(seat) + 1) % len(order)]
+    step = -1 if profile.first_leader == "dealer_right" else 1
+    return order[(order.index(dealer) + step) % len(order)]
 
 
 def _conservation(profile: RuleProfile, seen: Counter[Card]) -> list[RuleViolation]:
@@ -422,6 +436,11 @@ def _obliged(
                         "BZ204",
                         f"must win the trick: holds {sorted(over, key=lambda c: c.sort_key)[0]} which beats {top}",
                     )
+                if rule == "follow_win_trump":
+                    # Only with three or more cards to a trick: an earlier player has trumped and no trump held
+                    # beats his; the third hand "unable to follow or win by trumping" may discard anything
+                    # (RULES.md §2.f rule 7, [BR9]).
+                    return held, "", ""
             named = " ".join(str(c) for c in sorted(trumps, key=lambda c: c.sort_key))
             return trumps, "BZ205", f"must trump: void in {led.english}, holds {named}"
     return held, "", ""
@@ -510,9 +529,9 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
         led = new.plays[0][1].suit
-        if card not in allowed and code == "BZ204" and card.suit != led:
+        same = sorted((c for c in held if c.suit == led), key=lambda c: c.sort_key)
+        if card not in allowed and code == "BZ204" and card.suit != led and same:
             # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is held.
-            same = sorted((c for c in held if c.suit == led), key=lambda c: c.sort_key)
             code, reason = "BZ203", f"must follow suit: holds {' '.join(str(c) for c in same)} of the {led.english} led"
         if card not in allowed:
             v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
@@ -558,11 +577,19 @@ def _finish_trick(state: DealState, step: Step, phase: int) -> None:
     last = state.option("last_trick") if "last_trick" in state.options else "final"
     last_no = profile.phase1_tricks if str(last) == "24" else profile.total_tricks
     if state.trick_no == last_no and profile.last_trick_points:
-        state.seats[winner].score += profile.last_trick_points
-        step.events.append(Scoring(winner, "last_trick", (), profile.last_trick_points))
+        if profile.last_trick_to == "halves" and profile.sides:
+            # Shared out between the sides (one reading of 001:L50, 004:L357): the first seat of each side books it.
+            share = profile.last_trick_points // len(profile.sides)
+            for side in profile.sides:
+                state.seats[side[0]].score += share
+                step.events.append(Scoring(side[0], "last_trick", (), share))
+        else:
+            state.seats[winner].score += profile.last_trick_points
+            step.events.append(Scoring(winner, "last_trick", (), profile.last_trick_points))
     state.plays = []
     state.leader = winner
     state.winner = winner
+    state.declarer = None
     step.winner = winner
     state.declared = []
     if phase == 1:
@@ -578,7 +605,8 @@ def _finish_trick(state: DealState, step: Step, phase: int) -> None:
     _reach_target(state, winner)
 
 
-def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | None:
+def _window_problem(state: DealState, seat: str, what: str, declaring: bool = True) -> RuleViolation | None:
+    """Why ``seat`` may not declare (or, with ``declaring=False``, exchange) now; None when he may."""
     if state.out is not None:
         target = state.profile.hand_target
         return RuleViolation("BZ208", f"{seat} cannot {what}: the hand is over ({state.out} reached {target})")
@@ -589,12 +617,44 @@ def _window_problem(state: DealState, seat: str, what: str) -> RuleViolation | N
     if state.winner is None or not state.window_open:
         until = "drawing" if state.profile.declare_until == "draw" else "leading to the next trick"
         return RuleViolation("BZ301", f"{seat} cannot {what} now: only the winner of a trick, before {until}")
+    if declaring and state.declarer is not None:
+        if seat != state.declarer:
+            return RuleViolation(
+                "BZ301", f"{state.winner} let {state.declarer} declare after trick {state.trick_no}; {seat} may not"
+            )
+        return None
     if seat != state.winner:
+        partner = state.profile.partner(state.winner) if state.profile.declare_by == "winner_or_partner" else None
+        hint = f" (or his partner {partner}, after '{state.winner} passes to {partner}')" if partner == seat else ""
         return RuleViolation(
             "BZ301",
-            f"{seat} did not win trick {state.trick_no} ({state.winner} did); only the trick's winner may {what}",
+            f"{seat} did not win trick {state.trick_no} ({state.winner} did); only the trick's winner{hint} may {what}",
         )
     return None
+
+
+def apply_pass(state: DealState, seat: str, partner: str, force: bool = False) -> Step:
+    """The trick's winner lets his partner declare instead of himself (RULES.md §2.g.1 rule 4, 000:L373).
+
+    Only where the profile says so (``declare.by: winner_or_partner``), before anything is declared after the trick.
+    """
+    new = state.copy()
+    step = Step(new)
+    v = step.violations
+    profile = new.profile
+    if profile.declare_by != "winner_or_partner":
+        v.append(RuleViolation("BZ311", f"the {profile.name} profile does not let a player pass his declaration"))
+    elif profile.partner(seat) != partner:
+        v.append(RuleViolation("BZ311", f"{partner} is not {seat}'s partner (sides: {' '.join(profile.scorers)})"))
+    else:
+        problem = _window_problem(new, seat, "pass the declaration")
+        if problem is not None:
+            v.append(problem)
+        elif new.declared:
+            v.append(RuleViolation("BZ311", f"{seat} has already declared after trick {new.trick_no}"))
+    if not v or force:
+        new.declarer = partner
+    return step.check(force)
 
 
 def _exchange_window(state: DealState, seat: str) -> RuleViolation | None:
@@ -604,7 +664,7 @@ def _exchange_window(state: DealState, seat: str) -> RuleViolation | None:
         if state.plays:
             return RuleViolation("BZ309", f"{seat} cannot exchange the seven in the middle of a trick")
         return None
-    problem = _window_problem(state, seat, "exchange the seven")
+    problem = _window_problem(state, seat, "exchange the seven", declaring=False)
     if problem is not None and problem.code == "BZ301":
         problem.code = "BZ309"
     return problem
@@ -678,33 +738,42 @@ def legal_exchanges(state: DealState) -> list[tuple[str, Card]]:
 
 
 def _pick(
-    state: DealState, seat: str, cards: Sequence[Card], spec: MeldSpec, check_reuse: bool
-) -> tuple[Assignment | None, RuleViolation | None]:
-    """Choose the physical cards for a declaration: the first legal assignment, preferring tabled cards."""
-    seat_state = state.seats[seat]
-    assignments = list(choose_instances(cards, seat_state.hand, seat_state.table))
-    if not assignments:
-        held = seat_state.held()
-        missing = Counter(cards) - held
-        names = " ".join(str(c) for c in sorted(missing.elements(), key=lambda c: c.sort_key))
-        return None, RuleViolation(
-            "BZ303", f"{spec.label} needs {names}, which {seat} does not hold (in hand or on the table)"
-        )
+    state: DealState, parts: Sequence[tuple[str, Sequence[Card]]], spec: MeldSpec, check_reuse: bool
+) -> tuple[list[Assignment] | None, RuleViolation | None]:
+    """Choose the physical cards for a declaration, one assignment per (seat, cards) part (two parts for a
+    declaration formed with the partner's cards): the first legal choice, preferring tabled cards."""
+    per_part = []
+    for seat, cards in parts:
+        seat_state = state.seats[seat]
+        options = list(choose_instances(cards, seat_state.hand, seat_state.table))
+        if not options:
+            missing = Counter(cards) - seat_state.held()
+            names = " ".join(str(c) for c in sorted(missing.elements(), key=lambda c: c.sort_key))
+            return None, RuleViolation(
+                "BZ303", f"{spec.label} needs {names}, which {seat} does not hold (in hand or on the table)"
+            )
+        per_part.append(options)
+    choices = [list(c) for c in itertools.product(*per_part)]
     if not check_reuse:
-        return assignments[0], None
+        return choices[0], None
     first_problem = None
     profile = state.profile
     mode = str(state.option("reuse")) if "reuse" in state.options else profile.reuse
     points = {m.kind: m.points for m in profile.melds}
-    for assignment in assignments:
-        problem = reuse_problem(spec, assignment, seat_state.table, mode, points, profile.no_reuse, state.trick_no)
+    # The whole side's table: a combination declared with the partner's cards is still intact (not refillable)
+    # while the partner's part lies on his table.
+    side = profile.scorer(parts[0][0])
+    table = [t for seat in profile.seats if profile.scorer(seat) == side for t in state.seats[seat].table]
+    for choice in choices:
+        merged = Assignment(tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand))
+        problem = reuse_problem(spec, merged, table, mode, points, profile.no_reuse, state.trick_no)
         if problem is None:
-            problem = _extends_problem(spec, assignment, seat_state.table)
+            problem = _extends_problem(spec, merged, table)
         if problem is None:
-            return assignment, None
+            return choice, None
         if first_problem is None:
             first_problem = RuleViolation(*problem)
-    return assignments[0], first_problem
+    return choices[0], first_problem
 
 
 def _extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[TabledCard]) -> tuple[str, str] | None:
@@ -796,10 +865,20 @@ def _resolve_kind(
 
 
 def apply_declare(
-    state: DealState, seat: str, kind: str | None, cards: Sequence[Card], points: int | None = None, force: bool = False
+    state: DealState,
+    seat: str,
+    kind: str | None,
+    cards: Sequence[Card],
+    points: int | None = None,
+    force: bool = False,
+    partner_cards: Sequence[Card] = (),
+    partner: str | None = None,
 ) -> Step:
     """Declare (score) a combination after winning a trick.
 
+    ``partner_cards`` are the cards of the declarer's partner (``partner``, checked when given) that complete the
+    combination, where the profile lets partners declare together (``declare.joint``, RULES.md §2.g.1 rule 4); each
+    part lies on its owner's table.
     With ``force`` a declaration that breaks a rule is still scored as the record says (what the rules give for
     its cards, or the points claimed when they form no meld), so that later stated scores are not all reported
     again; the violation is reported once.
@@ -812,10 +891,31 @@ def apply_declare(
     v = step.violations
     profile = new.profile
     seat_state = new.seats[seat]
+    parts: list[tuple[str, Sequence[Card]]] = [(seat, cards)]
+    if partner_cards:
+        if not profile.declare_joint or profile.partner(seat) is None:
+            v.append(
+                RuleViolation(
+                    "BZ312", f"the {profile.name} profile does not let partners declare with each other's cards"
+                )
+            )
+        elif partner is not None and partner != profile.partner(seat):
+            v.append(RuleViolation("BZ312", f"{partner} is not {seat}'s partner ({' '.join(profile.scorers)})"))
+        elif not cards:
+            # "из карт как его самого, так и его партнера" (000:L373): his own and his partner's; a combination
+            # wholly the partner's is declared by the partner, after a pass.
+            v.append(
+                RuleViolation(
+                    "BZ312", f"{seat} adds none of his own cards; his partner declares it himself after a pass"
+                )
+            )
+        else:
+            parts.append((profile.partner(seat) or seat, partner_cards))
+    everything = [*cards, *partner_cards]
     problem = _window_problem(new, seat, "declare")
     if problem is not None:
         v.append(problem)
-    spec, kind_problem = _resolve_kind(new, cards, kind)
+    spec, kind_problem = _resolve_kind(new, everything, kind)
     if kind_problem is not None:
         v.append(kind_problem)
     if spec is not None and problem is None:
@@ -832,28 +932,29 @@ def apply_declare(
                     f"per trick won (others wait for a later trick)",
                 )
             )
-        elif any(set(cards) & set(prev) for prev in new.declared):
+        elif any(set(everything) & set(prev) for prev in new.declared):
             v.append(RuleViolation("BZ308", "declarations scored after one trick may not share a card"))
     if spec is None or kind_problem is not None:
         if force and points:
             seat_state.score += points
-            step.events.append(Scoring(seat, kind or "declaration", tuple(cards), points))
+            step.events.append(Scoring(seat, kind or "declaration", tuple(everything), points))
         return step.check(force)
     uids: tuple[int, ...] = ()
-    v.extend(_reveal_all(new, seat, cards))
-    pending = _pending_match(seat_state, spec, cards)
+    for owner, part in parts:
+        v.extend(_reveal_all(new, owner, part))
+    pending = _pending_match(seat_state, spec, cards) if len(parts) == 1 else None
     if pending is not None:
         uids = seat_state.pending.pop(pending)[1]
     else:
-        assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=problem is None)
+        assignments, hold_problem = _pick(new, parts, spec, check_reuse=problem is None)
         if hold_problem is not None and problem is None:
             v.append(hold_problem)
-        if assignment is not None:
-            uids = _lay_out(new, seat, assignment)
+        if assignments is not None:
+            uids = tuple(u for (owner, _), a in zip(parts, assignments, strict=True) for u in _lay_out(new, owner, a))
     # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
     nth = seat_state.declared_kinds[spec.kind] + 1
     value = spec.points_for(nth, profile.repeat_rule)
-    fixing, suit = _fixing(new, cards)
+    fixing, suit = _fixing(new, everything)
     if spec in fixing and suit is not None:
         # The declaration that fixes trumps scores what the profile gives it (RULES.md §2.e rule 4, §2.j rule 3).
         new.trump = suit
@@ -862,11 +963,12 @@ def apply_declare(
         again = f" (declared for the {_ordinal(nth)} time)" if nth > 1 else ""
         scores = f"the {profile.name} profile scores {value}{again}"
         v.append(RuleViolation("BZ305", f"{spec.label} claimed for {points}, {scores}"))
-    _mark(seat_state, uids, spec, new.trick_no)
+    for owner, _ in parts:
+        _mark(new.seats[owner], uids, spec, new.trick_no)
     seat_state.score += value
     seat_state.declared_kinds[spec.kind] += 1
-    new.declared.append(tuple(cards))
-    step.events.append(Scoring(seat, spec.kind, tuple(cards), value))
+    new.declared.append(tuple(everything))
+    step.events.append(Scoring(seat, spec.kind, tuple(everything), value))
     if profile.declare_lead_from:
         new.must_lead = tuple(cards)
     _reach_target(new, seat)
@@ -916,11 +1018,11 @@ def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Ca
         if wait is not None:
             v.append(wait)
     v.extend(_reveal_all(new, seat, cards))
-    assignment, hold_problem = _pick(new, seat, cards, spec, check_reuse=True)
+    assignments, hold_problem = _pick(new, [(seat, cards)], spec, check_reuse=True)
     if hold_problem is not None:
         v.append(hold_problem)
-    if assignment is not None:
-        uids = _lay_out(new, seat, assignment)
+    if assignments is not None:
+        uids = _lay_out(new, seat, assignments[0])
         new.seats[seat].pending.append((spec.kind, uids))
     return step.check(force)
 
@@ -1013,10 +1115,9 @@ def finish_deal(state: DealState, force: bool = False) -> Step:
     profile = new.profile
     count_brisques = True
     if profile.brisques_when == "tie_or_rubicon" and profile.game_scoring is not None:
-        won = {
-            seat: sum(c.rank in profile.brisque_ranks for c in st.won) * profile.brisque_points
-            for seat, st in new.seats.items()
-        }
+        won = dict.fromkeys(profile.scorers, 0)  # by seat, or by side where partners score jointly
+        for seat, st in new.seats.items():
+            won[profile.scorer(seat)] += sum(c.rank in profile.brisque_ranks for c in st.won) * profile.brisque_points
         count_brisques = brisques_counted(new.scores(), won, profile.game_scoring.rubicon)
     for seat, seat_state in new.seats.items():
         brisques = [c for c in seat_state.won if c.rank in profile.brisque_ranks]
@@ -1110,9 +1211,43 @@ def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tupl
         for cards in candidates:
             if state.declared and any(set(cards) & set(prev) for prev in state.declared):
                 continue
-            assignment, problem = _pick(state, seat, cards, spec, check_reuse=True)
-            if assignment is not None and problem is None:
+            assignments, problem = _pick(state, [(seat, cards)], spec, check_reuse=True)
+            if assignments is not None and problem is None:
                 found.append((spec, cards))
+    return found
+
+
+def legal_joint_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...], tuple[Card, ...]]]:
+    """Every combination ``seat`` could score now only with his partner's cards: (meld, his cards, the partner's).
+
+    Empty unless the profile lets partners declare together (``declare.joint``, RULES.md §2.g.1 rule 4). Each
+    combination is split once: as many of its cards as ``seat`` holds are his, the rest his partner's.
+    """
+    partner = state.profile.partner(seat)
+    if not state.profile.declare_joint or partner is None or _window_problem(state, seat, "declare") is not None:
+        return []
+    if state.declared and str(state.options.get("declarations_per_trick", "1")) == "1":
+        return []
+    own = state.seats[seat].held()
+    pool = own + state.seats[partner].held()
+    found = []
+    fixing = dict(state.profile.trump_fixing) if state.trump is None else {}
+    for spec in state.profile.melds:
+        if spec.whole_hand or _wait_problem(state, seat, spec) is not None:
+            continue
+        candidates = _candidate_sets(spec, pool, state.trump)
+        if spec.kind in fixing:
+            for suit in Suit:
+                candidates += _candidate_sets(spec, pool, suit)
+        for cards in candidates:
+            mine = Counter(cards) & own
+            rest = Counter(cards) - mine
+            if not rest or not mine:
+                continue  # he can declare it alone, or it is all his partner's (who declares it after a pass)
+            parts = [(seat, tuple(mine.elements())), (partner, tuple(rest.elements()))]
+            assignments, problem = _pick(state, parts, spec, check_reuse=True)
+            if assignments is not None and problem is None:
+                found.append((spec, parts[0][1], parts[1][1]))
     return found
 
 
@@ -1165,14 +1300,39 @@ def _with_wild(
     return [(*present, *(WILD,) * gap)]
 
 
-def legal_carte_blanche(state: DealState, seat: str) -> bool:
-    """True when ``seat`` may declare a carte blanche now (the first before trick 1, or a repeat after a draw)."""
-    spec = next((m for m in state.profile.melds if m.whole_hand), None)
+def legal_carte_blanche(state: DealState, seat: str, spec: MeldSpec | None = None) -> bool:
+    """True when ``seat`` may declare a carte blanche now (the first before trick 1, or a repeat after a draw);
+    ``spec`` picks one of several whole-hand melds (the profile's first by default)."""
+    spec = spec or next((m for m in state.profile.melds if m.whole_hand), None)
     return spec is not None and not _blanche_problems(state, seat, spec, [])
+
+
+def _side_blanche_problems(state: DealState, seat: str, spec: MeldSpec) -> list[RuleViolation]:
+    """Why ``seat`` may not declare his side's double carte blanche now: neither partner was dealt a court card
+    (RULES.md §2.g.1 rule 5, 000:L353); shown before the first trick, once for the side."""
+    profile = state.profile
+    partner = profile.partner(seat)
+    if partner is None:
+        return [RuleViolation("BZ312", f"a {spec.label} needs partners; the {profile.name} profile has none")]
+    if state.trick_no or state.plays:
+        return [RuleViolation("BZ301", f"a {spec.label} is declared before the first trick is played")]
+    if profile.scorer(seat) in state.side_blanche:
+        return [RuleViolation("BZ308", f"{profile.scorer(seat)} has already scored its {spec.label}")]
+    for who in (seat, partner):
+        held = state.seats[who].held()
+        courts = sorted((c for c in held.elements() if c.rank in _COURT), key=lambda c: c.sort_key)
+        if courts or state.seats[who].unknown:
+            shown = " ".join(str(c) for c in courts) or "unknown cards"
+            return [
+                RuleViolation("BZ304", f"{who} holds {shown}: a {spec.label} needs both hands without a court card")
+            ]
+    return []
 
 
 def _blanche_problems(state: DealState, seat: str, spec: MeldSpec, cards: Sequence[Card]) -> list[RuleViolation]:
     """Why ``seat`` may not declare this carte blanche now (RULES.md §2.e rule 9); empty when he may."""
+    if spec.hand == "no_court_side":
+        return _side_blanche_problems(state, seat, spec)
     seat_state = state.seats[seat]
     if seat_state.blanche == 0:
         if state.trick_no or state.plays:
@@ -1221,6 +1381,14 @@ def apply_carte_blanche(
             )
         )
     seat_state = new.seats[seat]
+    if spec.hand == "no_court_side":
+        if not step.violations or force:
+            new.side_blanche = (*new.side_blanche, new.profile.scorer(seat))
+            partner = new.profile.partner(seat) or seat
+            shown = tuple(cards) or tuple(seat_state.held().elements()) + tuple(new.seats[partner].held().elements())
+            seat_state.score += spec.points
+            step.events.append(Scoring(seat, spec.kind, shown, spec.points))
+        return step.check(force)
     if not step.violations or force:
         shown = tuple(cards) or (
             tuple(seat_state.held().elements())

@@ -205,6 +205,16 @@ CODES: dict[str, ErrorCode] = {
         "automatic scores: seven played, last trick, turn-up seven",
         "N scores seven_played = 10  { trick 2: N 9C, S 7H }",
     ),
+    "BZ311": ErrorCode(
+        "invalid pass to the partner",
+        "partnership profiles: the trick's winner lets his partner declare, before declaring himself",
+        "N passes to S  { classic has no partners }",
+    ),
+    "BZ312": ErrorCode(
+        "declaration with the partner's cards not allowed",
+        "only profiles that let partners declare together",
+        "N declares bezique QS with S JD = 40  { classic has no partners }",
+    ),
     "BZ401": ErrorCode("draw out of order", "the trick winner draws first, then the loser", "draws S 8S, N JS"),
     "BZ402": ErrorCode(
         "missing or extra draw",

@@ -46,7 +46,7 @@ _ITEM_INDENT = 2
 """Indentation of the statements that belong to a trick."""
 
 _TRICK_ITEMS = frozenset(
-    ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "out_stmt", "draws_stmt", "score_stmt"),
+    ("exchange_stmt", "declare_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "draws_stmt", "score_stmt"),
 )
 
 _KEYWORDS = {
@@ -76,6 +76,9 @@ _KEYWORDS = {
     "RESULT": "result",
     "TOTAL": "total",
     "WINNER": "winner",
+    "PASSES": "passes",
+    "TO": "to",
+    "WITH": "with",
 }
 
 
@@ -286,6 +289,8 @@ class _Formatter:
             return _KEYWORDS[kind]
         if kind == "SEAT":
             return self.seat(token)
+        if kind == "SIDE":
+            return str(token).upper()
         if kind == "CARD":
             return self.card(token)
         if kind == "SUIT":
@@ -352,6 +357,7 @@ class _Formatter:
     on_exchange_stmt = _plain
     on_declare_stmt = _plain
     on_show_stmt = _plain
+    on_pass_stmt = _plain
     on_claim_stmt = _plain
     on_out_stmt = _plain
     on_winner_stmt = _plain

@@ -20,12 +20,14 @@ from .engine import (
     apply_draw,
     apply_exchange,
     apply_out,
+    apply_pass,
     apply_play,
     finish_deal,
     game_points,
     legal_carte_blanche,
     legal_declarations,
     legal_exchanges,
+    legal_joint_declarations,
     legal_plays,
     next_dealer,
     start_deal,
@@ -228,19 +230,36 @@ def _declaration(
     chooser: DeclarationChooser | None = None,
 ) -> DealState:
     """Score one of the combinations the trick's winner may declare, six times in seven or so (or as ``chooser``
-    decides)."""
-    options_now = legal_declarations(state, winner)
+    decides).
+
+    Where partners declare for and with each other, the random player sometimes lets the partner declare, and a
+    declaration may join both partners' cards."""
+    declarer = winner
+    partner = state.profile.partner(winner)
+    passing = chooser is None and state.profile.declare_by == "winner_or_partner" and partner is not None
+    if passing and partner is not None and rng.random() < 0.3:
+        step = apply_pass(state, winner, partner, force=True)
+        if not step.violations:  # only while he may still declare
+            state = step.state
+            lines.append(f"  {winner} passes to {partner}")
+            declarer = partner
+    options_now = legal_declarations(state, declarer)
+    offer: tuple[MeldSpec, tuple[Card, ...], tuple[Card, ...]] | None = None
     if chooser is not None:
-        chosen = chooser(state, winner, options_now) if options_now else None
+        chosen = chooser(state, declarer, options_now) if options_now else None
+        offer = (chosen[0], chosen[1], ()) if chosen is not None else None
     else:
-        chosen = rng.choice(options_now) if options_now and rng.random() < 0.85 else None
-    if chosen is not None:
-        spec, cards = chosen
-        step = apply_declare(state, winner, spec.kind, cards)
+        offers = [(spec, cards, ()) for spec, cards in options_now] + legal_joint_declarations(state, declarer)
+        offer = rng.choice(offers) if offers and rng.random() < 0.85 else None
+    if offer is not None:
+        spec, cards, theirs = offer
+        step = apply_declare(state, declarer, spec.kind, cards, partner_cards=theirs)
         events.extend(step.events)
         state = step.state
         # (the meld's value, what it scores when it fixes trumps, or a repeat's points: 004-C's progressions)
-        lines.append(f"  {winner} declares {spec.kind} {' '.join(str(c) for c in cards)} = {step.events[-1].points}")
+        points = step.events[-1].points
+        joint = f" with {state.profile.partner(declarer)} {' '.join(str(c) for c in theirs)}" if theirs else ""
+        lines.append(f"  {declarer} declares {spec.kind} {' '.join(str(c) for c in cards)}{joint} = {points}")
     return state
 
 
@@ -249,8 +268,15 @@ def _carte_blanche(
 ) -> DealState:
     """Declare a carte blanche (or another, showing the non-court card just drawn) where the rules allow, nine
     times in ten; the first is written without its cards (the dealt hand is in the record already)."""
-    spec = next((m for m in state.profile.melds if m.whole_hand), None)
-    if spec is None or not legal_carte_blanche(state, seat) or rng.random() >= 0.9:
+    spec = next((m for m in state.profile.melds if m.whole_hand and m.hand == "no_court"), None)
+    side = next((m for m in state.profile.melds if m.hand == "no_court_side" and m.points), None)
+    if side is not None and legal_carte_blanche(state, seat, side):
+        # Partners neither of whom was dealt a court card (RULES.md §2.g.1 rule 5): one of them declares it.
+        step = apply_carte_blanche(state, seat, side, [])
+        events.extend(step.events)
+        lines.append(f"  {seat} declares {side.kind} = {side.points}")
+        state = step.state
+    if spec is None or not legal_carte_blanche(state, seat, spec) or rng.random() >= 0.9:
         return state
     repeat = state.seats[seat].blanche == 1
     card = state.seats[seat].blanche_card
@@ -281,7 +307,7 @@ def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping
     lines.append("")
 
     dealer = profile.seats[seed % len(profile.seats)]
-    totals = dict.fromkeys(profile.seats, 0)
+    totals = dict.fromkeys(profile.scorers, 0)
     effective = profile.with_options(chosen)
     for n in range(1, deals + 1):
         played = play_deal(profile, rng, dealer, chosen, n)

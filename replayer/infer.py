@@ -37,7 +37,7 @@ from .melds import matches
 from .record import Claim, Deal, Declare, Draw, Draws, Exchange, GoesOut, ScoreCheck
 from .rules import RuleProfile
 
-__all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
+__all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
 
 if TYPE_CHECKING:
     from pysat.card import CardEnc, EncType
@@ -154,6 +154,8 @@ def unsupported(profile: RuleProfile) -> str | None:
         return f"the {profile.name} deck adds cards to its packs (nines, wild cards)"
     if profile.seven_rank != Rank.SEVEN:
         return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
+    if profile.players != 2 or profile.sides:
+        return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
     return None
 
 
@@ -997,6 +999,9 @@ def infer_deal(
     """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
     from .replay import replay_deal
 
+    refused = unsupported(profile)
+    if refused is not None:
+        return Inference(None, [], failure=refused)
     started = time.perf_counter()
     enc = _Encoding(deal, profile, options, dealer)
     inference = Inference(None, enc.unknowns)

@@ -275,6 +275,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "meldname_triple_bezique": "triple bezique",
         "meldname_quadruple_bezique": "quadruple bezique",
         "meldname_quintuple_bezique": "quintuple bezique",
+        "meldname_sextuple_bezique": "sextuple bezique",
+        "meldname_four_tens": "four tens",
+        "meldname_double_carte_blanche": "double carte blanche",
         "meldname_four_trump_aces": "four trump aces",
         "meldname_four_trump_tens": "four trump tens",
         "meldname_four_trump_kings": "four trump kings",
@@ -290,6 +293,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "score_cut_guess": "{seat} guessed exactly how many cards the dealer lifted",
         "score_cut_lift": "{seat}, the dealer, lifted exactly the cards of the two hands",
         "pattern_hand": "a whole hand without a king, queen or jack; again for each such card drawn",
+        "pattern_side_hand": "both partners dealt no king, queen or jack; once for the side, before the first trick",
         "pattern_when_trump": "{cards} when {suits} are trumps",
         "fact_no_turnup": (
             "No card is turned up: the first {melds} declared fixes trumps. Until then the highest card of the suit "
@@ -631,6 +635,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "meldname_triple_bezique": "тройной безик",
         "meldname_quadruple_bezique": "четверной безик",
         "meldname_quintuple_bezique": "пятерной безик",
+        "meldname_sextuple_bezique": "шестерной безик",
+        "meldname_four_tens": "четыре десятки",
+        "meldname_double_carte_blanche": "двойной карт-бланш",
         "meldname_four_trump_aces": "четыре козырных туза",
         "meldname_four_trump_tens": "четыре козырные десятки",
         "meldname_four_trump_kings": "четыре козырных короля",
@@ -646,6 +653,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "score_cut_guess": "{seat} угадал, сколько карт снял сдающий",
         "score_cut_lift": "{seat}, сдающий, снял ровно столько карт, сколько сдаётся",
         "pattern_hand": "вся рука без короля, дамы и валета; снова за каждую такую взятую карту",
+        "pattern_side_hand": "ни одной фигурной карты у обоих партнёров при сдаче; один раз за пару, до первой взятки",
         "pattern_when_trump": "{cards}, если козыри — {suits}",
         "fact_no_turnup": (
             "Карта не открывается: козыри определяет первый объявленный {melds}. До того взятку берёт старшая карта "
@@ -828,6 +836,9 @@ MELD_TERMS: dict[str, tuple[str, str]] = {
     "four_bezique_jacks": ("четыре безиковых валета", "004:L141"),
     "four_trump_queens": ("четыре козырных дамы, 4 козырные дамы", "004:L133; 000:L429"),
     "quintuple_bezique": ("пятерной безик, квінта", "000:L477; 001:L81"),
+    "sextuple_bezique": ("шестерной безик", "000:L357"),
+    "four_tens": ("любые 4 десятки", "000:L361"),
+    "double_carte_blanche": ("двойной карт-бланш", "000:L353"),
     "four_trump_aces": ("4 козырных туза", "000:L417"),
     "four_trump_tens": ("4 козырные десятки", "000:L421"),
     "four_trump_kings": ("4 козырных короля", "000:L425"),
@@ -1107,6 +1118,8 @@ class SeatView:
     """Where the seat sits on the drawn table: ``top``, ``bottom``, ``left`` or ``right``."""
     hidden_label: str = ""
     """What a screen reader hears for the hand when it is hidden: "8 hidden cards"."""
+    scorer: str = ""
+    """Whose score the seat adds to: the seat, or its side (``N+S``) in a partnership game."""
 
 
 @dataclass(frozen=True)
@@ -1521,6 +1534,8 @@ class _Builder:
         self.seats = list(game.profile.seats)
         self.profile = game.profile.with_options(game.options)
         """The profile as the game's options make it (infuzorka's option packs changes the deck)."""
+        self.scorers = list(game.profile.scorers)
+        """Who keeps a score: the seats, or the sides (``N+S``) of a partnership game."""
         self.used_ids: set[str] = set()
         self.rules_page = f"{rules_slug(game.profile.name)}.html"
 
@@ -1529,6 +1544,8 @@ class _Builder:
     def seat(self, seat: str | None) -> str:
         if seat is None:
             return ""
+        if "+" in seat:  # a side of a partnership game: "North & South"
+            return " & ".join(self.seat(s) for s in seat.split("+"))
         return self.t.get(f"seat_{seat}", seat)
 
     def seat_gen(self, seat: str) -> str:
@@ -1547,7 +1564,7 @@ class _Builder:
     def scores(self, after: Mapping[str, int], before: Mapping[str, int] | None = None) -> list[ScoreView]:
         return [
             ScoreView(s, self.seat(s), after.get(s, 0), after.get(s, 0) - (before or after).get(s, 0))
-            for s in self.seats
+            for s in self.scorers
         ]
 
     def trump(self, suit: Suit | None) -> tuple[str, bool]:
@@ -1668,7 +1685,11 @@ class _Builder:
                         break
             n = len(hand)
             hidden = self.t["hidden_cards"].format(n=n, cards=plural(self.t, "card", n))
-            views.append(SeatView(s, self.seat(s), self.player(s), hand, table, _position(s), hidden))
+            views.append(
+                SeatView(
+                    s, self.seat(s), self.player(s), hand, table, _position(s), hidden, self.game.profile.scorer(s)
+                )
+            )
         return views
 
     def comments(self, comments: Iterable[Comment]) -> list[TextView]:
@@ -1864,11 +1885,11 @@ class _Builder:
         first = deal.tricks[0].before if deal.tricks else None
         totals: Counter[str] = Counter()
         for event in deal.scoring:
-            totals[event.seat] += event.points
-        scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.seats}
+            totals[self.game.profile.scorer(event.seat)] += event.points
+        scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.scorers}
         stock = first.stock if first is not None else self.profile.stock_size
         turnup = card_view(deal.turnup, self.t) if deal.turnup is not None else None
-        zero = dict.fromkeys(self.seats, 0)
+        zero = dict.fromkeys(self.scorers, 0)
         return Step(
             id=long_id,
             anchor=anchor,
@@ -1999,14 +2020,16 @@ class _Builder:
             steps=steps,
             end_anchor=end_anchor,
             end_title=self.t["deal_end"].format(n=deal.number),
-            brisques=[ScoreView(s, self.seat(s), deal.brisques.get(s, 0)) for s in self.seats] if deal.brisques else [],
+            brisques=[ScoreView(s, self.seat(s), deal.brisques.get(s, 0)) for s in self.scorers]
+            if deal.brisques
+            else [],
             result=self.scores(deal.scores, last or None),
-            totals=[ScoreView(s, self.seat(s), totals.get(s, 0)) for s in self.seats]
+            totals=[ScoreView(s, self.seat(s), totals.get(s, 0)) for s in self.scorers]
             if len(self.game.deals) > 1
             else [],
             totals_label=self.t["game_points_total"] if deal.game_points else self.t["game_total"],
             end_comments=self.comments(deal.end_comments),
-            seat_labels=[self.seat(s) for s in self.seats],
+            seat_labels=[self.seat(s) for s in self.scorers],
             sheet=sheet,
         )
 
@@ -2256,7 +2279,7 @@ def _meld_pictures(spec: MeldSpec) -> list[Card]:
 
 def _meld_pattern(spec: MeldSpec, t: Mapping[str, str]) -> str:
     if spec.whole_hand:
-        return t["pattern_hand"]
+        return t["pattern_side_hand"] if spec.hand == "no_court_side" else t["pattern_hand"]
     if spec.cards and spec.when_trump:
         # The six-pack bezique (RULES.md §2.h rule 10): other cards under some trump suits.
         other = spec.when_trump[0][1]

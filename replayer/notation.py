@@ -23,6 +23,7 @@ from .record import (
     Exchange,
     Game,
     GoesOut,
+    Pass,
     Play,
     Question,
     Record,
@@ -70,6 +71,7 @@ _TERMINAL_NAMES = {
     "QUESTION": "a question",
     "MINUSGT": "'->'",
     "SLASH": "'/'",
+    "SIDE": "a side (e.g. N+S)",
 }
 
 
@@ -583,6 +585,9 @@ class _Builder:
         kind_span = None
         cards: list[CardLike] = []
         spans: list[Span] = []
+        partner = None
+        partner_cards: list[CardLike] = []
+        partner_spans: list[Span] = []
         for child in node.children[2:]:
             if isinstance(child, Token) and child.type == "KIND":
                 kind = str(child)
@@ -592,6 +597,13 @@ class _Builder:
                 if card is not None:
                     cards.append(card)
                     spans.append(_span(child))
+            elif isinstance(child, Tree) and child.data == "partner_cards":
+                partner = self.seat(_tok(child.children[1]))
+                for token in child.children[2:]:
+                    card = _card(_tok(token), self.diagnostics, self.path)
+                    if card is not None:
+                        partner_cards.append(card)
+                        partner_spans.append(_span(_tok(token)))
         if kind is None and not cards:
             self.error("BZ304", "a declaration names its kind, its cards, or both", _span(seat_token))
         elif trick is not None or opening:
@@ -605,6 +617,9 @@ class _Builder:
                 self.points_span(node),
                 spans,
                 scored,
+                partner=partner,
+                partner_cards=partner_cards,
+                partner_card_spans=partner_spans,
             )
             if trick is not None:
                 trick.items.append(item)
@@ -618,6 +633,15 @@ class _Builder:
 
     def on_show_stmt(self, node: Tree) -> None:
         self._declaration(node, scored=False)
+
+    def on_pass_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        seat_token, _, _, partner_token = (_tok(x) for x in node.children[:4])
+        if trick is not None:
+            item = Pass(self.seat(seat_token), self.seat(partner_token), _span(seat_token), _span(partner_token))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
 
     def on_claim_stmt(self, node: Tree) -> None:
         trick = self._trick_item(node)

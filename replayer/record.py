@@ -18,6 +18,7 @@ __all__ = [
     "Game",
     "GoesOut",
     "Item",
+    "Pass",
     "Play",
     "Question",
     "Record",
@@ -91,6 +92,21 @@ class Declare:
     card_spans: list[Span]
     scored: bool = True
     comments: list[Comment] = field(default_factory=list)
+    partner: str | None = None
+    """Partnership profiles: the partner whose cards complete the declaration (``with S JD``)."""
+    partner_cards: list[CardLike] = field(default_factory=list)
+    partner_card_spans: list[Span] = field(default_factory=list)
+
+
+@dataclass
+class Pass:
+    """``N passes to S``: the trick's winner lets his partner declare instead."""
+
+    seat: str
+    partner: str
+    span: Span
+    partner_span: Span
+    comments: list[Comment] = field(default_factory=list)
 
 
 @dataclass
@@ -143,7 +159,7 @@ class ScoreCheck:
     comments: list[Comment] = field(default_factory=list)
 
 
-Item = Exchange | Declare | Claim | GoesOut | Draws | ScoreCheck
+Item = Exchange | Declare | Claim | GoesOut | Draws | ScoreCheck | Pass
 
 
 @dataclass

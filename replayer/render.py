@@ -125,10 +125,13 @@ class _Language:
 def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
     """Every shipped profile and every profile a game uses, each once (by name), shipped ones first."""
     found: dict[str, RuleProfile] = {}
-    # The base game first: the glossary links (and values) each combination from the first profile that has it, and
-    # the many-pack variants (8p-000 sorts before classic) change the values of classic's melds.
-    for name in sorted(profile_names(), key=lambda n: (n != "classic", n)):
-        found[name] = load_rules(name)
+    # The base game first, then by number of players and name: the glossary links (and values) each combination
+    # from the first profile that has it, and the many-pack variants (8p-000 sorts before classic) change the values
+    # of classic's melds; the two-handed games lead the lists.
+    for profile in sorted(
+        (load_rules(n) for n in profile_names()), key=lambda p: (p.name != "classic", p.players, p.name)
+    ):
+        found[profile.name] = profile
     for profile in lessons_profiles:
         found.setdefault(profile.name, profile)
     return list(found.values())

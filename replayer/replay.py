@@ -22,6 +22,7 @@ from .engine import (
     apply_draw,
     apply_exchange,
     apply_out,
+    apply_pass,
     apply_play,
     apply_show,
     finish_deal,
@@ -41,6 +42,7 @@ from .record import (
     Exchange,
     Game,
     GoesOut,
+    Pass,
     Play,
     Question,
     Record,
@@ -208,7 +210,7 @@ class _Replayer:
             comments=list(game.comments),
         )
         self.result.games.append(result)
-        totals = {s: 0 for s in profile.seats}
+        totals = dict.fromkeys(profile.scorers, 0)
         previous: DealResult | None = None
         decided: str | None = None
         for index, deal in enumerate(game.deals):
@@ -226,20 +228,23 @@ class _Replayer:
                 totals[seat] += points
             for check in deal.end:
                 if check.what == "total":
-                    self.check_values(check, totals, "BZ504", "game total after this deal")
+                    self.check_values(check, totals, "BZ504", "game total after this deal", profile)
                 elif check.what == "game":
                     if outcome.game_scores:
-                        self.check_values(check, outcome.game_scores, "BZ504", "game score")
+                        self.check_values(check, outcome.game_scores, "BZ504", "game score", profile)
                     else:
                         self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
             if decided is None:
                 if profile.game_scoring is not None:
                     decided = game_winner(outcome.scores)
                 else:
-                    decided = self.decide(totals, options, outcome)
+                    decided = self.decide(totals, options, outcome, profile)
         result.scores = totals
         result.winner = decided
-        if game.winner is not None and game.winner != decided:
+        named = profile.resolve_scorer(game.winner) if game.winner is not None else None
+        if game.winner is not None and named is None:
+            self.report("BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span)
+        elif game.winner is not None and named != decided:
             said = f"{decided} wins" if decided else "nobody has reached the target yet"
             self.report(
                 "BZ505",
@@ -249,7 +254,10 @@ class _Replayer:
                 game.winner_span,
             )
 
-    def decide(self, totals: dict[str, int], options: dict[str, str | int], deal: DealResult) -> str | None:
+    def decide(
+        self, totals: dict[str, int], options: dict[str, str | int], deal: DealResult, profile: RuleProfile
+    ) -> str | None:
+        """The game's winner after this deal (None while nobody has reached the target)."""
         target = options.get("target")
         if not isinstance(target, int):
             return None
@@ -271,8 +279,12 @@ class _Replayer:
                     ),
                     index,
                 )
-            if tricks and tricks[index].winner in over:
-                return tricks[index].winner
+            # The winner of the last trick; when a third player (or side) took it, of those over the target the
+            # one who won a trick last (001:L7, RULES.md §2.b rule 19).
+            scorer = profile.scorer
+            for trick in reversed(tricks[: index + 1]):
+                if trick.winner is not None and scorer(trick.winner) in over:
+                    return scorer(trick.winner)
         return max(over, key=lambda s: totals[s])
 
     def deal(
@@ -384,7 +396,7 @@ class _Replayer:
             comments=list(deal.comments),
             inference=inference,
         )
-        self.offsets = {s: 0 for s in profile.seats}
+        self.offsets = dict.fromkeys(profile.scorers, 0)
         for trick in deal.tricks:
             state = self.trick(trick, state, outcome)
         self.current_trick = 1000.0
@@ -392,7 +404,10 @@ class _Replayer:
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         for v in final.violations:
             self.report(v.code, v.message, deal.end[0].span if deal.end else last_span)
-        outcome.brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
+        for e in final.events:
+            if e.kind == "brisques":
+                key = profile.scorer(e.seat)
+                outcome.brisques[key] = outcome.brisques.get(key, 0) + e.points
         outcome.scores = final.state.scores()
         outcome.game_points = game_points(final.state)
         if profile.game_scoring is not None:
@@ -400,9 +415,9 @@ class _Replayer:
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "brisques":
-                self.check_values(check, outcome.brisques, "BZ502", "brisques")
+                self.check_values(check, outcome.brisques, "BZ502", "brisques", profile)
             elif check.what == "result":
-                self.check_values(check, outcome.scores, "BZ503", "deal result")
+                self.check_values(check, outcome.scores, "BZ503", "deal result", profile)
         return outcome
 
     def seats_ok(self, deal: Deal, profile: RuleProfile) -> bool:
@@ -438,14 +453,17 @@ class _Replayer:
                 ok = False
         return ok
 
-    def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str) -> None:
+    def check_values(
+        self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, profile: RuleProfile
+    ) -> None:
         for value in check.values:
-            if value.seat not in actual:
-                self.report("BZ105", f"{value.seat} is not a seat of this game", value.span)
-            elif actual[value.seat] != value.value:
+            key = profile.resolve_scorer(value.seat)
+            if key is None:
+                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+            elif actual.get(key, 0) != value.value:
                 self.report(
                     code,
-                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {actual[value.seat]}",
+                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {actual.get(key, 0)}",
                     value.span,
                 )
 
@@ -550,10 +568,20 @@ class _Replayer:
         if isinstance(item, Exchange):
             step = apply_exchange(state, item.seat, _known(item.card), item.points, force=True)
             self.violations(step, item.card_span, item.span)
+        elif isinstance(item, Pass):
+            step = apply_pass(state, item.seat, item.partner, force=True)
+            self.violations(step, item.partner_span, item.span)
         elif isinstance(item, Declare):
             if item.scored:
                 step = apply_declare(
-                    state, item.seat, item.kind, [_known(c) for c in item.cards], item.points, force=True
+                    state,
+                    item.seat,
+                    item.kind,
+                    [_known(c) for c in item.cards],
+                    item.points,
+                    force=True,
+                    partner_cards=[_known(c) for c in item.partner_cards],
+                    partner=item.partner,
                 )
             else:
                 step = apply_show(state, item.seat, item.kind, [_known(c) for c in item.cards], force=True)
@@ -614,18 +642,19 @@ class _Replayer:
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         scores = state.scores()
         for value in check.values:
-            if value.seat not in scores:
-                self.report("BZ105", f"{value.seat} is not a seat of this game", value.span)
+            key = state.profile.resolve_scorer(value.seat)
+            if key is None:
+                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
                 continue
-            diff = value.value - scores[value.seat]
-            if diff and diff != self.offsets[value.seat]:
+            diff = value.value - scores[key]
+            if diff and diff != self.offsets[key]:
                 self.report(
                     "BZ501",
                     f"wrong running score: the record says {value.seat} {value.value}, the rules "
-                    f"give {scores[value.seat]} after trick {state.trick_no}",
+                    f"give {scores[key]} after trick {state.trick_no}",
                     value.span,
                 )
-            self.offsets[value.seat] = diff
+            self.offsets[key] = diff
 
 
 def _legal(item: Any, state: DealState) -> bool:
@@ -634,11 +663,14 @@ def _legal(item: Any, state: DealState) -> bool:
         if isinstance(item, Declare):
             cards = [_known(c) for c in item.cards]
             if item.scored:
-                apply_declare(state, item.seat, item.kind, cards, item.points)
+                partner_cards = [_known(c) for c in item.partner_cards]
+                apply_declare(state, item.seat, item.kind, cards, item.points, partner_cards=partner_cards)
             else:
                 apply_show(state, item.seat, item.kind, cards)
         elif isinstance(item, Exchange):
             apply_exchange(state, item.seat, _known(item.card), item.points)
+        elif isinstance(item, Pass):
+            apply_pass(state, item.seat, item.partner)
     except (RuleViolation, TypeError):
         return False
     return True

@@ -231,6 +231,16 @@ class RuleProfile:
     next_dealer: str = "alternate"
     """Who deals the next hand of a game: ``alternate``, the ``winner`` or the ``loser`` of the hand before (a hand
     without a winner alternates)."""
+    sides: tuple[tuple[str, ...], ...] = ()
+    """Partnerships: the seats of each side, whose score is kept jointly (empty: everyone plays for himself)."""
+    last_trick_to: str = "winner"
+    """``winner``: the last-trick bonus goes to the trick's winner (his side); ``halves``: it is shared out evenly
+    between the sides (a reading of "делится между всеми партнерами пополам", RULES.md §2.g.2 rule 5)."""
+    declare_by: str = "winner"
+    """``winner``: only the trick's winner declares; ``winner_or_partner``: he declares or lets his partner
+    declare instead (``N passes to S``)."""
+    declare_joint: bool = False
+    """A declaration may be formed from the declarer's and his partner's cards together."""
     trump_fixing: tuple[tuple[str, int], ...] = ()
     """Without a turn-up: the meld kinds that fix trumps when declared while there are none, with the points they
     then score (RULES.md §2.e rule 4: the first marriage 40, a sequence 250; §2.j rule 3)."""
@@ -271,6 +281,38 @@ class RuleProfile:
     def total_tricks(self) -> int:
         """Tricks in a hand."""
         return self.deck_size // self.players
+
+    def scorer(self, seat: str) -> str:
+        """Who a seat's points go to: the seat itself, or its side written ``N+S`` (the sides' seat order)."""
+        for side in self.sides:
+            if seat in side:
+                return "+".join(side)
+        return seat
+
+    @property
+    def scorers(self) -> tuple[str, ...]:
+        """Everyone who keeps a score, in seat order: the seats, or the sides of a partnership game."""
+        return tuple(dict.fromkeys(self.scorer(s) for s in self.seats))
+
+    def partner(self, seat: str) -> str | None:
+        """The seat's partner (the other seat of a two-seat side), or None."""
+        for side in self.sides:
+            if seat in side and len(side) == 2:
+                return side[1 - side.index(seat)]
+        return None
+
+    def resolve_scorer(self, written: str) -> str | None:
+        """The score key a record names (``N+S``, ``S+N``, or one seat standing for its side); None if unknown."""
+        seats = written.split("+")
+        if any(s not in self.seats for s in seats):
+            return None
+        keys = {self.scorer(s) for s in seats}
+        if len(keys) != 1:
+            return None
+        key = keys.pop()
+        if len(seats) > 1 and sorted(seats) != sorted(key.split("+")):
+            return None
+        return key
 
     def meld(self, kind: str) -> MeldSpec | None:
         """The meld spec of a kind, or None."""
@@ -328,7 +370,7 @@ _EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
 
 # What an option's ``sets`` may not change: what a record, a lesson or a seat list relies on for the whole game.
 _FIXED_KEYS = frozenset(
-    {"name", "title", "description", "source", "players", "seats", "packs", "ranks", "hand_size", "melds", "options"}
+    {"name", "title", "description", "source", "players", "seats", "sides", "packs", "ranks", "hand_size", "options"}
 )
 
 
@@ -456,6 +498,13 @@ def _game_points(reader: _Reader) -> tuple[tuple[int, int], ...]:
     return tuple(rows)
 
 
+def _sides(r: _Reader) -> tuple[tuple[str, ...], ...]:
+    sides = r.get("sides", list, [])
+    if not all(isinstance(side, list) and side and all(isinstance(s, str) for s in side) for side in sides):
+        raise r.fail("sides", "expected a list of sides, each a list of seats")
+    return tuple(tuple(side) for side in sides)
+
+
 def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     r = _Reader(data, where)
     melds = []
@@ -472,8 +521,8 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         }
         if "hand" in p.data:
             spec_args["hand"] = p.get("hand", str)
-            if spec_args["hand"] != "no_court":
-                raise p.fail("hand", "expected no_court")
+            if spec_args["hand"] not in ("no_court", "no_court_side"):
+                raise p.fail("hand", "expected no_court or no_court_side")
         elif "trump" in p.data or "partner" in p.data:
             spec_args["trump_ranks"] = _ranks(p, "trump", p.get("trump", list, []))
             spec_args["partner_ranks"] = _ranks(p, "partner", p.get("partner", list, []))
@@ -627,6 +676,10 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         next_dealer=r.get("next_dealer", str, "alternate"),
         extra_cards=_extra_cards(r),
         repeat_rule=r.get("repeat_rule", str, "none"),
+        sides=_sides(r),
+        last_trick_to=r.get("last_trick_to", str, "winner"),
+        declare_by=declare.get("by", str, "winner"),
+        declare_joint=declare.get("joint", bool, False),
         trump_fixing=trump_fixing,
         game_scoring=game_scoring,
         brisques_when=brisque.get("when", str, "always"),
@@ -654,8 +707,14 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     bad_phases = [p for p in profile.declare_phases if p not in (1, 2)]
     if bad_phases:
         raise declare.fail("phases", f"phases are 1 (while the stock lasts) and 2, not {bad_phases[0]!r}")
+    sided = [s for side in profile.sides for s in side]
+    if profile.sides and sorted(sided) != sorted(seats):
+        raise r.fail("sides", "every seat belongs to exactly one side")
+    if (profile.declare_by != "winner" or profile.declare_joint) and not profile.sides:
+        raise declare.fail("by" if profile.declare_by != "winner" else "joint", "needs partnerships (key 'sides')")
     choices = {
-        "first_leader": ("non_dealer", "dealer_left"),
+        "first_leader": ("non_dealer", "dealer_left", "dealer_right"),
+        "last_trick_to": ("winner", "halves"),
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
         "phase2_play": ("follow_win_trump", "follow_trump", "follow", "free"),
@@ -672,6 +731,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         (declare, "reuse", profile.reuse): REUSE_MODES,
         (seven, "exchange_when", profile.seven_exchange_when): ("won_trick", "any_time"),
         (card_points, "when", profile.card_points_when): ("trick", "end"),
+        (declare, "by", profile.declare_by): ("winner", "winner_or_partner"),
         (brisque, "when", profile.brisques_when): ("always", "tie_or_rubicon"),
     }
     for (reader, key, value), allowed in sub_choices.items():

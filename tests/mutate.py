@@ -55,6 +55,7 @@ from replayer.engine import (
     apply_declare,
     apply_draw,
     apply_exchange,
+    apply_pass,
     apply_play,
     apply_show,
     start_deal,
@@ -63,7 +64,7 @@ from replayer.errors import NotationError, RuleViolation, Span
 from replayer.fmt import format_text
 from replayer.melds import matches
 from replayer.notation import parse_record
-from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Record, ScoreCheck, Trick
+from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Pass, Record, ScoreCheck, Trick
 from replayer.replay import replay_text, to_json
 from replayer.rules import RuleProfile, load_rules
 
@@ -195,7 +196,12 @@ def _walk_deal(deal: Any, profile: RuleProfile, options: dict[str, str | int], d
             if isinstance(item, Exchange):
                 state = apply_exchange(state, item.seat, item.card, item.points).state
             elif isinstance(item, Declare) and item.scored:
-                state = apply_declare(state, item.seat, item.kind, item.cards, item.points).state
+                partner_cards = item.partner_cards  # a declaration with the partner's cards (4h-six-000)
+                state = apply_declare(
+                    state, item.seat, item.kind, item.cards, item.points, partner_cards=partner_cards
+                ).state
+            elif isinstance(item, Pass):
+                state = apply_pass(state, item.seat, item.partner).state
             elif isinstance(item, Declare):
                 state = apply_show(state, item.seat, item.kind, item.cards).state
             elif isinstance(item, Draws):
@@ -359,7 +365,8 @@ def meld_card_not_held(w: Walk) -> Iterator[Mutant]:
 
 def _declaration_line(item: Declare, seat: str | None = None) -> str:
     points = f" = {item.points}" if item.points is not None else ""
-    return f"  {seat or item.seat} declares {item.kind} {_card_list(item.cards)}{points}"
+    joint = f" with {item.partner} {_card_list(item.partner_cards)}" if item.partner_cards else ""
+    return f"  {seat or item.seat} declares {item.kind} {_card_list(item.cards)}{joint}{points}"
 
 
 def redeclared(w: Walk) -> Iterator[Mutant]:
@@ -373,11 +380,12 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
                     continue
                 if any(isinstance(i, (Declare, Exchange)) for i in t2.items):
                     continue
-                seat_state = dw.after_plays[id(t2)].seats[item.seat]
-                table = Counter(t.card for t in seat_state.table)
-                if Counter(item.cards) - table:
+                seats = dw.after_plays[id(t2)].seats
+                table = Counter(t.card for t in seats[item.seat].table)
+                theirs = Counter(t.card for t in seats[item.partner].table) if item.partner else Counter()
+                if Counter(item.cards) - table or Counter(item.partner_cards) - theirs:
                     continue  # a card of it has been played since
-                if any(seat_state.hand[c] for c in item.cards):
+                if any(seats[item.seat].hand[c] for c in item.cards):
                     continue  # another copy in the hand (many packs) makes it a new declaration
                 line = t2.items[0].span.line
                 new = _declaration_line(item)
@@ -792,7 +800,9 @@ def no_ops(w: Walk, rng: random.Random) -> Iterator[NoOp]:
     # Comments: added on their own line, added after a statement, and every comment's words changed or removed.
     line = rng.choice(statement_lines)
     yield NoOp("comment-added", _insert_line(text, line, "  { a comment added by the mutation tool }"), f"line {line}")
-    line = rng.choice(statement_lines)
+    # Not on a line that ends inside a comment or question (a long question is wrapped onto the next line).
+    closed = [n for n in statement_lines if lines[n - 1].count("{") == lines[n - 1].count("}")]
+    line = rng.choice(closed)
     yield NoOp(
         "comment-added-inline", _edit_lines(text, {line}, lambda s: s + "  { an inline comment }"), f"line {line}"
     )

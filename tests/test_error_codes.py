@@ -118,6 +118,24 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         ],
         "seven_played",
     ),
+    "BZ311": (
+        [
+            (
+                "trick 9: S 9S, N 10S -> N\n",
+                "trick 9: S 9S, N 10S -> N\n  N passes to S  { classic has no partners }\n",
+            )
+        ],
+        "S  {",
+    ),
+    "BZ312": (
+        [
+            (
+                "trick 9: S 9S, N 10S -> N\n",
+                "trick 9: S 9S, N 10S -> N\n  N declares bezique QS with S JD = 40  { classic has no partners }\n",
+            )
+        ],
+        "N",
+    ),
     "BZ401": ([("  draws N JS, S 8S", "  draws S 8S, N JS")], "8S"),
     "BZ402": ([("trick 25: N KH, S AH -> S\n", "trick 25: N KH, S AH -> S\n  draws N 7S  { after trick 25 }\n")], "7S"),
     "BZ403": ([("  draws N KH, S 7C", "  draws N KH, S 7D  { the turn-up is 7C }")], "7D"),

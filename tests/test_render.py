@@ -515,3 +515,43 @@ def test_open_question(tmp_path: Path) -> None:
     section = _section((tmp_path / "site" / "open-1.html").read_text(encoding="utf-8"), "trick-1")
     assert 'data-answers="" data-answer-text=""' in section
     assert "Think it over, then show the answer." in section and 'class="choice"' not in section
+
+
+# --- three and four seats ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("record", "seats", "columns"),
+    [
+        ("constructed-three-handed.bzq", {"N": "top", "E": "right", "S": "bottom"}, ["North", "East", "South"]),
+        (
+            "constructed-4h-three-001.bzq",
+            {"N": "top", "E": "right", "S": "bottom", "W": "left"},
+            ["North &amp; South", "East &amp; West"],
+        ),
+        (
+            "constructed-4h-six-000.bzq",
+            {"N": "top", "E": "right", "S": "bottom", "W": "left"},
+            ["North &amp; South", "East &amp; West"],
+        ),
+    ],
+)
+def test_three_and_four_seats_render(tmp_path: Path, record: str, seats: dict[str, str], columns: list[str]) -> None:
+    """Every seat sits on its side of the table; the score sheet has a column per player, or per side of a
+    partnership game, and a partner's seat shows his side's joint score."""
+    path = ROOT / "games" / record
+    result = _replay(path.read_text(encoding="utf-8"), str(path))
+    written = render_site([result], tmp_path / "site", lang=["en"])
+    page = next(p for p in written if p.name.startswith(record.removesuffix(".bzq")))
+    html = page.read_text(encoding="utf-8")
+    step = _section(html, "trick-6")
+    found = dict(re.findall(r'<div class="seat pos-(\w+)" data-seat="(\w)">', step))
+    assert {seat: pos for pos, seat in found.items()} == seats
+    header = re.search(r"<caption>[^<]*</caption>\s*<thead><tr>(.*?)</tr>", step, re.S)
+    assert header is not None
+    assert re.findall(r'class="num">([^<]*)</th>', header.group(1)) == columns
+    game = result.games[0]
+    before = game.deals[0].tricks[5].before.scores
+    for seat in seats:
+        score = re.search(rf'data-seat="{seat}">\s*<h4 class="seat-name">.*?class="seat-score"[^>]*>(\d+)<', step, re.S)
+        assert score is not None and int(score.group(1)) == before[game.profile.scorer(seat)], seat
