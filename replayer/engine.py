@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
@@ -1191,29 +1191,34 @@ def next_dealer(profile: RuleProfile, dealer: str, won: Mapping[str, int]) -> st
     return winners[0] if profile.next_dealer == "winner" else seats[(seats.index(winners[0]) + 1) % len(seats)]
 
 
-def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:
-    """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
+def _offers(state: DealState, seat: str, pool: Counter[Card]) -> Iterator[tuple[MeldSpec, tuple[Card, ...]]]:
+    """The combinations the cards of ``pool`` form that ``seat`` might declare now (nothing when he may not declare
+    at all): every meld he need not wait for, under the trump suit or, before trumps are fixed, the suit it would fix;
+    none sharing a card with a declaration already scored after this trick."""
     if _window_problem(state, seat, "declare") is not None:
-        return []
-    per_trick = str(state.options.get("declarations_per_trick", "1"))
-    if state.declared and per_trick == "1":
-        return []
-    held = state.seats[seat].held()
-    found: list[tuple[MeldSpec, tuple[Card, ...]]] = []
+        return
+    if state.declared and str(state.options.get("declarations_per_trick", "1")) == "1":
+        return
     fixing = dict(state.profile.trump_fixing) if state.trump is None else {}
     for spec in state.profile.melds:
         if spec.whole_hand or _wait_problem(state, seat, spec) is not None:
             continue
-        candidates = _candidate_sets(spec, held, state.trump)
+        candidates = _candidate_sets(spec, pool, state.trump)
         if spec.kind in fixing:
             for suit in Suit:
-                candidates += _candidate_sets(spec, held, suit)
+                candidates += _candidate_sets(spec, pool, suit)
         for cards in candidates:
-            if state.declared and any(set(cards) & set(prev) for prev in state.declared):
-                continue
-            assignments, problem = _pick(state, [(seat, cards)], spec, check_reuse=True)
-            if assignments is not None and problem is None:
-                found.append((spec, cards))
+            if not (state.declared and any(set(cards) & set(prev) for prev in state.declared)):
+                yield spec, cards
+
+
+def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:
+    """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
+    found: list[tuple[MeldSpec, tuple[Card, ...]]] = []
+    for spec, cards in _offers(state, seat, state.seats[seat].held()):
+        assignments, problem = _pick(state, [(seat, cards)], spec, check_reuse=True)
+        if assignments is not None and problem is None:
+            found.append((spec, cards))
     return found
 
 
@@ -1224,30 +1229,19 @@ def legal_joint_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec
     combination is split once: as many of its cards as ``seat`` holds are his, the rest his partner's.
     """
     partner = state.profile.partner(seat)
-    if not state.profile.declare_joint or partner is None or _window_problem(state, seat, "declare") is not None:
-        return []
-    if state.declared and str(state.options.get("declarations_per_trick", "1")) == "1":
+    if not state.profile.declare_joint or partner is None:
         return []
     own = state.seats[seat].held()
-    pool = own + state.seats[partner].held()
     found = []
-    fixing = dict(state.profile.trump_fixing) if state.trump is None else {}
-    for spec in state.profile.melds:
-        if spec.whole_hand or _wait_problem(state, seat, spec) is not None:
-            continue
-        candidates = _candidate_sets(spec, pool, state.trump)
-        if spec.kind in fixing:
-            for suit in Suit:
-                candidates += _candidate_sets(spec, pool, suit)
-        for cards in candidates:
-            mine = Counter(cards) & own
-            rest = Counter(cards) - mine
-            if not rest or not mine:
-                continue  # he can declare it alone, or it is all his partner's (who declares it after a pass)
-            parts = [(seat, tuple(mine.elements())), (partner, tuple(rest.elements()))]
-            assignments, problem = _pick(state, parts, spec, check_reuse=True)
-            if assignments is not None and problem is None:
-                found.append((spec, parts[0][1], parts[1][1]))
+    for spec, cards in _offers(state, seat, own + state.seats[partner].held()):
+        mine = Counter(cards) & own
+        rest = Counter(cards) - mine
+        if not rest or not mine:
+            continue  # he can declare it alone, or it is all his partner's (who declares it after a pass)
+        parts = [(seat, tuple(mine.elements())), (partner, tuple(rest.elements()))]
+        assignments, problem = _pick(state, parts, spec, check_reuse=True)
+        if assignments is not None and problem is None:
+            found.append((spec, parts[0][1], parts[1][1]))
     return found
 
 

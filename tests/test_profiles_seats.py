@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GAMES, C, cards, edited_profile, violation
+from test_profiles import _record  # the header of a seeded one-deal record
 
 from replayer.cards import Card, Suit, make_pack
 from replayer.cli import main
@@ -404,10 +405,7 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
     for n, events in enumerate(played.trick_events, start=1):
         assert len([e for e in events if e.kind in meld_kinds]) <= 1 or n > rules.phase1_tricks
     if round_trip:
-        header = [f'game "seeded {profile} deal"', f"profile: {profile}"]
-        if options:
-            header.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
-        result = replay_text("\n".join([*header, "", *played.lines, ""]), f"{profile}-{seed}.bzq")
+        result = replay_text(_record(profile, options, played.lines), f"{profile}-{seed}.bzq")
         assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
         assert result.games[0].deals[0].scores == played.scores
 
