@@ -387,6 +387,10 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
                     continue  # a card of it has been played since
                 if any(seats[item.seat].hand[c] for c in item.cards):
                     continue  # another copy in the hand (many packs) makes it a new declaration
+                spec = dw.profile.meld(item.kind)
+                trump = dw.after_plays[id(t2)].trump
+                if spec is None or not matches(spec, [*item.cards, *item.partner_cards], trump):
+                    continue  # trumps fixed since changed its cards (the beziques of RULES.md §2.g.1 rule 5)
                 line = t2.items[0].span.line
                 new = _declaration_line(item)
                 yield _mutant(
