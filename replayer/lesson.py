@@ -368,6 +368,18 @@ STRINGS: dict[str, dict[str, str]] = {
             "In the last tricks a player must follow suit if he can, and trump if he is void in the suit led."
         ),
         "rule_draw_order_winner_first": "After each trick the winner draws the top card of the stock, then the loser.",
+        "rule_draw_order_winner_first_many": (
+            "After each trick the winner draws the top card of the stock, then the others in playing order."
+        ),
+        "rule_first_leader_dealer_right": (
+            "The player on the dealer's right leads to the first trick; then the winner of each trick leads."
+        ),
+        "rule_sides": "Two against two ({sides}): partners sit opposite and keep one score.",
+        "rule_declare_by_winner_or_partner": (
+            "After winning a trick a player declares himself or lets his partner declare instead."
+        ),
+        "rule_declare_joint": "A combination may be formed from a player's and his partner's cards together.",
+        "rule_last_trick_halves": "The last trick's points are shared out evenly between the sides.",
         "rule_phase1_play_free": (
             "While the stock lasts any card may be played: there is no need to follow suit, trump or win."
         ),
@@ -723,6 +735,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "rule_draw_order_winner_first": (
             "После каждой взятки взявший её берёт верхнюю карту колоды, затем его противник."
         ),
+        "rule_draw_order_winner_first_many": (
+            "После каждой взятки первым добирает из колоды взявший её, затем остальные по порядку хода."
+        ),
+        "rule_first_leader_dealer_right": "Первым ходит игрок справа от сдающего; затем ходит тот, кто взял взятку.",
+        "rule_sides": "Двое против двоих ({sides}): партнёры сидят друг против друга, счёт у них общий.",
+        "rule_declare_by_winner_or_partner": "Взявший взятку объявляет сам или позволяет объявить партнёру.",
+        "rule_declare_joint": "Комбинацию можно составить из своих карт вместе с картами партнёра.",
+        "rule_last_trick_halves": "Очки за последнюю взятку делятся поровну между парами.",
         "rule_phase1_play_free": (
             "Пока есть колода, можно класть любую карту: не нужно ни отвечать в масть, ни козырять, ни бить."
         ),
@@ -2330,13 +2350,24 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     deal.append(
         t["fact_tricks"].format(p1=profile.phase1_tricks, tricks=plural(t, "trick", profile.phase1_tricks), p2=phase2)
     )
+    # With three or four players the winner is followed by the others, not by "the loser".
+    draw = f"{profile.draw_order}_many" if profile.players > 2 and profile.draw_order == "winner_first" else None
     play = [
         _choice_sentence(t, "first_leader", profile.first_leader, "first_leader"),
-        _choice_sentence(t, "draw_order", profile.draw_order, "draw_order"),
+        _choice_sentence(t, "draw_order", draw or profile.draw_order, "draw_order"),
         _choice_sentence(t, "phase1_play", profile.phase1_play, "phase1_play"),
         _choice_sentence(t, "phase2_play", profile.phase2_play, "phase2_play"),
         _choice_sentence(t, "declare_after", profile.declare_after, "declare"),
     ]
+    if profile.sides:
+        sides = ", ".join(" + ".join(t.get(f"seat_{seat}", seat) for seat in side) for side in profile.sides)
+        play.insert(0, t["rule_sides"].format(sides=sides))
+    if profile.declare_by == "winner_or_partner":
+        play.append(t["rule_declare_by_winner_or_partner"])
+    if profile.declare_joint:
+        play.append(t["rule_declare_joint"])
+    if profile.last_trick_to == "halves":
+        play.append(t["rule_last_trick_halves"])
     if tuple(profile.declare_phases) == (1,):
         play.append(t["rule_declare_phase_1"])
     if profile.declare_lead_from:
