@@ -374,6 +374,9 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
     for deal, dw in w.deals:
         declarations = [(t, i) for t in deal.tricks for i in t.items if isinstance(i, Declare) and i.scored and i.kind]
         for trick, item in declarations:
+            same = [i for _, i in declarations if (i.seat, i.kind, i.cards) == (item.seat, item.kind, item.cards)]
+            if len(same) > 1:
+                continue  # declared before with like cards (a re-marriage): which card is re-used is not the first
             later = deal.tricks[deal.tricks.index(trick) + 1 :]
             for t2 in later:
                 if dw.phase[id(t2)] != 1 or dw.winner.get(id(t2)) != item.seat or not t2.items:
@@ -389,7 +392,11 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
                     continue  # another copy in the hand (many packs) makes it a new declaration
                 spec = dw.profile.meld(item.kind)
                 trump = dw.after_plays[id(t2)].trump
-                if spec is None or not matches(spec, [*item.cards, *item.partner_cards], trump):
+                if (
+                    spec is not None
+                    and spec.when_trump
+                    and not matches(spec, [*item.cards, *item.partner_cards], trump)
+                ):
                     continue  # trumps fixed since changed its cards (the beziques of RULES.md §2.g.1 rule 5)
                 line = t2.items[0].span.line
                 new = _declaration_line(item)

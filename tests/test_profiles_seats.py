@@ -537,7 +537,7 @@ def test_lossy_records_of_more_seats_are_refused_clearly(tmp_path: Path, capsys:
     path.write_text(lossy, encoding="utf-8")
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "BZ601 unknown cards are completed only for two-player profiles" in err
+    assert "BZ603 " in err and "the three-handed profile has 3 players (the completion encodes two)" in err
     assert main(["infer", str(path), "--out", str(tmp_path / "out.bzq")]) == 1
 
 
