@@ -8,7 +8,6 @@ replay a sample of them from their text.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -732,11 +731,8 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_random_deals(profile: str) -> None:
-    start = time.perf_counter()
     for seed in range(DEALS):
         _check_deal(profile, {}, seed, round_trip=seed % SAMPLE == 0)
-    # Keep the suite fast: a few seconds per profile.
-    assert time.perf_counter() - start < 30
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ per profile through the engine and replay a sample of them from their text.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -584,11 +583,8 @@ def _check_deal(profile: str, seed: int, round_trip: bool) -> None:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_random_deals(profile: str) -> None:
-    start = time.perf_counter()
     for seed in range(DEALS):
         _check_deal(profile, seed, round_trip=seed % SAMPLE == 0)
-    # Keep the suite fast: the 8-pack deals are the longest (128 tricks).
-    assert time.perf_counter() - start < 30
 
 
 def test_generated_records_are_canonical() -> None:

@@ -8,7 +8,6 @@ deals per profile through the engine and replay a sample of them from their text
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -412,10 +411,8 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
 
 @pytest.mark.parametrize("profile", SEATED)
 def test_random_deals(profile: str) -> None:
-    start = time.perf_counter()
     for seed in range(DEALS):
         _check_deal(profile, {}, seed, round_trip=seed % SAMPLE == 0)
-    assert time.perf_counter() - start < 30
 
 
 @pytest.mark.parametrize(
