@@ -395,8 +395,29 @@ def cmd_rules(args: argparse.Namespace) -> int:
         if opt.doc:
             print(f"      {opt.doc}")
         for value, change in opt.sets.items():
-            print(f"      {value}: sets {json.dumps(change, ensure_ascii=False)}")
+            print(f"      {value}: {_describe_change(profile, change)}")
     return 0
+
+
+def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
+    """What an option value changes, for people: a new meld table as the kinds it adds, drops or re-prices."""
+    parts = []
+    rest = {k: v for k, v in change.items() if k != "melds"}
+    melds = change.get("melds")
+    if isinstance(melds, list):
+        before = {m.kind: m.points for m in profile.melds}
+        after = {m["kind"]: m.get("points") for m in melds if isinstance(m, dict) and "kind" in m}
+        added = [f"{k} {p}" for k, p in after.items() if k not in before]
+        dropped = [k for k in before if k not in after]
+        priced = [f"{k} {before[k]} -> {p}" for k, p in after.items() if k in before and before[k] != p]
+        for label, items in (("adds", added), ("drops", dropped), ("re-prices", priced)):
+            if items:
+                parts.append(f"{label} {', '.join(items)}")
+        if not parts:
+            parts.append("the same meld table")
+    if rest:
+        parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
+    return "; ".join(parts)
 
 
 _PLAY_WORDS = {

@@ -138,3 +138,12 @@ def test_validate_jobs_keep_the_order_and_summary_counts_codes(capsys: pytest.Ca
     invalid = len(list((DATA / "invalid").glob("*.bzq")))
     assert report["invalid_files"] == invalid and report["errors"] == sum(report["errors_by_code"].values())
     assert report["errors_by_code"]["BZ501"] == 1
+
+
+def test_rules_describe_an_option_that_changes_the_meld_table(capsys: pytest.CaptureFixture[str]) -> None:
+    # RULES.md §2.g.1 rule 5: option fours=trump_only swaps the fours; the listing names the kinds, not raw YAML.
+    assert main(["rules", "4h-six-000"]) == 0
+    out = capsys.readouterr().out
+    assert "trump_only: adds four_trump_aces 1000" in out
+    assert "re-prices four_aces 1000 -> 100" in out
+    assert '"melds"' not in out
