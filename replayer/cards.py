@@ -20,6 +20,7 @@ import enum
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = [
     "WILD",
@@ -45,6 +46,10 @@ class Suit(enum.Enum):
     H = "H"
     D = "D"
     C = "C"
+
+    # Members are singletons, equal only to themselves: the identity hash is right, and it is computed in C
+    # (Enum's own hashes the member's name in Python, and the engine hashes cards in every Counter it keeps).
+    __hash__ = object.__hash__
 
     @property
     def glyph(self) -> str:
@@ -352,5 +357,11 @@ _UNKNOWN_RE = re.compile(rf"^(?:{UNKNOWN_PATTERN})$", re.IGNORECASE)
 def parse_card_like(text: str) -> CardLike:
     """Parse a known card or an unknown one (``Q?``, ``??``)."""
     if "?" in text and _UNKNOWN_RE.match(text.strip()):
-        return CardPattern.parse(text)
+        return CardPattern.parse(text)  # not cached: each unknown card is its own object (see CardPattern.tag)
+    return _parse_card(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_card(text: str) -> Card:
+    """Card.parse, cached: a record spells the same few cards thousands of times (cards are immutable)."""
     return Card.parse(text)

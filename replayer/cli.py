@@ -9,16 +9,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .files import write_atomic
 
 if TYPE_CHECKING:
     from .errors import Diagnostic
+    from .replay import ReplayResult
 
 if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
     from .rules import RuleProfile
@@ -66,6 +67,13 @@ def _decode(data: bytes, name: str) -> str:
         message = f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read (save the record as UTF-8)"
         diagnostic = Diagnostic("BZ002", message, Span(line, column), name)
         raise NotText(diagnostic, data.decode("utf-8", errors="replace")) from None
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _read(path: Path) -> str:
@@ -138,19 +146,168 @@ class _Outcome:
 
 def _validate_one(task: tuple[str, bool, bool]) -> _Outcome:
     """Validate one file; everything to print is returned, so that parallel runs print in the files' order."""
-    import io
+    path, listing, analyse = task
+    return _validate_file(path, listing, analyse)
 
+
+def _validate_file(
+    path: str, listing: bool, analyse: bool, pool: Any = None, progress: _Progress | None = None, jobs: int = 1
+) -> _Outcome:
+    """Validate a file game by game, or read whole where that path is needed (replayer/stream.py says when);
+    with a pool of ``jobs`` processes, its games are spread over them."""
+    from .stream import NotStreamable
+
+    try:
+        return _validate_by_game(path, listing, analyse, pool, progress, jobs)
+    except (OSError, NotStreamable):
+        return _validate_whole(path, listing, analyse)
+
+
+@dataclass
+class _Part:
+    """What one part of a file (a game, usually) adds to the file's report."""
+
+    stderr: str
+    errors: list[dict[str, object]]
+    unknowns: list[str]
+    games: int
+    valid: bool
+    size: int = 0
+    """Bytes of the file read for this part (for the progress bar)."""
+
+
+def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -> _Part:
+    """The report of one replayed part of a file that starts at line ``first_line``."""
     from .errors import format_diagnostic
 
-    path, listing, analyse = task
-    result = _replay(Path(path), analyse=analyse)
-    err = io.StringIO()
-    for diag in result.diagnostics:
-        print(format_diagnostic(diag, result.text), file=err)
-    status = "ok" if result.valid else f"{len(result.diagnostics)} problem(s)"
-    lines = [f"{path}: {status} ({len(result.games)} game(s))", *_unknown_lines(result, listing)]
+    stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
     errors = [d.to_json() for d in result.diagnostics]
-    return _Outcome(path, result.valid, len(result.games), errors, err.getvalue(), "\n".join(lines))
+    return _Part(stderr, errors, _unknown_lines(result, listing), len(result.games), result.valid, size)
+
+
+def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
+    """Read and replay one part of a file (in a worker process when games are spread over processes)."""
+    from .replay import replay_record
+    from .stream import read_part
+
+    path, first_line, data, listing, analyse = task
+    return _part(first_line, replay_record(read_part(first_line, data, path), analyse=analyse), listing, len(data))
+
+
+def _summed(path: str, parts: Iterable[_Part], progress: _Progress | None = None) -> _Outcome:
+    """A file's report from the reports of its parts, in order."""
+    stderr: list[str] = []
+    errors: list[dict[str, object]] = []
+    unknowns: list[str] = []
+    games = 0
+    valid = True
+    for part in parts:
+        stderr.append(part.stderr)
+        errors.extend(part.errors)
+        unknowns.extend(part.unknowns)
+        games += part.games
+        valid = valid and part.valid
+        if progress is not None:
+            progress.advance(part.size, part.games)
+    status = "ok" if valid else f"{len(errors)} problem(s)"
+    lines = [f"{path}: {status} ({games} game(s))", *unknowns]
+    return _Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
+
+
+def _validate_whole(path: str, listing: bool, analyse: bool) -> _Outcome:
+    """Validate a file read whole: exactly what is reported for syntax and structure errors."""
+    return _summed(path, [_part(1, _replay(Path(path), analyse=analyse), listing)])
+
+
+def _validate_by_game(
+    path: str, listing: bool, analyse: bool, pool: Any = None, progress: _Progress | None = None, jobs: int = 1
+) -> _Outcome:
+    """Validate a file game by game, in the memory of a few games; with a process pool, its games are spread over
+    the processes (the report keeps their order). Raises NotStreamable (or OSError) when the file must be read
+    whole: every part is read before anything is reported, so nothing is printed twice."""
+    from .stream import game_chunks
+
+    with open(path, "rb") as handle:
+        tasks = ((path, first, data, listing, analyse) for first, data in game_chunks(handle))
+        if pool is None:
+            return _summed(path, map(_replay_part, tasks), progress)
+        # Parts go to the processes in batches (one message per game would cost more than its replay), a few
+        # batches per process in flight to keep every process busy.
+        batches = _in_order(pool, _replay_parts, _batched(tasks, _BATCH), 4 * jobs)
+        return _summed(path, (part for batch in batches for part in batch), progress)
+
+
+_BATCH = 32
+"""Games sent to a process at once when the games of one file are spread over processes."""
+
+
+def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    import itertools
+
+    while batch := list(itertools.islice(items, size)):
+        yield batch
+
+
+def _replay_parts(tasks: list[tuple[str, int, bytes, bool, bool]]) -> list[_Part]:
+    """:func:`_replay_part` of each task, in a worker process."""
+    return [_replay_part(task) for task in tasks]
+
+
+def _in_order(pool: Any, function: Callable[[Any], Any], tasks: Iterator[Any], window: int) -> Iterator[Any]:
+    """``pool.imap(function, tasks)`` with at most ``window`` tasks in flight, so that a large file is not read
+    into memory ahead of the workers (imap takes its tasks as fast as it can)."""
+    from collections import deque
+
+    pending: deque[Any] = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(function, (task,)))
+        if len(pending) >= window:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+class _Progress:
+    """A progress line on stderr for long runs: only on a terminal, and only after a second (short runs print
+    nothing); it is erased before the report is printed."""
+
+    def __init__(self, total_bytes: int, stream: Any = None, delay: float = 1.0) -> None:
+        import time
+
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.total = max(1, total_bytes)
+        self.done = self.games = 0
+        self.start = time.monotonic()
+        self.delay = delay
+        self.shown = 0.0
+        self.width = 0
+
+    def advance(self, size: int, games: int) -> None:
+        """Count ``size`` bytes and ``games`` games more, and redraw at most a few times a second."""
+        import time
+
+        self.done += size
+        self.games += games
+        now = time.monotonic()
+        if not self.enabled or now - self.start < self.delay or now - self.shown < 0.2:
+            return
+        self.shown = now
+        rate = self.games / max(now - self.start, 1e-9)
+        line = (
+            f"validating: {min(100, 100 * self.done / self.total):3.0f}% of {self.total / 1e6:.1f} MB, "
+            f"{self.games} game(s), {rate:.0f} games/s"
+        )
+        self.width = max(self.width, len(line))
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Erase the progress line (when one was drawn)."""
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -162,13 +319,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs takes a whole number of at least 1")
     tasks = [(str(path), args.unknowns, not args.summary) for path in files]
-    if args.jobs > 1 and len(files) > 1:
-        import multiprocessing
+    progress = _Progress(sum(_size(path) for path in files))
+    try:
+        if args.jobs > 1:
+            import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            outcomes = list(pool.imap(_validate_one, tasks, chunksize=1))
-    else:
-        outcomes = [_validate_one(task) for task in tasks]
+            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+                if len(files) > 1:  # files over the processes
+                    outcomes = []
+                    for path, outcome in zip(files, pool.imap(_validate_one, tasks, chunksize=1), strict=True):
+                        outcomes.append(outcome)
+                        progress.advance(_size(path), outcome.games)
+                else:  # the games of one file over the processes
+                    outcomes = [_validate_file(*tasks[0], pool=pool, progress=progress, jobs=args.jobs)]
+        else:
+            outcomes = [_validate_file(*task, progress=progress) for task in tasks]
+    finally:
+        progress.close()
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     errors = sum(len(o.errors) for o in outcomes)

@@ -5,6 +5,9 @@ the events that happened and the rule violations found. With ``force=False`` an 
 :class:`~replayer.errors.RuleViolation` instead; with ``force=True`` (how a replay reads a record) the action is
 carried out as far as it can be, so that checking goes on after the first problem.
 
+A state whose owner set ``in_place`` (the replay, which keeps no earlier state) is changed by the actions
+themselves instead of a copy, which saves copying the whole state at every action.
+
 The engine is generic: everything a variant changes is read from the :class:`~replayer.rules.RuleProfile`.
 """
 
@@ -155,6 +158,8 @@ class DealState:
     """What each tagged unknown card turned out to be (see CardPattern.tag)."""
     second_seven_shown: bool = False
     """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
+    in_place: bool = field(default=False, compare=False, repr=False)
+    """Actions change this state itself instead of a copy (its owner keeps no earlier state); copies are not."""
     out: str | None = None
     """The seat whose score reached the profile's ``hand_target``: the hand ended there (RULES.md §2.k rule 10)."""
     out_stated: bool = False
@@ -248,6 +253,11 @@ class Step:
         if self.violations and not force:
             raise self.violations[0]
         return self
+
+
+def _successor(state: DealState) -> DealState:
+    """The state an action changes: a copy, unless the state's owner lets actions change it in place."""
+    return state if state.in_place else state.copy()
 
 
 _COURT = frozenset({Rank.KING, Rank.QUEEN, Rank.JACK})
@@ -488,7 +498,7 @@ def _reveal(state: DealState, seat: str, card: Card) -> list[RuleViolation]:
 
 def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
     """Play a card to the current trick; completing a trick decides its winner and its automatic scores."""
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     profile = new.profile
@@ -520,12 +530,12 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
             v.append(RuleViolation("BZ209", f"{seat} must lead a card of the combination he declared: {named}"))
         new.must_lead = ()
     seat_state = new.seats[seat]
-    held = set(seat_state.held())
     phase = new.phase
     if not seat_state.can_hold(card):
         v.append(RuleViolation("BZ201", f"{seat} plays {card} but does not hold it"))
     elif new.plays:
         # Unknown cards cannot oblige: only the known ones (and the card played) are judged.
+        held = set(seat_state.held())
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
         led = new.plays[0][1].suit
@@ -676,7 +686,7 @@ def apply_exchange(state: DealState, seat: str, card: Card, points: int | None =
     When the turn-up is already a trump seven and the profile scores the other seven (``seven.second``), the same
     statement shows that seven instead: it scores and stays in the hand.
     """
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     profile = new.profile
@@ -886,7 +896,7 @@ def apply_declare(
     spec_named = state.profile.meld(kind) if kind is not None else None
     if spec_named is not None and spec_named.whole_hand:
         return apply_carte_blanche(state, seat, spec_named, cards, points, force)
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     profile = new.profile
@@ -1002,7 +1012,7 @@ def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec, trick: int
 
 def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Card], force: bool = False) -> Step:
     """Lay out a combination after winning a trick without scoring it; it may be scored after a later trick."""
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     problem = _window_problem(new, seat, "show a combination")
@@ -1032,7 +1042,7 @@ def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False)
 
     An unknown card (``Q?``, ``??``) joins the seat's unknown cards unless the stock's order makes it known.
     """
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     if not new.to_draw:
@@ -1098,7 +1108,7 @@ def _take_up_table(state: DealState) -> None:
 
 def finish_deal(state: DealState, force: bool = False) -> Step:
     """End of the hand: brisques, card points counted at the end (and checks that it was played out)."""
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     if not new.finished:
         step.violations.append(

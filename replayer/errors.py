@@ -271,15 +271,18 @@ def _lines(source: str) -> list[str]:
     return _split[1]
 
 
-def format_diagnostic(diag: Diagnostic, source: str | None = None) -> str:
-    """``FILE:LINE:COL: error: CODE message``, then the source line and a caret line when the source is known."""
+def format_diagnostic(diag: Diagnostic, source: str | None = None, first_line: int = 1) -> str:
+    """``FILE:LINE:COL: error: CODE message``, then the source line and a caret line when the source is known.
+
+    ``first_line`` is the line number of the source's first line, when the source is a part of the file.
+    """
     head = f"{diag.location()}: {diag.severity}: {diag.code} {diag.message}"
     if source is None or diag.span is None:
         return head
     lines = _lines(source)
-    if not 1 <= diag.span.line <= len(lines):
+    if not first_line <= diag.span.line < first_line + len(lines):
         return head
-    text = lines[diag.span.line - 1].expandtabs(1)
+    text = lines[diag.span.line - first_line].expandtabs(1)
     caret = " " * (diag.span.column - 1) + "^" * max(1, min(diag.span.length, len(text) - diag.span.column + 1))
     return f"{head}\n    {text}\n    {caret}"
 

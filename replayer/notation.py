@@ -1,18 +1,20 @@
 """Reading records: the Lark grammar (grammar/bezique.lark) and the builder that groups statements into games,
 deals and tricks. This is the only module that imports lark.
+
+A record is first read by the fast reader (:mod:`replayer.fastread`), which builds the same tree as Lark for the
+common statements; when it gives up, Lark reads the record (and reports its syntax errors). Lark is imported only
+then, which keeps it out of a command's start-up.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any, cast
 
 from .cards import Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
+from .fastread import read_tree
 from .record import (
     Claim,
     Comment,
@@ -32,7 +34,15 @@ from .record import (
     Trick,
 )
 
-__all__ = ["SEAT_ALIASES", "data_dir", "parse_file", "parse_record"]
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
+else:
+    # The builder reads the trees of both readers: Lark's classes are registered as virtual subclasses of these
+    # when Lark is loaded (see _parser), so its isinstance checks hold for either.
+    from .fastread import Token, Tree
+
+__all__ = ["SEAT_ALIASES", "data_dir", "parse_file", "parse_record", "read_fast"]
 
 SEAT_ALIASES = {
     "NORTH": "N",
@@ -90,9 +100,15 @@ def data_dir(name: str) -> Path:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    import lark
+
+    from . import fastread
+
+    fastread.Token.register(lark.Token)
+    fastread.Tree.register(lark.Tree)
     grammar = (data_dir("grammar") / "bezique.lark").read_text(encoding="utf-8")
     # cache=True keeps the compiled parser in the temporary folder: a cold start skips compiling the grammar.
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True)
+    return lark.Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, cache=True)
 
 
 def parse_file(path: str | Path) -> Record:
@@ -102,7 +118,8 @@ def parse_file(path: str | Path) -> Record:
 
 
 def _span(token: Token) -> Span:
-    return Span(token.line or 1, token.column or 1, max(1, len(str(token).split("\n")[0])))
+    end = token.find("\n")  # a comment may span lines: the span underlines its first line
+    return Span(token.line or 1, token.column or 1, max(1, len(token) if end < 0 else end))
 
 
 def _expected(names: set[str]) -> str:
@@ -113,6 +130,8 @@ def _expected(names: set[str]) -> str:
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line, column = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
@@ -189,6 +208,34 @@ def parse_record(text: str, path: str = "<record>") -> Record:
     """Parse a record. Every syntax error is reported (up to a limit) in one :class:`NotationError`."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    # The fast reader's tree has the shape of Lark's (see replayer/fastread.py), which the builder reads alike.
+    tree = cast("Tree | None", read_tree(text)) or _lark_tree(text, path)
+    builder = _Builder(path, text)
+    builder.build(tree)
+    if builder.diagnostics:
+        raise NotationError(builder.diagnostics)
+    return builder.record
+
+
+def read_fast(text: str, path: str, first_line: int = 1) -> Record | None:
+    """The record when the fast reader reads every statement and the builder finds no problem; None otherwise.
+
+    ``first_line`` is the line number of the text's first line in the file (when the text is one game of a file
+    read game by game); positions are the file's. On None, :func:`parse_record` of the whole file reports the
+    problems exactly.
+    """
+    tree = read_tree(text, first_line)
+    if tree is None:
+        return None
+    builder = _Builder(path, text)
+    builder.build(cast("Tree", tree))
+    return None if builder.diagnostics else builder.record
+
+
+def _lark_tree(text: str, path: str) -> Tree:
+    """Lark's tree of a record; every syntax error is reported (up to a limit) in one :class:`NotationError`."""
+    from lark.exceptions import UnexpectedInput
+
     diagnostics: list[Diagnostic] = []
     work = text
     tree: Tree | None = None
@@ -206,11 +253,7 @@ def parse_record(text: str, path: str = "<record>") -> Record:
             work = _blank_line(work, diag.span.line)
     if diagnostics or tree is None:
         raise NotationError(diagnostics)
-    builder = _Builder(path, text)
-    builder.build(tree)
-    if builder.diagnostics:
-        raise NotationError(builder.diagnostics)
-    return builder.record
+    return tree
 
 
 def _tok(item: object) -> Token:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .cards import Card, CardLike, Suit
@@ -55,7 +56,10 @@ __all__ = ["DealResult", "GameResult", "ReplayResult", "TrickResult", "replay_re
 
 
 def _sorted(cards: Any) -> list[Card]:
-    return sorted(cards, key=lambda c: c.sort_key)
+    return sorted(cards, key=_SORT_KEY)
+
+
+_SORT_KEY = attrgetter("sort_key")  # in C: snapshots sort every hand after every trick
 
 
 @dataclass
@@ -385,6 +389,8 @@ class _Replayer:
         for item in deal.opening:
             state = self.item(item, state, opening, [], None)
         step.events.extend(opening)
+        # The replay keeps no earlier state (snapshots copy what they show): actions may change this one in place.
+        state.in_place = True
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
@@ -481,9 +487,9 @@ class _Replayer:
                 f"(the stock has {state.stock_count} cards)",
                 trick.span,
             )
-            state = state.copy()
             state.to_draw = []
-        before = Snapshot.of(state)
+        # Nothing a snapshot shows changes between two tricks: the last trick's "after" is this one's "before".
+        before = outcome.tricks[-1].after if outcome.tricks else Snapshot.of(state)
         phase = state.phase
         leader = state.leader
         events: list[Scoring] = []
@@ -521,7 +527,7 @@ class _Replayer:
             pending = not stated_draws and state.to_draw and state.stock is not None
             # The record leaves the draws out (the stock is written out): where the rules let a player declare or
             # exchange after drawing, a statement that only the cards drawn make legal comes after them.
-            if pending and not _legal(item, state) and _legal(item, _draw_from_stock(state, [])):
+            if pending and not _legal(item, state) and _legal(item, _draw_from_stock(state.copy(), [])):
                 state = _draw_from_stock(state, draws)
             state = self.item(item, state, events, draws, trick)
             comments.extend(item.comments)
@@ -659,6 +665,7 @@ class _Replayer:
 
 def _legal(item: Any, state: DealState) -> bool:
     """Whether a declaration, show or exchange breaks no rule in this state (other statements count as legal)."""
+    state = state.copy()  # a trial: the replay's own state may be changed in place
     try:
         if isinstance(item, Declare):
             cards = [_known(c) for c in item.cards]

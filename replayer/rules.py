@@ -2,6 +2,11 @@
 
 The engine reads only :class:`RuleProfile`; every number and switch of a variant lives in
 ``replayer/profiles/NAME.yaml``. This is the only module that imports yaml, and it only uses ``yaml.safe_load``.
+
+The YAML files are the source of truth. ``replayer/profiles/compiled.json`` holds what ``yaml.safe_load`` makes of
+each, keyed by a hash of the file's bytes, so that a command starts without loading and running the YAML reader;
+``python -m replayer.rules`` rewrites it. A profile whose file has changed since (its hash differs) is read from
+its YAML as before: a stale compiled form is never used.
 """
 
 from __future__ import annotations
@@ -9,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank, parse_suit
 from .errors import RuleProfileError
@@ -387,10 +389,76 @@ def _merge(base: Any, change: Any) -> Any:
     return merged
 
 
+def _profile_folder() -> Path:
+    # The package's own folder (importlib.resources would cost a start-up the import of zipfile and tempfile).
+    return Path(__file__).resolve().parent / _PROFILE_DIR
+
+
 def profile_names() -> list[str]:
     """Names of the profiles shipped with the package."""
-    folder = resources.files("replayer").joinpath(_PROFILE_DIR)
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return sorted(p.name[:-5] for p in _profile_folder().iterdir() if p.name.endswith(".yaml"))
+
+
+_COMPILED = "compiled.json"
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+@cache
+def _compiled() -> dict[str, Any]:
+    """The compiled profiles by name (empty when the file is missing or unreadable: the YAML is read instead)."""
+    import json
+
+    try:
+        loaded = json.loads((_profile_folder() / _COMPILED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _safe_load(text: str | bytes, where: str) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise RuleProfileError(f"{where}: not valid YAML: {exc}") from None
+
+
+def _shipped_data(name: str, raw: bytes) -> Any:
+    """What ``yaml.safe_load`` makes of a shipped profile's bytes: the compiled form when it is of these bytes."""
+    entry = _compiled().get(name)
+    if isinstance(entry, dict) and entry.get("sha256") == _digest(raw):
+        return entry.get("data")
+    return _safe_load(raw.decode("utf-8"), f"profiles/{name}.yaml")
+
+
+def compile_profiles() -> dict[str, Any]:
+    """The compiled form of every shipped profile (see the module's docstring); what ``python -m replayer.rules``
+    writes. A profile whose YAML data JSON cannot carry unchanged is left out (it is read from its YAML)."""
+    import json
+
+    compiled = {}
+    for name in profile_names():
+        raw = (_profile_folder() / f"{name}.yaml").read_bytes()
+        data = _safe_load(raw.decode("utf-8"), f"profiles/{name}.yaml")
+        if json.loads(json.dumps(data)) == data:
+            compiled[name] = {"sha256": _digest(raw), "data": data}
+    return compiled
+
+
+def write_compiled_profiles() -> Path:
+    """Rewrite ``replayer/profiles/compiled.json`` from the YAML files; returns its path."""
+    import json
+
+    path = _profile_folder() / _COMPILED
+    text = json.dumps(compile_profiles(), ensure_ascii=False, indent=1) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 @cache
@@ -403,18 +471,12 @@ def load_rules(name_or_path: str) -> RuleProfile:
         except OSError as exc:
             raise RuleProfileError(f"{path}: cannot read the profile: {exc.strerror}") from None
         where = str(path)
-    else:
-        resource = resources.files("replayer").joinpath(_PROFILE_DIR, f"{name_or_path}.yaml")
-        if not resource.is_file():
-            known = ", ".join(profile_names())
-            raise RuleProfileError(f"unknown profile {name_or_path!r} (profiles: {known})")
-        text = resource.read_text(encoding="utf-8")
-        where = f"profiles/{name_or_path}.yaml"
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise RuleProfileError(f"{where}: not valid YAML: {exc}") from None
-    return _build(data, where)
+        return _build(_safe_load(text, where), where)
+    resource = _profile_folder() / f"{name_or_path}.yaml"
+    if not resource.is_file():
+        known = ", ".join(profile_names())
+        raise RuleProfileError(f"unknown profile {name_or_path!r} (profiles: {known})")
+    return _build(_shipped_data(name_or_path, resource.read_bytes()), f"profiles/{name_or_path}.yaml")
 
 
 class _Reader:
@@ -762,3 +824,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     if profile.stock_size % profile.players:
         raise r.fail("hand_size", "the stock does not divide evenly between the players")
     return profile
+
+
+if __name__ == "__main__":  # python -m replayer.rules: rewrite the compiled profiles after editing a YAML file
+    print(f"wrote {write_compiled_profiles()}")

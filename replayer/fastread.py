@@ -1,0 +1,454 @@
+"""A fast reader for the common statements of the notation, used before the Lark parser (replayer/notation.py).
+
+Lark's LALR parser with its contextual lexer spends most of a validation's time on a record's text. Almost every
+line of a record is one of a few simple shapes (``trick 1: S 9C, N QC -> N``, ``draws N KC, S 9D``,
+``score N 10, S 0``), so this module matches each line with one compiled regular expression and builds the tree
+that Lark would build, in the same shape (the same rule names and the same named tokens, with their positions), for
+the same builder to turn into a record.
+
+It is deliberately partial: every pattern accepts only a subset of what the grammar (grammar/bezique.lark) accepts
+for that statement, and a line that matches none of them (another spelling, a comment over several lines, a
+statement added to the grammar later, a syntax error) makes :func:`read_tree` give up and return None, so that the
+Lark parser reads the record and reports its errors exactly as before. tests/test_fastread.py checks that whatever
+this reader accepts, Lark accepts with the same tree.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABCMeta
+from collections.abc import Callable
+from functools import cache
+
+__all__ = ["Token", "Tree", "read_tree"]
+
+
+class Token(str, metaclass=ABCMeta):
+    """A token with Lark's attributes: its terminal's name and its 1-based line and column.
+
+    Lark's own Token is registered as a virtual subclass when Lark is loaded, so that the builder's
+    ``isinstance(x, Token)`` holds for the tokens of either reader.
+    """
+
+    type: str
+    line: int
+    column: int
+
+    def __new__(cls, type_: str, value: str, line: int, column: int) -> Token:
+        token = super().__new__(cls, value)
+        token.type = type_
+        token.line = line
+        token.column = column
+        return token
+
+
+class Tree(metaclass=ABCMeta):  # noqa: B024 - an ABC for its register(), not for abstract methods
+    """A rule's node with Lark's attributes: the rule's name and its children (trees and tokens)."""
+
+    __slots__ = ("children", "data")
+
+    def __init__(self, data: str, children: list[Tree | Token]) -> None:
+        self.data = data
+        self.children = children
+
+    def __repr__(self) -> str:
+        return f"Tree({self.data!r}, {self.children!r})"
+
+
+# Pieces of the patterns. Each is a subset of the grammar's terminal of the same name: ASCII spellings only, upper
+# case cards and seats, lower case keywords, and one space at least wherever the grammar's lexer would need a word
+# boundary (a card, seat or number followed directly by a letter or digit is left to Lark).
+_WS = r"[ \t\f]*"
+_GAP = r"[ \t\f]+"
+_SEAT = r"[NSEW]"
+_CARD = r"(?:10|[AKQJT987?])[SHDC?]"
+_INT = r"\d{1,9}(?!\d)"
+# A meld kind of at least three characters: a two-letter lower case word such as "qs" might be read as a card.
+_KIND = r"(?=[a-z_]{3})[a-z]+(?:_[a-z]+)*"
+_STRING = r'"[^"\n]*"'
+_NAME = r"[A-Za-z][\w.-]*(?![\w.-])"
+# Comments and questions may span lines: the reader joins the lines of a brace left open.
+_COMMENT = r"\{(?!\?)[^}]*\}"
+_QUESTION = r"\{\?[^}]*\}"
+# Comments after a statement, to the end of the line.
+_TAIL = rf"(?P<tail>(?:{_WS}{_COMMENT})*){_WS}$"
+_POINTS = rf"(?:{_WS}={_WS}(?P<points>{_INT}))?"
+_TEXT_KEYS = "title|source|url|page|date|event|site|annotator|translator|note|language|round"
+
+
+def _line(pattern: str) -> str:
+    return pattern + _TAIL
+
+
+_CARDS_AFTER = rf"(?:{_WS}{_CARD}(?:{_GAP}{_CARD})*)?"
+_SEAT_VALUES = rf"{_SEAT}{_GAP}{_INT}(?:{_WS},{_WS}{_SEAT}{_GAP}{_INT})*"
+_PLAY = rf"(?:{_QUESTION}{_WS})*{_SEAT}{_GAP}{_CARD}"
+
+# Compiled on first use (see _pattern): a short record needs few of them, and a command starts sooner.
+_PATTERNS: dict[str, str] = {
+    "game_stmt": _line(rf"(?P<kw>game)(?:{_GAP}(?P<string>{_STRING}))?"),
+    "text_header": _line(rf"(?P<kw>{_TEXT_KEYS}){_WS}:(?P<text>[^\n{{]*)"),
+    "players_header": _line(
+        rf"(?P<kw>players){_WS}:{_WS}(?P<list>{_SEAT}(?:{_GAP}{_STRING})?(?:{_WS},{_WS}{_SEAT}(?:{_GAP}{_STRING})?)*)"
+    ),
+    "profile_header": _line(rf"(?P<kw>profile){_WS}:{_WS}(?P<name>{_NAME})"),
+    "options_header": _line(
+        rf"(?P<kw>options?){_WS}:{_WS}(?P<list>{_NAME}{_WS}={_WS}(?:{_INT}|{_NAME})"
+        rf"(?:{_WS},?{_WS}{_NAME}{_WS}={_WS}(?:{_INT}|{_NAME}))*)"
+    ),
+    "target_header": _line(rf"(?P<kw>target){_WS}:{_WS}(?P<int>{_INT})"),
+    "dealer_header": _line(rf"(?P<kw>dealer){_WS}:{_WS}(?P<seat>{_SEAT})"),
+    "leader_header": _line(rf"(?P<kw>leader){_WS}:{_WS}(?P<seat>{_SEAT})"),
+    "trump_header": _line(rf"(?P<kw>trumps?){_WS}:{_WS}(?P<suit>[SHDC])"),
+    "turnup_header": _line(rf"(?P<kw>turn-?up){_WS}:{_WS}(?P<card>{_CARD})"),
+    "hand_header": _line(rf"(?P<kw>hand){_GAP}(?P<seat>{_SEAT}){_WS}:(?P<cards>{_CARDS_AFTER})"),
+    "stock_header": _line(rf"(?P<kw>stock){_WS}:(?P<cards>{_CARDS_AFTER})"),
+    "deal_stmt": _line(rf"(?P<kw>deal)(?:{_GAP}(?P<int>{_INT}))?"),
+    "trick_stmt": _line(
+        rf"(?P<kw>trick){_GAP}(?P<int>{_INT}){_WS}:{_WS}"
+        rf"(?P<list>{_PLAY}(?:(?:{_WS},{_WS}{_PLAY})*|(?P<slash>(?:{_WS}/{_WS}{_PLAY})+)))"
+        rf"(?:{_WS}->{_WS}(?P<winner>{_SEAT}))?"
+    ),
+    "exchange_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>exchanges?){_GAP}(?P<card>{_CARD}){_POINTS}"),
+    "declare_stmt": _line(
+        rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>declares?)(?:{_GAP}(?P<kind>{_KIND}))?"
+        rf"(?P<cards>(?:{_GAP}{_CARD})*){_POINTS}"
+    ),
+    "show_stmt": _line(
+        rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>shows?)(?:{_GAP}(?P<kind>{_KIND}))?(?P<cards>(?:{_GAP}{_CARD})+)"
+    ),
+    "claim_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>scores){_GAP}(?P<kind>{_KIND}){_POINTS}"),
+    "draws_stmt": _line(rf"(?P<kw>draws?){_GAP}(?P<list>{_SEAT}{_GAP}{_CARD}(?:{_WS},{_WS}{_SEAT}{_GAP}{_CARD})*)"),
+    "score_stmt": _line(rf"(?P<kw>score){_GAP}(?P<list>{_SEAT_VALUES})"),
+    "brisques_stmt": _line(rf"(?P<kw>brisques){_GAP}(?P<list>{_SEAT_VALUES})"),
+    "result_stmt": _line(rf"(?P<kw>result){_GAP}(?P<list>{_SEAT_VALUES})"),
+    "total_stmt": _line(rf"(?P<kw>total){_GAP}(?P<list>{_SEAT_VALUES})"),
+    "winner_stmt": _line(rf"(?P<kw>winner){_GAP}(?P<seat>{_SEAT})"),
+    "comment_stmt": rf"(?P<tail>{_COMMENT}(?:{_WS}{_COMMENT})*){_WS}$",
+}
+
+
+@cache
+def _pattern(kind: str) -> re.Pattern[str]:
+    return re.compile(_PATTERNS[kind])
+
+
+# The statements a line may hold, by its first word (a seat starts the statements of a trick's winner).
+_BY_WORD: dict[str, tuple[str, ...]] = {
+    "game": ("game_stmt",),
+    **{key: ("text_header",) for key in _TEXT_KEYS.split("|")},
+    "players": ("players_header",),
+    "profile": ("profile_header",),
+    "option": ("options_header",),
+    "options": ("options_header",),
+    "target": ("target_header",),
+    "dealer": ("dealer_header",),
+    "leader": ("leader_header",),
+    "trump": ("trump_header",),
+    "trumps": ("trump_header",),
+    "turnup": ("turnup_header",),
+    "turn-up": ("turnup_header",),
+    "hand": ("hand_header",),
+    "stock": ("stock_header",),
+    "deal": ("deal_stmt",),
+    "trick": ("trick_stmt",),
+    "draw": ("draws_stmt",),
+    "draws": ("draws_stmt",),
+    "score": ("score_stmt",),
+    "brisques": ("brisques_stmt",),
+    "result": ("result_stmt",),
+    "total": ("total_stmt",),
+    "winner": ("winner_stmt",),
+    **{seat: ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt") for seat in "NSEW"},
+}
+_FIRST_WORD = re.compile(r"[ \t\f]*([a-z-]+|[NSEW](?=[ \t\f])|\{)")
+
+_FIND_CARD = re.compile(_CARD)
+_FIND_SEAT_STRING = re.compile(rf"(?P<seat>{_SEAT})(?:{_GAP}(?P<string>{_STRING}))?")
+_FIND_OPTION = re.compile(rf"(?P<name>{_NAME}){_WS}={_WS}(?:(?P<int>{_INT})|(?P<value>{_NAME}))")
+_FIND_PLAY = re.compile(rf"(?P<questions>(?:{_QUESTION}{_WS})*)(?P<seat>{_SEAT}){_GAP}(?P<card>{_CARD})")
+_FIND_QUESTION = re.compile(_QUESTION)
+_FIND_SEAT_CARD = re.compile(rf"(?P<seat>{_SEAT}){_GAP}(?P<card>{_CARD})")
+_FIND_SEAT_INT = re.compile(rf"(?P<seat>{_SEAT}){_GAP}(?P<int>{_INT})")
+_FIND_COMMENT = re.compile(_COMMENT)
+
+_KEYWORD_TYPES = {
+    "game_stmt": "GAME",
+    "text_header": "TEXT_KEY",
+    "players_header": "PLAYERS",
+    "profile_header": "PROFILE",
+    "options_header": "OPTIONS",
+    "target_header": "TARGET",
+    "dealer_header": "DEALER",
+    "leader_header": "LEADER",
+    "trump_header": "TRUMP",
+    "turnup_header": "TURNUP",
+    "hand_header": "HAND",
+    "stock_header": "STOCK",
+    "deal_stmt": "DEAL",
+    "trick_stmt": "TRICK",
+    "exchange_stmt": "EXCHANGES",
+    "declare_stmt": "DECLARES",
+    "show_stmt": "SHOWS",
+    "claim_stmt": "SCORES",
+    "draws_stmt": "DRAWS",
+    "score_stmt": "SCORE",
+    "brisques_stmt": "BRISQUES",
+    "result_stmt": "RESULT",
+    "total_stmt": "TOTAL",
+    "winner_stmt": "WINNER",
+}
+
+
+class _Line:
+    """Makes the tokens of one matched line, at their line and column."""
+
+    __slots__ = ("line", "match", "one_line", "text")
+
+    def __init__(self, text: str, line: int, match: re.Match[str]) -> None:
+        self.text = text
+        self.line = line
+        self.match = match
+        self.one_line = "\n" not in text
+
+    def token(self, type_: str, value: str, start: int) -> Token:
+        """A token starting at ``start`` in the text (which spans several lines when a comment does)."""
+        if self.one_line:
+            return Token(type_, value, self.line, start + 1)
+        before = self.text.rfind("\n", 0, start)
+        return Token(type_, value, self.line + self.text.count("\n", 0, start), start - before)
+
+    def group(self, type_: str, name: str) -> Token | None:
+        """The token of a named group, or None when the group did not take part."""
+        start = self.match.start(name)
+        if start < 0:
+            return None
+        return self.token(type_, self.match.group(name), start)
+
+    def found(self, type_: str, match: re.Match[str], name: str | int = 0) -> Token:
+        """The token of a group of a match found inside this line."""
+        return self.token(type_, match.group(name), match.start(name))
+
+    def each(self, pattern: re.Pattern[str], name: str) -> list[re.Match[str]]:
+        """The matches of ``pattern`` within a named group of the line."""
+        return list(pattern.finditer(self.text, self.match.start(name), self.match.end(name)))
+
+    def cards(self, name: str = "cards") -> list[Tree | Token]:
+        if self.match.start(name) < 0:
+            return []
+        return [self.found("CARD", m) for m in self.each(_FIND_CARD, name)]
+
+    def points(self) -> list[Tree | Token]:
+        token = self.group("INT", "points")
+        return [] if token is None else [Tree("points", [token])]
+
+    def comments(self) -> list[Tree | Token]:
+        return [Tree("comment", [self.found("COMMENT", m)]) for m in self.each(_FIND_COMMENT, "tail")]
+
+
+def _keyword(line: _Line, kind: str) -> Token:
+    token = line.group(_KEYWORD_TYPES[kind], "kw")
+    assert token is not None
+    return token
+
+
+def _seat(line: _Line) -> Token:
+    token = line.group("SEAT", "seat")
+    assert token is not None
+    return token
+
+
+def _children_game(line: _Line, kind: str) -> list[Tree | Token]:
+    string = line.group("STRING", "string")
+    return [_keyword(line, kind), *([string] if string is not None else [])]
+
+
+def _children_text(line: _Line, kind: str) -> list[Tree | Token]:
+    # Lark's TEXT takes the rest of the line up to a comment, blanks included (the builder strips it).
+    text = line.group("TEXT", "text")
+    return [_keyword(line, kind), *([text] if text else [])]
+
+
+def _children_players(line: _Line, kind: str) -> list[Tree | Token]:
+    players: list[Tree | Token] = []
+    for m in line.each(_FIND_SEAT_STRING, "list"):
+        parts: list[Tree | Token] = [line.found("SEAT", m, "seat")]
+        if m.start("string") >= 0:
+            parts.append(line.found("STRING", m, "string"))
+        players.append(Tree("player", parts))
+    return [_keyword(line, kind), *players]
+
+
+def _children_profile(line: _Line, kind: str) -> list[Tree | Token]:
+    name = line.group("NAME", "name")
+    assert name is not None
+    return [_keyword(line, kind), name]
+
+
+def _children_options(line: _Line, kind: str) -> list[Tree | Token]:
+    options: list[Tree | Token] = []
+    for m in line.each(_FIND_OPTION, "list"):
+        value = line.found("INT", m, "int") if m.start("int") >= 0 else line.found("NAME", m, "value")
+        options.append(Tree("option", [line.found("NAME", m, "name"), value]))
+    return [_keyword(line, kind), *options]
+
+
+def _children_int(line: _Line, kind: str) -> list[Tree | Token]:
+    number = line.group("INT", "int")
+    return [_keyword(line, kind), *([number] if number is not None else [])]
+
+
+def _children_seat_header(line: _Line, kind: str) -> list[Tree | Token]:
+    return [_keyword(line, kind), _seat(line)]
+
+
+def _children_trump(line: _Line, kind: str) -> list[Tree | Token]:
+    suit = line.group("SUIT", "suit")
+    assert suit is not None
+    return [_keyword(line, kind), suit]
+
+
+def _children_turnup(line: _Line, kind: str) -> list[Tree | Token]:
+    card = line.group("CARD", "card")
+    assert card is not None
+    return [_keyword(line, kind), card]
+
+
+def _children_hand(line: _Line, kind: str) -> list[Tree | Token]:
+    return [_keyword(line, kind), _seat(line), *line.cards()]
+
+
+def _children_stock(line: _Line, kind: str) -> list[Tree | Token]:
+    return [_keyword(line, kind), *line.cards()]
+
+
+def _children_trick(line: _Line, kind: str) -> list[Tree | Token]:
+    children: list[Tree | Token] = [_keyword(line, kind)]
+    number = line.group("INT", "int")
+    assert number is not None
+    children.append(number)
+    for m in line.each(_FIND_PLAY, "list"):
+        questions: list[Tree | Token] = [
+            Tree("question", [line.found("QUESTION", q)])
+            for q in _FIND_QUESTION.finditer(line.text, m.start("questions"), m.end("questions"))
+        ]
+        children.append(Tree("play", [*questions, line.found("SEAT", m, "seat"), line.found("CARD", m, "card")]))
+    winner = line.group("SEAT", "winner")
+    if winner is not None:
+        children.append(Tree("winner", [winner]))
+    return children
+
+
+def _children_exchange(line: _Line, kind: str) -> list[Tree | Token]:
+    card = line.group("CARD", "card")
+    assert card is not None
+    return [_seat(line), _keyword(line, kind), card, *line.points()]
+
+
+def _children_declare(line: _Line, kind: str) -> list[Tree | Token]:
+    meld = line.group("KIND", "kind")
+    return [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards(), *line.points()]
+
+
+def _children_show(line: _Line, kind: str) -> list[Tree | Token]:
+    meld = line.group("KIND", "kind")
+    return [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards()]
+
+
+def _children_claim(line: _Line, kind: str) -> list[Tree | Token]:
+    meld = line.group("KIND", "kind")
+    assert meld is not None
+    return [_seat(line), _keyword(line, kind), meld, *line.points()]
+
+
+def _children_draws(line: _Line, kind: str) -> list[Tree | Token]:
+    draws: list[Tree | Token] = [
+        Tree("seat_card", [line.found("SEAT", m, "seat"), line.found("CARD", m, "card")])
+        for m in line.each(_FIND_SEAT_CARD, "list")
+    ]
+    return [_keyword(line, kind), *draws]
+
+
+def _children_values(line: _Line, kind: str) -> list[Tree | Token]:
+    values: list[Tree | Token] = [
+        Tree("seat_points", [line.found("SEAT", m, "seat"), line.found("INT", m, "int")])
+        for m in line.each(_FIND_SEAT_INT, "list")
+    ]
+    return [_keyword(line, kind), *values]
+
+
+def _children_comments(line: _Line, kind: str) -> list[Tree | Token]:
+    return []
+
+
+_CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
+    "game_stmt": _children_game,
+    "text_header": _children_text,
+    "players_header": _children_players,
+    "profile_header": _children_profile,
+    "options_header": _children_options,
+    "target_header": _children_int,
+    "dealer_header": _children_seat_header,
+    "leader_header": _children_seat_header,
+    "trump_header": _children_trump,
+    "turnup_header": _children_turnup,
+    "hand_header": _children_hand,
+    "stock_header": _children_stock,
+    "deal_stmt": _children_int,
+    "trick_stmt": _children_trick,
+    "exchange_stmt": _children_exchange,
+    "declare_stmt": _children_declare,
+    "show_stmt": _children_show,
+    "claim_stmt": _children_claim,
+    "draws_stmt": _children_draws,
+    "score_stmt": _children_values,
+    "brisques_stmt": _children_values,
+    "result_stmt": _children_values,
+    "total_stmt": _children_values,
+    "winner_stmt": _children_seat_header,
+    "comment_stmt": _children_comments,
+}
+
+
+def _statement(text: str, number: int) -> Tree | None:
+    """The tree of one line's statement; None when the line is not one of the shapes read here."""
+    first = _FIRST_WORD.match(text)
+    if first is None:
+        return None
+    word = first.group(1)
+    kinds = ("comment_stmt",) if word == "{" else _BY_WORD.get(word, ())
+    for kind in kinds:
+        match = _pattern(kind).match(text, first.start(1))
+        if match is not None:
+            line = _Line(text, number, match)
+            children = _CHILDREN[kind](line, kind)
+            children.extend(line.comments())
+            data = "unordered_trick" if kind == "trick_stmt" and match.start("slash") >= 0 else kind
+            return Tree(data, children)
+    return None
+
+
+def read_tree(text: str, first_line: int = 1) -> Tree | None:
+    """Lark's tree for a record, when every line is a statement this reader knows; None otherwise.
+
+    ``first_line`` is the line number of the text's first line (when the text is a part of a file).
+    """
+    statements: list[Tree | Token] = []
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        number, line = index + first_line, lines[index]
+        # A comment left open goes on over the next lines: they are read as one.
+        while line.rfind("{") > line.rfind("}") and index + 1 < len(lines):
+            index += 1
+            line += "\n" + lines[index]
+        index += 1
+        if not line or line.isspace():
+            if line.strip(" \t\f"):  # other white space (a stray carriage return, …) is for Lark to judge
+                return None
+            continue
+        statement = _statement(line, number)
+        if statement is None:
+            return None
+        statements.append(statement)
+    return Tree("start", statements)

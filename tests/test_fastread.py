@@ -1,0 +1,181 @@
+"""The fast reader (replayer/fastread.py) against Lark: whatever it accepts, Lark accepts with the same tree.
+
+The builder turns either tree into the record, so equal trees (every rule, token type, value, line and column) mean
+equal records and equal diagnostics. Where the fast reader gives up, Lark reads the record as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import DATA, GAMES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits, records, token_edits
+
+from replayer.fastread import read_tree
+from replayer.generate import generate_game
+from replayer.notation import _parser
+from replayer.rules import profile_names
+
+
+def shape(node: Any) -> Any:
+    """A tree as nested tuples: rule names, and each token's type, text, line and column."""
+    if isinstance(node, str):
+        return (node.type, str(node), node.line, node.column)
+    return (node.data, [shape(child) for child in node.children])
+
+
+def lark_shape(text: str) -> Any:
+    """Lark's tree, or None when Lark rejects the text."""
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        return shape(_parser().parse(text))
+    except UnexpectedInput:
+        return None
+
+
+def agrees(text: str) -> bool:
+    """Check the property for one text; True when the fast reader accepted it."""
+    fast = read_tree(text)
+    if fast is None:
+        return False
+    lark = lark_shape(text)
+    assert lark is not None, "the fast reader accepts a record that Lark rejects"
+    assert shape(fast) == lark
+    return True
+
+
+RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_records(path: Any) -> None:
+    agrees(path.read_text(encoding="utf-8"))
+
+
+def test_every_game_in_games_is_read_fast() -> None:
+    """The shipped records use only statements the fast reader knows (a slower fallback would go unnoticed)."""
+    assert all(agrees(p.read_text(encoding="utf-8")) for p in sorted(GAMES.glob("*.bzq")))
+
+
+@pytest.mark.parametrize("profile", profile_names())
+def test_generated_records_of_every_profile(profile: str) -> None:
+    text = "\n".join(generate_game(profile, seed, deals) for seed, deals in ((1, 1), (2, 2), (3, 3)))
+    assert agrees(text)
+
+
+# Lines at the edges of what the fast reader takes: each either agrees with Lark or is left to it.
+EDGES = [
+    "N declares qs",  # a two-letter kind might be a card: left to Lark
+    "N declares marriage KH QH = 20 { c } {d}",
+    "N declares = 40",
+    "N shows marriage KS QS",
+    "S scores seven_played = 10",
+    "hand N: QSKS",
+    "hand N:QS KS",
+    "hand N:",
+    "stock:",
+    "hand N: ?? Q? ?S 10? T? ? Q",
+    "trick 1: S 9C / N QC -> N",
+    "trick 1: S 9C, N QC / E 7C",
+    "trick 1: S 9C",
+    "trick 1: {? why | QC } S 9C, {?x} N QC ->N",
+    "trick 1: S 9C, N QC -> N { a\n b } { c }",
+    "trick 1: {? a\n b | 9C } S 9C, N QC",
+    'game"x"',
+    'game "x" { c }',
+    "game",
+    "note:   ",
+    "note:  a } b { c }",
+    "note: a { b } c",
+    "title: { only a comment }",
+    "options: a=1b=2",
+    "options: a=1, b=x c=24",
+    "option: last_trick = 24",
+    "options: a=bc=d",
+    "target: 1234567890",
+    "target: 123456789",
+    "deal 1 { c }",
+    "deal",
+    "deal1",
+    "trump: S",
+    "trumps: s",
+    "trump: SS",
+    "turnup: 10C",
+    "turn-up: QS",
+    "turnup: qs",
+    "dealer: N{c}",
+    "leader: South",
+    'players: N "Ann", S',
+    'players: N"Ann"',
+    "draws N KC, S 9D",
+    "draw N KC,S 9D",
+    "draws N KC S 9D",
+    "score N 10, S 0",
+    "score N 10S",
+    "brisques N 60, S 100",
+    "result N 590, S 730",
+    "total N 1240, S 980",
+    "winner N",
+    "{ a } { b }",
+    "{ a\nb } trick 1: S 9C, N QC",
+    "{ never closed",
+    "{? a question alone }",
+    "N exchanges 7C = 10",
+    "N exchange 7C=10",
+    "Nexchanges 7C",
+    "TRICK 1: S 9C, N QC",
+    "trick 1: s 9c, n qc",
+    "trick 1: S 9C, N QC\r",
+    "\ttrick 1: S 9C, N QC",
+    "\u00a0trick 1: S 9C, N QC",
+    "",
+    "\n\n",
+]
+
+
+@pytest.mark.parametrize("line", EDGES)
+def test_edges(line: str) -> None:
+    head = 'game "g"\ndeal 1\ntrick 1: S 9C, N QC -> N\n'
+    agrees(line)
+    agrees(head + line + "\n")
+    agrees(head + line)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["bytes"])
+@given(byte_edits())
+def test_byte_edits(data: bytes) -> None:
+    agrees(data.decode("utf-8", errors="replace"))
+
+
+@settings(FUZZ, max_examples=EXAMPLES["tokens"])
+@given(token_edits())
+def test_token_edits(text: str) -> None:
+    agrees(text)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["lines"])
+@given(line_edits())
+def test_line_edits(text: str) -> None:
+    agrees(text)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["grammar"])
+@given(records())
+def test_records_from_the_grammar(text: str) -> None:
+    agrees(text)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["grammar"])
+@given(
+    st.lists(
+        st.sampled_from([*EDGES, "trick 2: N QS, S KS -> N", "  draws N 7C, S 8C", "  score N 0, S 0", "{ x }"]),
+        max_size=12,
+    ),
+    st.sampled_from(["\n", "\n\n", "\n  "]),
+)
+def test_mixed_edges(lines: list[str], separator: str) -> None:
+    agrees(separator.join(lines))
