@@ -18,7 +18,8 @@ from .record import Record
 
 __all__ = ["NotStreamable", "game_chunks", "read_part"]
 
-_GAME = re.compile(rb"[ \t\f]*game(?![\w])")
+# A game statement starts a part; "game score N 1, S 0" (a game's score after its deals) belongs to its game.
+_GAME = re.compile(rb"[ \t\f]*game(?![\w])(?![ \t\f]*score(?![\w]))", re.IGNORECASE)
 # What str.splitlines() breaks at besides "\n": the whole-file path numbers lines with it when it prints a
 # diagnostic's source line, so a part holding one of these is left to that path.
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
