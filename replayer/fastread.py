@@ -81,7 +81,9 @@ def _line(pattern: str) -> str:
 
 
 _CARDS_AFTER = rf"(?:{_WS}{_CARD}(?:{_GAP}{_CARD})*)?"
-_SEAT_VALUES = rf"{_SEAT}{_GAP}{_INT}(?:{_WS},{_WS}{_SEAT}{_GAP}{_INT})*"
+_SIDE = r"[NSEW]\+[NSEW]"
+_SEAT_OR_SIDE = rf"(?:{_SIDE}|{_SEAT})"
+_SEAT_VALUES = rf"{_SEAT_OR_SIDE}{_GAP}{_INT}(?:{_WS},{_WS}{_SEAT_OR_SIDE}{_GAP}{_INT})*"
 _PLAY = rf"(?:{_QUESTION}{_WS})*{_SEAT}{_GAP}{_CARD}"
 
 # Compiled on first use (see _pattern): a short record needs few of them, and a command starts sooner.
@@ -124,6 +126,11 @@ _PATTERNS: dict[str, str] = {
     "result_stmt": _line(rf"(?P<kw>result){_GAP}(?P<list>{_SEAT_VALUES})"),
     "total_stmt": _line(rf"(?P<kw>total){_GAP}(?P<list>{_SEAT_VALUES})"),
     "winner_stmt": _line(rf"(?P<kw>winner){_GAP}(?P<seat>{_SEAT})"),
+    "game_score_stmt": _line(rf"(?P<kw>game){_GAP}(?P<kw2>score){_GAP}(?P<list>{_SEAT_VALUES})"),
+    "cut_header": _line(rf"(?P<kw>cut){_WS}:{_WS}(?P<int>{_INT})"),
+    "guess_header": _line(rf"(?P<kw>guess){_WS}:{_WS}(?P<int>{_INT})"),
+    "out_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>goes[ \t]+out){_POINTS}"),
+    "pass_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>passes|pass){_GAP}(?P<kw2>to){_GAP}(?P<partner>{_SEAT})"),
     "comment_stmt": rf"(?P<tail>{_COMMENT}(?:{_WS}{_COMMENT})*){_WS}$",
 }
 
@@ -135,7 +142,9 @@ def _pattern(kind: str) -> re.Pattern[str]:
 
 # The statements a line may hold, by its first word (a seat starts the statements of a trick's winner).
 _BY_WORD: dict[str, tuple[str, ...]] = {
-    "game": ("game_stmt",),
+    "game": ("game_stmt", "game_score_stmt"),
+    "cut": ("cut_header",),
+    "guess": ("guess_header",),
     **{key: ("text_header",) for key in _TEXT_KEYS.split("|")},
     "players": ("players_header",),
     "profile": ("profile_header",),
@@ -159,7 +168,7 @@ _BY_WORD: dict[str, tuple[str, ...]] = {
     "result": ("result_stmt",),
     "total": ("total_stmt",),
     "winner": ("winner_stmt",),
-    **{seat: ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt") for seat in "NSEW"},
+    **{seat: ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "out_stmt", "pass_stmt") for seat in "NSEW"},
 }
 _FIRST_WORD = re.compile(r"[ \t\f]*([a-z-]+|[NSEW](?=[ \t\f])|\{)")
 
@@ -169,7 +178,7 @@ _FIND_OPTION = re.compile(rf"(?P<name>{_NAME}){_WS}={_WS}(?:(?P<int>{_INT})|(?P<
 _FIND_PLAY = re.compile(rf"(?P<questions>(?:{_QUESTION}{_WS})*)(?P<seat>{_SEAT}){_GAP}(?P<card>{_CARD})")
 _FIND_QUESTION = re.compile(_QUESTION)
 _FIND_SEAT_CARD = re.compile(rf"(?P<seat>{_SEAT}){_GAP}(?P<card>{_CARD})")
-_FIND_SEAT_INT = re.compile(rf"(?P<seat>{_SEAT}){_GAP}(?P<int>{_INT})")
+_FIND_SEAT_INT = re.compile(rf"(?:(?P<side>{_SIDE})|(?P<seat>{_SEAT})){_GAP}(?P<int>{_INT})")
 _FIND_COMMENT = re.compile(_COMMENT)
 
 _KEYWORD_TYPES = {
@@ -197,6 +206,11 @@ _KEYWORD_TYPES = {
     "result_stmt": "RESULT",
     "total_stmt": "TOTAL",
     "winner_stmt": "WINNER",
+    "game_score_stmt": "GAME",
+    "cut_header": "CUT",
+    "guess_header": "GUESS",
+    "out_stmt": "GOES_OUT",
+    "pass_stmt": "PASSES",
 }
 
 
@@ -369,12 +383,37 @@ def _children_draws(line: _Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), *draws]
 
 
-def _children_values(line: _Line, kind: str) -> list[Tree | Token]:
-    values: list[Tree | Token] = [
-        Tree("seat_points", [line.found("SEAT", m, "seat"), line.found("INT", m, "int")])
+def _seat_values(line: _Line) -> list[Tree | Token]:
+    return [
+        Tree(
+            "seat_points",
+            [
+                line.found("SIDE", m, "side") if m.start("side") >= 0 else line.found("SEAT", m, "seat"),
+                line.found("INT", m, "int"),
+            ],
+        )
         for m in line.each(_FIND_SEAT_INT, "list")
     ]
-    return [_keyword(line, kind), *values]
+
+
+def _children_values(line: _Line, kind: str) -> list[Tree | Token]:
+    return [_keyword(line, kind), *_seat_values(line)]
+
+
+def _children_game_score(line: _Line, kind: str) -> list[Tree | Token]:
+    score = line.group("SCORE", "kw2")
+    assert score is not None
+    return [_keyword(line, kind), score, *_seat_values(line)]
+
+
+def _children_out(line: _Line, kind: str) -> list[Tree | Token]:
+    return [_seat(line), _keyword(line, kind), *line.points()]
+
+
+def _children_pass(line: _Line, kind: str) -> list[Tree | Token]:
+    to, partner = line.group("TO", "kw2"), line.group("SEAT", "partner")
+    assert to is not None and partner is not None
+    return [_seat(line), _keyword(line, kind), to, partner]
 
 
 def _children_comments(line: _Line, kind: str) -> list[Tree | Token]:
@@ -406,6 +445,11 @@ _CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
     "result_stmt": _children_values,
     "total_stmt": _children_values,
     "winner_stmt": _children_seat_header,
+    "game_score_stmt": _children_game_score,
+    "cut_header": _children_int,
+    "guess_header": _children_int,
+    "out_stmt": _children_out,
+    "pass_stmt": _children_pass,
     "comment_stmt": _children_comments,
 }
 

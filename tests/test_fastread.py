@@ -140,6 +140,21 @@ EDGES = [
     "\u00a0trick 1: S 9C, N QC",
     "",
     "\n\n",
+    "game score N 1, S 0",
+    "game score N+S 100, E+W 50 { c }",
+    "game  score",
+    "gamescore N 1",
+    "score N+S 10, E+W 0",
+    "score N+ S 10",
+    "cut: 24",
+    "guess:3",
+    "cut 24",
+    "N goes out",
+    "N goes \t out = 10",
+    "N goesout",
+    "N passes to S",
+    "N pass to S { c }",
+    "N passes S",
 ]
 
 
