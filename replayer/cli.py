@@ -555,6 +555,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     elif "target" in profile.options:
         tie = profile.options["tie_rule"].default if "tie_rule" in profile.options else "higher_total"
         print(f"  game                     {profile.options['target'].default} (both over it: {tie})")
+    if profile.penalties:
+        print("\nPenalties (`N penalty KIND = POINTS`, deducted from the offender's score):")
+        words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
+        for kind, amount in profile.penalties:
+            print(f"  {kind:<24} {words.get(str(amount), amount)}")
     print("\nOptions:")
     for opt in profile.options.values():
         values = f" ({' | '.join(opt.values)})" if opt.values else ""

@@ -37,6 +37,7 @@ __all__ = [
     "apply_exchange",
     "apply_out",
     "apply_pass",
+    "apply_penalty",
     "apply_play",
     "apply_show",
     "finish_deal",
@@ -1166,6 +1167,43 @@ def apply_out(state: DealState, seat: str, points: int | None = None, force: boo
         new.out_stated = True
         # Scores nothing itself (the hand's points are in): the event lets a replay and a lesson show the end.
         step.events.append(Scoring(seat, "goes_out", (), 0))
+    return step.check(force)
+
+
+def apply_penalty(
+    state: DealState, seat: str, kind: str, points: int | None = None, banked: int = 0, force: bool = False
+) -> Step:
+    """``N penalty extra_card = 50``: deduct a penalty of the profile's table from ``seat``'s score (RULES.md §3.6).
+
+    The record states the penalty; the offence itself is told in its commentary. ``banked`` is what the seat's
+    scorer has from earlier hands of the game: a penalty of ``all`` points ("всі очки гравця обнуляється", 001:L42)
+    takes those too, so that the game total starts again from 0. ``unscored`` cancels the combinations the seat has
+    shown but not yet scored (004:L329, one reading).
+    """
+    new = _successor(state)
+    step = Step(new)
+    table = dict(new.profile.penalties)
+    if kind not in table:
+        listed = ", ".join(table) or "none"
+        step.violations.append(
+            RuleViolation("BZ313", f"the {new.profile.name} profile has no penalty {kind!r} (penalties: {listed})")
+        )
+        return step.check(force)
+    amount = table[kind]
+    seat_state = new.seats[seat]
+    if amount == "all":
+        deducted = banked + new.scores()[new.profile.scorer(seat)]
+    elif amount == "unscored":
+        deducted = 0
+        seat_state.pending = []
+    else:
+        deducted = int(amount)
+    if points is not None and points != deducted:
+        step.violations.append(
+            RuleViolation("BZ314", f"the {kind} penalty costs {seat} {deducted} points here, not {points}")
+        )
+    seat_state.score -= deducted
+    step.events.append(Scoring(seat, f"penalty_{kind}", (), -deducted))
     return step.check(force)
 
 

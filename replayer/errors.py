@@ -215,6 +215,16 @@ CODES: dict[str, ErrorCode] = {
         "only profiles that let partners declare together",
         "N declares bezique QS with S JD = 40  { classic has no partners }",
     ),
+    "BZ313": ErrorCode(
+        "no such penalty",
+        "the penalties the profile's table lists (RULES.md §3.6)",
+        "N penalty extra_card = 50  { classic lists no penalties }",
+    ),
+    "BZ314": ErrorCode(
+        "wrong penalty points",
+        "the points of the profile's penalty table",
+        "N penalty extra_card = 60  { ua2: 50 }",
+    ),
     "BZ401": ErrorCode("draw out of order", "the trick winner draws first, then the loser", "draws S 8S, N JS"),
     "BZ402": ErrorCode(
         "missing or extra draw",

@@ -46,7 +46,17 @@ _ITEM_INDENT = 2
 """Indentation of the statements that belong to a trick."""
 
 _TRICK_ITEMS = frozenset(
-    ("exchange_stmt", "declare_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "draws_stmt", "score_stmt"),
+    (
+        "exchange_stmt",
+        "declare_stmt",
+        "show_stmt",
+        "pass_stmt",
+        "claim_stmt",
+        "out_stmt",
+        "penalty_stmt",
+        "draws_stmt",
+        "score_stmt",
+    ),
 )
 
 _KEYWORDS = {
@@ -70,6 +80,7 @@ _KEYWORDS = {
     "SHOWS": "shows",
     "SCORES": "scores",
     "GOES_OUT": "goes out",
+    "PENALTY": "penalty",
     "DRAWS": "draws",
     "SCORE": "score",
     "BRISQUES": "brisques",
@@ -360,6 +371,7 @@ class _Formatter:
     on_pass_stmt = _plain
     on_claim_stmt = _plain
     on_out_stmt = _plain
+    on_penalty_stmt = _plain
     on_winner_stmt = _plain
 
     def _header(self, node: Any, values: list[str]) -> list[str | _Braced]:

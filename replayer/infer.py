@@ -34,7 +34,7 @@ from .cards import Card, CardLike, CardPattern, Rank, Suit
 from .engine import _obliged, trick_winner
 from .errors import Span
 from .melds import matches
-from .record import Claim, Deal, Declare, Draw, Draws, Exchange, GoesOut, ScoreCheck
+from .record import Claim, Deal, Declare, Draw, Draws, Exchange, GoesOut, Penalty, ScoreCheck
 from .rules import RuleProfile
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
@@ -794,6 +794,13 @@ class _Encoding:
                         broken[item.seat] = True
                     elif item.scored:
                         fixed[item.seat] += spec.points
+                elif isinstance(item, Penalty):
+                    # A fixed penalty is a known sum; one that depends on the score (all points) is not encoded.
+                    amount = dict(profile.penalties).get(item.kind)
+                    if isinstance(amount, int):
+                        fixed[item.seat] -= amount
+                    else:
+                        broken[item.seat] = True
                 elif isinstance(item, Claim) and item.kind == "seven_played" and seven is not None:
                     selector = self.selector(f"{item.seat} scores seven_played in trick {trick.number}", item.span)
                     lits = [

@@ -26,6 +26,7 @@ from .record import (
     Game,
     GoesOut,
     Pass,
+    Penalty,
     Play,
     Question,
     Record,
@@ -705,6 +706,22 @@ class _Builder:
         seat_token = _tok(node.children[0])
         if trick is not None:
             item = GoesOut(self.seat(seat_token), self.points(node), _span(seat_token))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments_of(node))
+
+    def on_penalty_stmt(self, node: Tree) -> None:
+        trick = self._trick_item(node)
+        seat_token, _, kind_token = (_tok(x) for x in node.children[:3])
+        if trick is not None:
+            item = Penalty(
+                self.seat(seat_token),
+                str(kind_token),
+                self.points(node),
+                _span(seat_token),
+                _span(kind_token),
+                self.points_span(node),
+            )
             trick.items.append(item)
             self.target = item
         self.attach(self.comments_of(node))

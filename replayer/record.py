@@ -19,6 +19,7 @@ __all__ = [
     "GoesOut",
     "Item",
     "Pass",
+    "Penalty",
     "Play",
     "Question",
     "Record",
@@ -131,6 +132,20 @@ class GoesOut:
 
 
 @dataclass
+class Penalty:
+    """``N penalty extra_card = 50``: a penalty of the profile's table, deducted from the offender's score."""
+
+    seat: str
+    kind: str
+    points: int | None
+    """The points deducted, as the record states them (checked against the profile)."""
+    span: Span
+    kind_span: Span
+    points_span: Span | None = None
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
 class Draw:
     """One card drawn."""
 
@@ -159,7 +174,7 @@ class ScoreCheck:
     comments: list[Comment] = field(default_factory=list)
 
 
-Item = Exchange | Declare | Claim | GoesOut | Draws | ScoreCheck | Pass
+Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass
 
 
 @dataclass

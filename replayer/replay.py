@@ -24,6 +24,7 @@ from .engine import (
     apply_exchange,
     apply_out,
     apply_pass,
+    apply_penalty,
     apply_play,
     apply_show,
     finish_deal,
@@ -44,6 +45,7 @@ from .record import (
     Game,
     GoesOut,
     Pass,
+    Penalty,
     Play,
     Question,
     Record,
@@ -167,6 +169,8 @@ class _Replayer:
         self.analyse = analyse
         self.current_trick = 0.0
         self.problem_tricks: list[float] = []
+        self.banked: dict[str, int] = {}
+        """Each scorer's game total from the earlier hands of the game being replayed."""
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
@@ -221,6 +225,8 @@ class _Replayer:
             expected = None
             if previous is not None:
                 expected = next_dealer(profile.with_options(options), previous.dealer, previous.game_points)
+            # What each scorer has from earlier hands: a penalty of all points takes it too.
+            self.banked = dict(totals)
             outcome = self.deal(deal, profile, options, index + 1, expected)
             if outcome is None:
                 return
@@ -596,6 +602,12 @@ class _Replayer:
         elif isinstance(item, GoesOut):
             step = apply_out(state, item.seat, item.points, force=True)
             self.violations(step, item.span)
+        elif isinstance(item, Penalty):
+            banked = self.banked.get(state.profile.scorer(item.seat), 0)
+            step = apply_penalty(state, item.seat, item.kind, item.points, banked, force=True)
+            for v in step.violations:
+                span = item.points_span if v.code == "BZ314" and item.points_span is not None else item.kind_span
+                self.report(v.code, v.message, span)
         elif isinstance(item, Claim):
             self.claim(item, events, state.profile)
             return state

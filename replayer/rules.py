@@ -225,6 +225,10 @@ class RuleProfile:
     played_out: str = "no_game_points"
     """With ``hand_target``: a hand played out without either seat reaching it scores ``no_game_points``, or the
     winner of the last trick scores as if he had reached it (``last_trick_wins``)."""
+    penalties: tuple[tuple[str, int | str], ...] = ()
+    """(kind, points) of the penalties a source lists, deducted from the offender's score when a record states one;
+    ``all`` takes every point the offender has in the game, ``unscored`` the combinations he has shown but not yet
+    scored (RULES.md §3.6)."""
     extra_cards: tuple[tuple[Card, int], ...] = ()
     """Cards added to the packs, with their numbers (004-C: three nines of each suit and two wild cards)."""
     repeat_rule: str = "none"
@@ -548,6 +552,25 @@ def _extra_cards(reader: _Reader) -> tuple[tuple[Card, int], ...]:
     return tuple(result)
 
 
+PENALTY_AMOUNTS = ("all", "unscored")
+"""Penalties that are not a fixed number of points (see :attr:`RuleProfile.penalties`)."""
+
+
+def _penalties(reader: _Reader) -> tuple[tuple[str, int | str], ...]:
+    """The ``penalties`` table: ``{kind: points}``, points a whole number >= 0 or one of :data:`PENALTY_AMOUNTS`."""
+    table = reader.sub("penalties", {})
+    rows: list[tuple[str, int | str]] = []
+    for kind in list(table.data):
+        value = table.get(str(kind), (int, str))
+        if not isinstance(kind, str) or not kind.replace("_", "").isalpha() or not kind.islower():
+            raise table.fail(str(kind), "a penalty's name is lower-case words joined by '_'")
+        if (isinstance(value, int) and value < 0) or (isinstance(value, str) and value not in PENALTY_AMOUNTS):
+            raise table.fail(kind, f"expected points (0 or more) or one of {', '.join(PENALTY_AMOUNTS)}")
+        rows.append((kind, value))
+    table.finish()
+    return tuple(rows)
+
+
 def _game_points(reader: _Reader) -> tuple[tuple[int, int], ...]:
     """The ``game_points`` table: ``[[lowest loser's score, points], ...]``, highest threshold first, ending at 0."""
     rows = []
@@ -737,6 +760,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         played_out=r.get("played_out", str, "no_game_points"),
         next_dealer=r.get("next_dealer", str, "alternate"),
         extra_cards=_extra_cards(r),
+        penalties=_penalties(r),
         repeat_rule=r.get("repeat_rule", str, "none"),
         sides=_sides(r),
         last_trick_to=r.get("last_trick_to", str, "winner"),

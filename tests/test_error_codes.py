@@ -20,6 +20,7 @@ from replayer.replay import replay_text
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
 SIXTY = (GAMES / "constructed-sixty-six.bzq").read_text(encoding="utf-8")
+UA2 = (GAMES / "constructed-ua2.bzq").read_text(encoding="utf-8")
 
 # code -> (edits as (old text, new text), each old text occurring once; the token the column points at)
 CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
@@ -136,6 +137,19 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         ],
         "N",
     ),
+    "BZ313": (
+        [
+            (
+                "trick 9: S 9S, N 10S -> N\n",
+                "trick 9: S 9S, N 10S -> N\n  N penalty extra_card = 50  { classic lists no penalties }\n",
+            )
+        ],
+        "extra_card",
+    ),
+    "BZ314": (
+        [("trick 3: N QC, S 8C -> N\n", "trick 3: N QC, S 8C -> N\n  N penalty extra_card = 60  { ua2: 50 }\n")],
+        "60",
+    ),
     "BZ401": ([("  draws N JS, S 8S", "  draws S 8S, N JS")], "8S"),
     "BZ402": ([("trick 25: N KH, S AH -> S\n", "trick 25: N KH, S AH -> S\n  draws N 7S  { after trick 25 }\n")], "7S"),
     "BZ403": ([("  draws N KH, S 7C", "  draws N KH, S 7D  { the turn-up is 7C }")], "7D"),
@@ -196,7 +210,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         "deal",
     ),
 }
-BASES = {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")}
+BASES = {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")} | {"BZ314": UA2}
 """The record a case edits, where it is not the worked deal."""
 
 # The line an error is reported on, for the codes whose example is a description rather than a record line.

@@ -180,6 +180,7 @@ def test_ruwiki_values() -> None:
         "seven_rule": "exchange",
         "declarations_per_trick": "1",
         "declare_after_tricks": "0",
+        "false_declaration": "all",  # §2.d rule 17 (open): tests/test_penalties.py
     }
 
 
