@@ -395,6 +395,7 @@ class _Builder:
                 name = str(child.children[1])[1:-1] if len(child.children) > 1 else ""
                 if game is not None:
                     game.players[self.seat(seat_token)] = name
+                    game.player_spans[self.seat(seat_token)] = _span(seat_token)
         self.attach(self.comments_of(node))
 
     def on_profile_header(self, node: Tree) -> None:

@@ -234,6 +234,8 @@ class Game:
     profile_span: Span | None = None
     options: dict[str, str] = field(default_factory=dict)
     option_spans: dict[str, Span] = field(default_factory=dict)
+    player_spans: dict[str, Span] = field(default_factory=dict)
+    """Where each seat of the ``players`` header is written."""
     target: int | None = None
     deals: list[Deal] = field(default_factory=list)
     winner: str | None = None

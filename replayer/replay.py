@@ -207,7 +207,7 @@ class _Replayer:
                 self.report(
                     "BZ105",
                     f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(profile.seats)})",
-                    game.span,
+                    game.player_spans.get(seat, game.span),
                 )
         result = GameResult(
             title=game.title or game.headers.get("title") or "Untitled game",

@@ -115,3 +115,18 @@ def test_statement_out_of_place() -> None:
 def test_unknown_header_key() -> None:
     found = errors(HEAD.replace("source:", "sauce:"))
     assert found[0][:3] == (2, 1, "BZ001") and "unknown header 'sauce:'" in found[0][3]
+
+
+def test_a_seat_the_profile_lacks_is_reported_where_the_players_header_names_it() -> None:
+    from conftest import GAMES
+
+    from replayer.replay import replay_text
+
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    old = 'players: N "North", S "South"'
+    assert old in text
+    broken = replay_text(text.replace(old, 'players: N "North", S "South", E "East"'), "p.bzq")
+    line = text[: text.index(old)].count("\n") + 1
+    assert [(d.code, d.span.line, d.span.column) for d in broken.diagnostics if d.span] == [
+        ("BZ105", line, len('players: N "North", S "South", ') + 1)
+    ]
