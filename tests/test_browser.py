@@ -337,3 +337,36 @@ def test_the_watch_catches_requests_and_errors(browser: Browser, site: Path) -> 
     with pytest.raises(AssertionError, match=r"network requests: \['https://example.com/card.png'\]"):
         next(readers)
     assert reader.watch.errors[0] == "console: broken"
+
+
+@pytest.mark.parametrize("record", ["constructed-4h-six-000.bzq", "constructed-three-handed.bzq"])
+def test_more_seats_keep_every_hand_in_rows(browser: Browser, tmp_path: Path, record: str) -> None:
+    # Three or four seats around the cloth: no hand squeezed into a column of single cards, no seat over the trick.
+    path = WORKED.parent / record
+    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    assert result.valid
+    render_site([result], tmp_path / "site", lang=["en"])
+    page_name = f"{path.stem}-1.html"
+    for reader in _reader(browser, tmp_path / "site"):
+        page = reader.open(page_name, "trick-3")
+        step = page.locator(".step.current")
+        # One evaluation, so that the page cannot scroll between the measures.
+        seats, centre = step.locator(".felt").first.evaluate(
+            """felt => {
+                const box = el => el.getBoundingClientRect().toJSON();
+                const seats = [...felt.querySelectorAll('.seat')].map(seat => ({
+                    seat: seat.dataset.seat,
+                    box: box(seat),
+                    rows: new Set([...seat.querySelectorAll('.hand-cards .card')]
+                        .map(c => Math.round(c.getBoundingClientRect().top))).size,
+                    cards: seat.querySelectorAll('.hand-cards .card').length,
+                }));
+                return [seats, box(felt.querySelector('.centre'))];
+            }"""
+        )
+        assert len(seats) == (4 if "4h" in record else 3)
+        for seat in seats:
+            assert seat["cards"] < 3 or seat["rows"] * 2 <= seat["cards"] + 1, seat
+            top, bottom = seat["box"]["top"], seat["box"]["bottom"]
+            assert bottom <= centre["top"] + 1 or top >= centre["bottom"] - 1, (seat, centre)
+        reader.shot(f"seats-{path.stem}.png")
