@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from replayer.cards import Card
 from replayer.engine import DealState, apply_draw, start_deal
 from replayer.errors import RuleViolation
+from replayer.generate import PlayedDeal
 from replayer.rules import RuleProfile, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,3 +71,47 @@ def edited_profile(tmp_path: Path, name: str, old: str, new: str) -> Path:
     path = tmp_path / f"edited-{name}.yaml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return path
+
+
+def seeded_record(profile: str, options: dict[str, str], lines: list[str], title: str = "") -> str:
+    """A generated deal's lines as a one-game record of ``profile`` (with its options header)."""
+    header = [f'game "{title or f"seeded {profile} deal"}"', f"profile: {profile}"]
+    if options:
+        header.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    return "\n".join([*header, "", *lines, ""])
+
+
+def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> PlayedDeal:
+    """Play one seeded random deal and check what every profile must keep (the soaks of the profile tests).
+
+    The dealt hands, the stock and the turn-up are exactly the deck; every point is an event of its seat or side;
+    and with ``round_trip`` the deal written in the notation re-validates to the same scores (and game score or game
+    points, where the profile has them). Checks of a profile's own rules are the caller's.
+    """
+    from replayer.engine import game_points
+    from replayer.gamescore import game_score
+    from replayer.generate import play_deal
+    from replayer.replay import replay_text
+
+    rules = load_rules(profile)
+    chosen = rules.resolve_options(options)
+    played = play_deal(rules, random.Random(seed), rules.seats[seed % rules.players], chosen)
+    dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
+    if played.turnup is not None:
+        dealt[played.turnup] += 1
+    assert dealt == Counter(rules.with_options(chosen).pack())
+    state = played.state
+    assert state.finished
+    scores = state.scores()
+    for key in rules.scorers:
+        assert scores[key] == sum(e.points for e in played.events if rules.scorer(e.seat) == key)
+    if round_trip:
+        result = replay_text(seeded_record(profile, options, played.lines), f"{profile}-{seed}.bzq")
+        assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
+        replayed = result.games[0].deals[0]
+        assert replayed.scores == played.scores
+        if rules.game_scoring is not None:
+            assert replayed.game_scores == game_score(rules.game_scoring, played.scores)
+        if rules.game_points:
+            assert replayed.game_points == game_points(state)
+    return played

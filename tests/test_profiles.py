@@ -7,14 +7,13 @@ replay a sample of them from their text.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import C, cards, deal, draw, edited_profile, violation
+from conftest import C, cards, deal, draw, edited_profile, soak_deal, violation
 
-from replayer.cards import Suit, make_pack
+from replayer.cards import Suit
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -30,7 +29,7 @@ from replayer.engine import (
     legal_plays,
 )
 from replayer.errors import RuleProfileError
-from replayer.generate import generate_game, play_deal
+from replayer.generate import generate_game
 from replayer.melds import identify
 from replayer.replay import replay_text, to_json
 from replayer.rules import load_rules
@@ -677,31 +676,18 @@ VARIANTS: dict[str, list[dict[str, str]]] = {
 }
 
 
-def _record(profile: str, options: dict[str, str], lines: list[str]) -> str:
-    header = [f'game "seeded {profile} deal"', f"profile: {profile}"]
-    if options:
-        header.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
-    return "\n".join([*header, "", *lines, ""])
-
-
 def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> None:
+    played = soak_deal(profile, options, seed, round_trip)
     rules = load_rules(profile)
     chosen = rules.resolve_options(options)
     effective = rules.with_options(chosen)
-    played = play_deal(rules, random.Random(seed), rules.seats[seed % 2], chosen)
-    pack = Counter(make_pack(rules.packs, rules.ranks))
-    # Card conservation: the deal and the stock are the two packs; at the end every card lies in a won trick.
-    dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
-    dealt[played.turnup] += 1
-    assert dealt == pack
+    pack = Counter(rules.pack())
     state = played.state
-    assert state.trick_no == rules.total_tricks == 32 and state.finished
+    # Card conservation to the end: every card lies in a won trick.
+    assert state.trick_no == rules.total_tricks == 32
     assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
     assert Counter(c for s in state.seats.values() for c in s.won) == pack
     assert sum(s.tricks_won for s in state.seats.values()) == 32
-    # Every point is an event, and the events add up to the scores.
-    for seat in rules.seats:
-        assert state.scores()[seat] == sum(e.points for e in played.events if e.seat == seat)
     kinds = Counter(e.kind for e in played.events)
     # The last trick is scored once: the final trick (§2.b rule 16, §2.c rule 17, §2.d rule 15) or 24 by option.
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
@@ -723,11 +709,6 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
             assert not melds and not [e for e in events if e.kind in ("seven_exchange", "seven_shown")]
     # The sevens: at most one exchange and one seven shown in a deal.
     assert kinds["seven_exchange"] <= 1 and kinds["seven_shown"] <= (1 if effective.seven_second else 0)
-    if round_trip:
-        text = _record(profile, options, played.lines)
-        result = replay_text(text, f"{profile}-{seed}.bzq")
-        assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
-        assert result.games[0].deals[0].scores == played.scores
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import C, cards, draw, edited_profile, violation
+from conftest import C, cards, draw, edited_profile, soak_deal, violation
 
 from replayer.cards import Suit, make_pack
 from replayer.cli import main
@@ -548,18 +548,14 @@ SAMPLE = 40
 
 
 def _check_deal(profile: str, seed: int, round_trip: bool) -> None:
+    played = soak_deal(profile, {}, seed, round_trip)
     rules = load_rules(profile)
-    chosen = rules.default_options()
-    played = play_deal(rules, random.Random(seed), rules.seats[seed % 2], chosen)
-    pack = Counter(make_pack(rules.packs, rules.ranks))
-    # Card conservation: the hands and the stock are the packs; at the end every card lies in a won trick.
-    assert Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock) == pack
+    pack = Counter(rules.pack())
     state = played.state
-    assert state.trick_no == rules.total_tricks and state.finished
+    # Card conservation to the end: every card lies in a won trick.
+    assert state.trick_no == rules.total_tricks
     assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
     assert Counter(c for s in state.seats.values() for c in s.won) == pack
-    for seat in rules.seats:
-        assert state.scores()[seat] == sum(e.points for e in played.events if e.seat == seat)
     # The last trick: once, the final trick of the hand (§2.e rule 8, §2.h rule 12, §2.i rule 3).
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
     assert last == [rules.total_tricks]
@@ -572,13 +568,6 @@ def _check_deal(profile: str, seed: int, round_trip: bool) -> None:
         for e in events:
             if e.kind == "carte_blanche":
                 assert len(e.cards) == 1 and e.cards[0].rank.symbol not in "KQJ"
-    if round_trip:
-        text = "\n".join([f'game "seeded {profile} deal"', f"profile: {profile}", "", *played.lines, ""])
-        result = replay_text(text, f"{profile}-{seed}.bzq")
-        assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
-        assert result.games[0].deals[0].scores == played.scores
-        if rules.game_scoring is not None:
-            assert result.games[0].deals[0].game_scores == game_score(rules.game_scoring, played.scores)
 
 
 @pytest.mark.parametrize("profile", PROFILES)

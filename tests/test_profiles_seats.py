@@ -7,16 +7,14 @@ deals per profile through the engine and replay a sample of them from their text
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from conftest import GAMES, C, cards, edited_profile, violation
-from test_profiles import _record  # the header of a seeded one-deal record
+from conftest import GAMES, C, cards, edited_profile, soak_deal, violation
 
-from replayer.cards import Card, Suit, make_pack
+from replayer.cards import Card, Suit
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -28,7 +26,7 @@ from replayer.engine import (
     legal_plays,
     start_deal,
 )
-from replayer.generate import generate_game, play_deal
+from replayer.generate import generate_game
 from replayer.notation import parse_record
 from replayer.replay import replay_text, to_json
 from replayer.rules import load_rules
@@ -376,23 +374,16 @@ VARIANTS: dict[str, list[dict[str, str]]] = {
 
 
 def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> None:
+    played = soak_deal(profile, options, seed, round_trip)
     rules = load_rules(profile)
     chosen = rules.resolve_options(options)
     effective = rules.with_options(chosen)
-    played = play_deal(rules, random.Random(seed), rules.seats[seed % rules.players], chosen)
-    pack = Counter(make_pack(rules.packs, rules.ranks))
-    # Card conservation: the hands, the stock and the turn-up are the packs; at the end every card lies in a trick.
-    dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
-    if played.turnup is not None:
-        dealt[played.turnup] += 1
-    assert dealt == pack
+    pack = Counter(rules.pack())
     state = played.state
-    assert state.trick_no == rules.total_tricks and state.finished
+    # Card conservation to the end: every card lies in a trick.
+    assert state.trick_no == rules.total_tricks
     assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
     assert Counter(c for s in state.seats.values() for c in s.won) == pack
-    # Every point is an event, and the events add up to the scores of each seat or side.
-    for key in rules.scorers:
-        assert state.scores()[key] == sum(e.points for e in played.events if rules.scorer(e.seat) == key)
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
     assert last == [rules.phase1_tricks if chosen.get("last_trick") == "24" else rules.total_tricks]
     if effective.card_points:  # packs × 4 suits × (11 + 10 + 4 + 3 + 2)
@@ -403,10 +394,6 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
     meld_kinds = {m.kind for m in effective.melds if not m.whole_hand}
     for n, events in enumerate(played.trick_events, start=1):
         assert len([e for e in events if e.kind in meld_kinds]) <= 1 or n > rules.phase1_tricks
-    if round_trip:
-        result = replay_text(_record(profile, options, played.lines), f"{profile}-{seed}.bzq")
-        assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
-        assert result.games[0].deals[0].scores == played.scores
 
 
 @pytest.mark.parametrize("profile", SEATED)

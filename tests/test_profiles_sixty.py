@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import GAMES, C, cards, deal, draw, violation
+from conftest import GAMES, C, cards, deal, draw, soak_deal, violation
 from test_profiles import phase_two, play
 
 from replayer.cards import WILD, Rank, Suit, make_pack
@@ -329,16 +329,11 @@ def test_cli_lists_and_generates(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _check_deal(seed: int, options: dict[str, str], round_trip: bool) -> None:
+    played = soak_deal(SIXTY, options, seed, round_trip)
     rules = load_rules(SIXTY)
-    chosen = rules.resolve_options(options)
-    effective = rules.with_options(chosen)
-    played = play_deal(rules, random.Random(seed), rules.seats[seed % 2], chosen)
-    pack = Counter(make_pack(rules.packs, rules.ranks))
-    dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
-    dealt[played.turnup] += 1
-    assert dealt == pack
+    effective = rules.with_options(rules.resolve_options(options))
+    pack = Counter(rules.pack())
     state = played.state
-    assert state.finished
     # Card conservation: every card is in a won trick, a hand (or on the table), the talon or the turn-up.
     held = sum((s.held() for s in state.seats.values()), Counter())
     won = Counter(c for s in state.seats.values() for c in s.won)
@@ -346,9 +341,6 @@ def _check_deal(seed: int, options: dict[str, str], round_trip: bool) -> None:
     turnup = Counter([state.turnup] if state.turnup_in_stock and state.turnup is not None else [])
     assert sum(won.values()) == 2 * state.trick_no
     assert won + held + undrawn + turnup == pack
-    # Every point is an event, and the events add up to the scores.
-    for seat in rules.seats:
-        assert state.scores()[seat] == sum(e.points for e in played.events if e.seat == seat)
     card_points = sum(e.points for e in played.events if e.kind == "card_points")
     assert card_points <= 120 and card_points == sum(effective.card_value(c, None) for c in won.elements())
     # §2.k rule 10: the hand ends when a seat reaches 66, and only then (or when it is played out).
@@ -364,14 +356,6 @@ def _check_deal(seed: int, options: dict[str, str], round_trip: bool) -> None:
     points = game_points(state)
     decided = state.out is not None or effective.played_out == "last_trick_wins"
     assert sum(points.values()) in ((1, 2, 3) if decided else (0,))
-    if round_trip:
-        header = f'game "seeded deal"\nprofile: {SIXTY}\n'
-        if options:
-            header += "options: " + ", ".join(f"{k}={v}" for k, v in options.items()) + "\n"
-        result = replay_text(header + "\n" + "\n".join(played.lines) + "\n", f"sixty-{seed}.bzq")
-        assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
-        assert result.games[0].deals[0].scores == played.scores
-        assert result.games[0].deals[0].game_points == points
 
 
 def test_random_deals() -> None:
