@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from replayer.cards import Card
-from replayer.engine import DealState, apply_draw, start_deal
+from replayer.engine import DealState, Step, apply_draw, apply_play, start_deal
 from replayer.errors import RuleViolation
 from replayer.generate import PlayedDeal
 from replayer.rules import RuleProfile, load_rules
@@ -73,9 +73,9 @@ def edited_profile(tmp_path: Path, name: str, old: str, new: str) -> Path:
     return path
 
 
-def seeded_record(profile: str, options: dict[str, str], lines: list[str], title: str = "") -> str:
+def seeded_record(profile: str, options: dict[str, str], lines: list[str]) -> str:
     """A generated deal's lines as a one-game record of ``profile`` (with its options header)."""
-    header = [f'game "{title or f"seeded {profile} deal"}"', f"profile: {profile}"]
+    header = [f'game "seeded {profile} deal"', f"profile: {profile}"]
     if options:
         header.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
     return "\n".join([*header, "", *lines, ""])
@@ -115,3 +115,21 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
         if rules.game_points:
             assert replayed.game_points == game_points(state)
     return played
+
+
+def play(state: DealState, *plays: str) -> Step:
+    """Plays written 'N AS', 'S 7S' in order; strict (raises on a violation). Returns the last step."""
+    step = Step(state)
+    for text in plays:
+        seat, card = text.split()
+        step = apply_play(step.state, seat, C(card))
+    return step
+
+
+def phase_two(state: DealState) -> DealState:
+    """The same hands with the stock and the turn-up gone: the last tricks (phase 2)."""
+    state = state.copy()
+    state.stock_left = 0
+    state.turnup_waiting = False
+    assert state.phase == 2
+    return state

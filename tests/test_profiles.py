@@ -11,13 +11,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import C, cards, deal, draw, edited_profile, soak_deal, violation
+from conftest import C, cards, deal, draw, edited_profile, phase_two, play, soak_deal, violation
 
 from replayer.cards import Suit
 from replayer.cli import main
 from replayer.engine import (
     DealState,
-    Step,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -35,24 +34,6 @@ from replayer.replay import replay_text, to_json
 from replayer.rules import load_rules
 
 PROFILES = ("ua2", "ru19", "ruwiki")
-
-
-def play(state: DealState, *plays: str) -> Step:
-    """Play cards written 'N AS', 'S 7S' in order; strict (raises on a violation). Returns the last step."""
-    step = Step(state)
-    for text in plays:
-        seat, card = text.split()
-        step = apply_play(step.state, seat, C(card))
-    return step
-
-
-def phase_two(state: DealState) -> DealState:
-    """The same hands with the stock and the turn-up gone: the last tricks (phase 2)."""
-    state = state.copy()
-    state.stock_left = 0
-    state.turnup_waiting = False
-    assert state.phase == 2
-    return state
 
 
 # --- the profiles' data -----------------------------------------------------------------------------------------

@@ -12,13 +12,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from conftest import GAMES, C, cards, edited_profile, soak_deal, violation
+from conftest import GAMES, C, cards, edited_profile, phase_two, play, soak_deal, violation
 
 from replayer.cards import Card, Suit
 from replayer.cli import main
 from replayer.engine import (
     DealState,
-    Step,
     apply_declare,
     apply_draw,
     apply_pass,
@@ -46,24 +45,6 @@ def table(
     opts = rules.resolve_options({k: str(v) for k, v in (options or {}).items()})
     up = Card.parse(turnup) if turnup is not None else None
     return start_deal(rules, opts, dealer, None, up, {s: cards(h) for s, h in hands.items()}).state
-
-
-def play(state: DealState, *plays: str) -> Step:
-    """Plays written 'N AS', 'E 7S' in order; strict (raises on a violation). Returns the last step."""
-    step = Step(state)
-    for text in plays:
-        seat, card = text.split()
-        step = apply_play(step.state, seat, C(card))
-    return step
-
-
-def phase_two(state: DealState) -> DealState:
-    """The same hands with the stock and the turn-up gone: the last tricks (phase 2)."""
-    state = state.copy()
-    state.stock_left = 0
-    state.turnup_waiting = False
-    assert state.phase == 2
-    return state
 
 
 THREE = {"N": "AS 10S KS QS JS 9S 8S 7S", "E": "AH 10H KH QH JH 9H 8H 7H", "S": "AD 10D KD QD JD 9D 8D 7D"}
