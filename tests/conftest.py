@@ -84,7 +84,8 @@ def seeded_record(profile: str, options: dict[str, str], lines: list[str]) -> st
 def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> PlayedDeal:
     """Play one seeded random deal and check what every profile must keep (the soaks of the profile tests).
 
-    The dealt hands, the stock and the turn-up are exactly the deck; every point is an event of its seat or side;
+    The dealt hands, the stock and the turn-up are exactly the deck, and a hand played out ends with every card in a
+    trick; every point is an event of its seat or side;
     and with ``round_trip`` the deal written in the notation re-validates to the same scores (and game score or game
     points, where the profile has them). Checks of a profile's own rules are the caller's.
     """
@@ -102,6 +103,10 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
     assert dealt == Counter(rules.with_options(chosen).pack())
     state = played.state
     assert state.finished
+    if not rules.hand_target:  # played out: every card ends in a trick (sixty-six's hands may end at 66)
+        assert state.trick_no == rules.total_tricks
+        assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
+        assert Counter(c for s in state.seats.values() for c in s.won) == dealt
     scores = state.scores()
     for key in rules.scorers:
         assert scores[key] == sum(e.points for e in played.events if rules.scorer(e.seat) == key)

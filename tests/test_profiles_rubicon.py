@@ -549,12 +549,6 @@ SAMPLE = 40
 def _check_deal(profile: str, seed: int, round_trip: bool) -> None:
     played = soak_deal(profile, {}, seed, round_trip)
     rules = load_rules(profile)
-    pack = Counter(rules.pack())
-    state = played.state
-    # Card conservation to the end: every card lies in a won trick.
-    assert state.trick_no == rules.total_tricks
-    assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
-    assert Counter(c for s in state.seats.values() for c in s.won) == pack
     # The last trick: once, the final trick of the hand (§2.e rule 8, §2.h rule 12, §2.i rule 3).
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
     assert last == [rules.total_tricks]

