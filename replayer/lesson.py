@@ -11,6 +11,7 @@ Besides what the record says, each step carries the bookkeeping a player keeps a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -1453,6 +1454,18 @@ class _Target:
     count: int = 0
     """An n-of-a-kind pattern: ``count`` cards of ``rank`` in any suits."""
 
+    @functools.cached_property
+    def needed(self) -> list[tuple[Card, int]]:
+        """``need`` in the order of the cards on the page (asked at every step: sorted once)."""
+        return sorted(self.need.items(), key=lambda kv: kv[0].sort_key)
+
+    @functools.cached_property
+    def pictures(self) -> list[Card]:
+        """The cards that picture the combination in a book."""
+        if self.rank is not None:
+            return [Card(s, self.rank) for s in Suit][: self.count]
+        return sorted(self.need.elements(), key=lambda c: c.sort_key)
+
 
 def _targets(profile: RuleProfile, trump: Suit | None) -> list[_Target]:
     """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
@@ -1558,6 +1571,10 @@ class _Builder:
         """Who keeps a score: the seats, or the sides (``N+S``) of a partnership game."""
         self.used_ids: set[str] = set()
         self.rules_page = f"{rules_slug(game.profile.name)}.html"
+        # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
+        # is made once. The views are frozen, so sharing one between places is safe.
+        self._views: dict[Card, CardView] = {}
+        self._cells: dict[tuple[Card, int], UnseenCell] = {}
 
     # --- small formatters -------------------------------------------------------------------------------
 
@@ -1578,8 +1595,15 @@ class _Builder:
         seat_names = {seat.casefold()} | {STRINGS[lang].get(f"seat_{seat}", seat).casefold() for lang in STRINGS}
         return "" if name.casefold() in seat_names else name
 
+    def view(self, card: Card) -> CardView:
+        """The card's view in the lesson's language (made once per card)."""
+        found = self._views.get(card)
+        if found is None:
+            found = self._views[card] = card_view(card, self.t)
+        return found
+
     def cards(self, cards: Iterable[Card]) -> list[CardView]:
-        return [card_view(c, self.t) for c in cards]
+        return [self.view(c) for c in cards]
 
     def scores(self, after: Mapping[str, int], before: Mapping[str, int] | None = None) -> list[ScoreView]:
         return [
@@ -1659,7 +1683,7 @@ class _Builder:
         for unknown in inference.unknowns:
             if (unknown.trick, unknown.seat, unknown.role) == where:
                 status, others = inference.status(unknown)
-                alternatives = " ".join(card_view(c, self.t).glyph for c in others)
+                alternatives = " ".join(self.view(c).glyph for c in others)
                 label = self.t[f"inferred_{status}"].format(cards=alternatives)
                 return replace(view, inferred=status, alternatives=alternatives, label=f"{view.label} ({label})")
         return view
@@ -1732,7 +1756,7 @@ class _Builder:
     # --- bookkeeping -------------------------------------------------------------------------------------
 
     def seen_reason(self, card: Card, available: int, copies: int) -> str:
-        glyph = card_view(card, self.t).glyph
+        glyph = self.view(card).glyph
         seen = copies - available
         if available == 0:
             if copies == 2:
@@ -1741,6 +1765,15 @@ class _Builder:
                 return self.t["seen_only"].format(card=glyph)
             return self.t["seen_all"].format(card=glyph, n=copies)
         return self.t["seen_some"].format(card=glyph, k=seen, n=copies)
+
+    def unseen_cell(self, card: Card, count: int) -> UnseenCell:
+        """A cell of a book's table of unseen cards (each card and count is written once per lesson)."""
+        found = self._cells.get((card, count))
+        if found is None:
+            view = self.view(card)
+            text = self.t["unseen_count"].format(card=view.label, n=count)
+            found = self._cells[card, count] = UnseenCell(view.rank, count, text)
+        return found
 
     def meld_state(
         self,
@@ -1751,12 +1784,17 @@ class _Builder:
         knowledge: _Knowledge,
         history: Sequence[tuple[int, Scoring]],
         available: Counter[Card],
+        held: Counter[Card],
     ) -> MeldState:
+        """Whether ``seat`` can still make ``target``, as ``viewer`` can tell; ``held`` is the viewer's cards."""
         spec = target.spec
         label = self.seat(seat)
         for n, event in reversed(history):
-            same_suit = target.suit is None or all(c.suit == target.suit for c in event.cards)
-            if event.seat == seat and event.kind == spec.kind and same_suit:
+            if (
+                event.seat == seat
+                and event.kind == spec.kind
+                and (target.suit is None or all(c.suit == target.suit for c in event.cards))
+            ):
                 return MeldState(seat, label, "scored", self.t["meld_scored"].format(n=n))
         reasons = []
         if target.rank is not None:
@@ -1765,14 +1803,13 @@ class _Builder:
                 rank_pl = self.t.get(f"rank_pl_{target.rank.symbol}", target.rank.symbol)
                 reasons.append(self.t["kind_left"].format(n=left, rank_pl=rank_pl))
         else:
-            for card, need in sorted(target.need.items(), key=lambda kv: kv[0].sort_key):
+            for card, need in target.needed:
                 if available[card] < need:
                     reasons.append(self.seen_reason(card, available[card], knowledge.deck[card]))
         if reasons:
             return MeldState(seat, label, "impossible", ", ".join(reasons))
         if seat != viewer:
             return MeldState(seat, label, "possible", self.t["meld_possible"])
-        held = _held(snap, viewer)
         if target.rank is not None:
             has = min(sum(held[Card(s, target.rank)] for s in Suit), target.count)
             missing = target.count - has
@@ -1781,7 +1818,7 @@ class _Builder:
             lacking = target.need - held
             missing = sum(lacking.values())
             detail = self.t["meld_needs"].format(
-                cards=" ".join(card_view(c, self.t).glyph for c in sorted(lacking.elements(), key=lambda c: c.sort_key))
+                cards=" ".join(self.view(c).glyph for c in sorted(lacking.elements(), key=lambda c: c.sort_key))
             )
         if missing == 0:
             return MeldState(seat, label, "ready", self.t["meld_ready"])
@@ -1812,9 +1849,7 @@ class _Builder:
             cells = []
             for rank in ranks:
                 card = Card(suit, rank)
-                view = card_view(card, self.t)
-                count = unseen[card]
-                cells.append(UnseenCell(view.rank, count, self.t["unseen_count"].format(card=view.label, n=count)))
+                cells.append(self.unseen_cell(card, unseen[card]))
             name = suit.english if self.lang == "en" else suit.russian
             rows.append(UnseenRow(suit.glyph, suit.value, suit.red, name, cells))
         total = sum(unseen.values())
@@ -1833,9 +1868,11 @@ class _Builder:
         if declaring:
             # What each seat may still gather, as the viewer knows it: the same for every combination.
             available = {s: knowledge.available(viewer, s, snap) for s in self.seats}
+            held = _held(snap, viewer)
             for target in targets:
                 states = [
-                    self.meld_state(target, viewer, s, snap, knowledge, history, available[s]) for s in self.seats
+                    self.meld_state(target, viewer, s, snap, knowledge, history, available[s], held)
+                    for s in self.seats
                 ]
                 suit_key = target.suit.value if target.suit else ""
                 for st in states:
@@ -1846,15 +1883,11 @@ class _Builder:
                     if before is None or key not in before:
                         meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
                         news.append(self.t["news_impossible"].format(reason=st.text, meld=meld, seat=st.label))
-                if target.rank is not None:
-                    pictures = [Card(s, target.rank) for s in Suit][: target.count]
-                else:
-                    pictures = sorted(target.need.elements(), key=lambda c: c.sort_key)
                 melds.append(
                     MeldChance(
                         target.spec.kind,
                         self.meld_name(target.spec, target.suit),
-                        self.cards(pictures),
+                        self.cards(target.pictures),
                         states,
                         f"{self.rules_page}#meld-{target.spec.kind}",
                     )
@@ -1865,7 +1898,7 @@ class _Builder:
                 label=self.seat(viewer),
                 title=self.t["book_title"].format(seat_gen=self.seat_gen(viewer), seat=self.seat(viewer)),
                 unseen_title=self.t["unseen_title"].format(seat=self.seat(viewer)),
-                ranks=[card_view(Card(Suit.S, r), self.t).rank for r in ranks],
+                ranks=[self.view(Card(Suit.S, r)).rank for r in ranks],
                 unseen=rows,
                 unseen_count=total,
                 unseen_text=unseen_text,
@@ -1908,7 +1941,7 @@ class _Builder:
             totals[self.game.profile.scorer(event.seat)] += event.points
         scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.scorers}
         stock = first.stock if first is not None else self.profile.stock_size
-        turnup = card_view(deal.turnup, self.t) if deal.turnup is not None else None
+        turnup = self.view(deal.turnup) if deal.turnup is not None else None
         zero = dict.fromkeys(self.scorers, 0)
         return Step(
             id=long_id,
@@ -1953,11 +1986,11 @@ class _Builder:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
-            view = self.mark(card_view(card, self.t), deal, (trick.n, seat, "card"))
+            view = self.mark(self.view(card), deal, (trick.n, seat, "card"))
             plays.append(PlayView(seat, self.seat(seat), view, winning))
         questions = [self.question(trick, seat, q.text, q.answers) for seat, q in trick.questions]
-        turnup = card_view(after.turnup, self.t) if after.turnup is not None else None
-        before_turnup = card_view(before.turnup, self.t) if before.turnup is not None else None
+        turnup = self.view(after.turnup) if after.turnup is not None else None
+        before_turnup = self.view(before.turnup) if before.turnup is not None else None
         return Step(
             id=long_id,
             anchor=anchor,
@@ -1973,7 +2006,7 @@ class _Builder:
             winner=self.t["wins_trick"].format(seat=self.seat(trick.winner)) if trick.winner else "",
             scoring=[self.scoring(e) for e in trick.scoring],
             draws=[
-                PlayView(s, self.seat(s), self.mark(card_view(c, self.t), deal, (trick.n, s, "draw")))
+                PlayView(s, self.seat(s), self.mark(self.view(c), deal, (trick.n, s, "draw")))
                 for s, c in trick.draws
             ],
             stock=after.stock,

@@ -12,6 +12,7 @@ translations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -59,6 +60,14 @@ def make_environment(templates: Path | None = None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+@functools.lru_cache(maxsize=4)
+def _environment(templates: Path) -> Environment:
+    # One environment per templates folder for the whole process: Jinja compiles each template once and keeps it,
+    # so a second render (the benchmark's, a long-lived caller's) does not compile them again. Jinja checks the
+    # files' times on each get_template, so an edited template is still picked up.
+    return make_environment(templates)
 
 
 def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
@@ -159,7 +168,7 @@ def render_site(
     out = Path(out)
     _check_output(out, force)
     templates = data_dir("site_templates")
-    env = make_environment(templates)
+    env = _environment(templates)
     taken: set[str] = set()
     games = [
         (lesson_slug(result.path, index, taken), game)
