@@ -1493,6 +1493,14 @@ def _held(snap: Snapshot, seat: str) -> Counter[Card]:
     return Counter(snap.hands.get(seat, [])) + Counter(snap.tables.get(seat, []))
 
 
+def _minus(base: Counter[Card], *parts: Counter[Card]) -> Counter[Card]:
+    """``base - parts[0] - parts[1] - …`` in one pass (the books subtract several counts of cards at every step).
+
+    The same as Counter's ``-`` for counts that are never negative, which all of ours are.
+    """
+    return Counter({card: left for card, n in base.items() if (left := n - sum(p[card] for p in parts)) > 0})
+
+
 class _Knowledge:
     """What the seats know about each other's cards during one deal.
 
@@ -1507,6 +1515,8 @@ class _Knowledge:
         self.deck: Counter[Card] = Counter(profile.pack())
         self.dead: Counter[Card] = Counter()
         """Cards played to tricks so far."""
+        self.left: Counter[Card] = Counter(self.deck)
+        """``deck - dead``, kept up to date trick by trick rather than subtracted again at every step."""
         self.public: dict[str, Counter[Card]] = {s: Counter() for s in seats}
         self.seats = list(seats)
         self.players = profile.players
@@ -1516,6 +1526,9 @@ class _Knowledge:
         before, after = trick.before, trick.after
         for seat, card in trick.plays:
             self.dead[card] += 1
+            self.left[card] -= 1
+            if self.left[card] <= 0:
+                del self.left[card]
             known = self.public.setdefault(seat, Counter())
             if known[card] > 0:
                 known[card] -= 1
@@ -1540,17 +1553,18 @@ class _Knowledge:
                 total += known
         return total
 
-    def unseen(self, viewer: str, snap: Snapshot) -> Counter[Card]:
-        """The cards whose place the viewer does not know: in the stock or in another concealed hand."""
+    def unseen(self, viewer: str, snap: Snapshot, held: Counter[Card]) -> Counter[Card]:
+        """The cards whose place the viewer (who holds ``held``) does not know: in the stock or in another
+        concealed hand."""
         turnup: Counter[Card] = Counter([snap.turnup] if snap.turnup is not None else [])
-        return self.deck - _held(snap, viewer) - self.dead - self.others_known(viewer) - turnup
+        return _minus(self.left, held, self.others_known(viewer), turnup)
 
-    def available(self, viewer: str, seat: str, snap: Snapshot) -> Counter[Card]:
-        """The cards that, as far as the viewer knows, ``seat`` may still hold together at some moment."""
-        left = self.deck - self.dead
+    def available(self, viewer: str, seat: str, held: Counter[Card]) -> Counter[Card]:
+        """The cards that, as far as the viewer (who holds ``held``) knows, ``seat`` may still hold together at
+        some moment."""
         if seat == viewer:
-            return left - self.others_known(viewer)
-        return left - _held(snap, viewer) - self.others_known(viewer, but=seat)
+            return _minus(self.left, self.others_known(viewer))
+        return _minus(self.left, held, self.others_known(viewer, but=seat))
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
@@ -1815,11 +1829,10 @@ class _Builder:
             missing = target.count - has
             detail = self.t["meld_has"].format(k=has, n=target.count)
         else:
-            lacking = target.need - held
-            missing = sum(lacking.values())
-            detail = self.t["meld_needs"].format(
-                cards=" ".join(self.view(c).glyph for c in sorted(lacking.elements(), key=lambda c: c.sort_key))
-            )
+            # ``needed`` is in page order already, so the lacking cards come out sorted.
+            lacking = [c for c, n in target.needed for _ in range(n - held[c])]
+            missing = len(lacking)
+            detail = self.t["meld_needs"].format(cards=" ".join(self.view(c).glyph for c in lacking))
         if missing == 0:
             return MeldState(seat, label, "ready", self.t["meld_ready"])
         draws = knowledge.draws_left(snap)
@@ -1842,7 +1855,8 @@ class _Builder:
     ) -> tuple[Book, set[tuple[str, str, str]]]:
         """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step."""
         profile = self.profile
-        unseen = knowledge.unseen(viewer, snap)
+        held = _held(snap, viewer)
+        unseen = knowledge.unseen(viewer, snap, held)
         ranks = sorted(profile.ranks, reverse=True)
         rows = []
         for suit in Suit:
@@ -1860,15 +1874,14 @@ class _Builder:
         known = Counter[Card]()
         for seat in self.seats:
             if seat != viewer:
-                known += knowledge.public.get(seat, Counter()) - Counter(snap.tables.get(seat, []))
+                known += _minus(knowledge.public.get(seat, Counter()), Counter(snap.tables.get(seat, [])))
         melds: list[MeldChance] = []
         news: list[str] = []
         impossible: set[tuple[str, str, str]] = set()
         declaring = phase in profile.declare_phases
         if declaring:
             # What each seat may still gather, as the viewer knows it: the same for every combination.
-            available = {s: knowledge.available(viewer, s, snap) for s in self.seats}
-            held = _held(snap, viewer)
+            available = {s: knowledge.available(viewer, s, held) for s in self.seats}
             for target in targets:
                 states = [
                     self.meld_state(target, viewer, s, snap, knowledge, history, available[s], held)
