@@ -1259,7 +1259,7 @@ class UnseenRow:
     label: str
     cells: list[UnseenCell]
 
-    @property
+    @functools.cached_property
     def cells_html(self) -> Markup:
         """The row's cells, one after the other."""
         return Markup("".join(c.html for c in self.cells))
@@ -1493,10 +1493,15 @@ class _Target:
         return sorted(self.need.items(), key=lambda kv: kv[0].sort_key)
 
     @functools.cached_property
+    def of_rank(self) -> list[Card]:
+        """An n-of-a-kind pattern's rank in every suit."""
+        return [Card(s, self.rank) for s in Suit] if self.rank is not None else []
+
+    @functools.cached_property
     def pictures(self) -> list[Card]:
         """The cards that picture the combination in a book."""
         if self.rank is not None:
-            return [Card(s, self.rank) for s in Suit][: self.count]
+            return self.of_rank[: self.count]
         return sorted(self.need.elements(), key=lambda c: c.sort_key)
 
 
@@ -1531,7 +1536,12 @@ def _minus(base: Counter[Card], *parts: Counter[Card]) -> Counter[Card]:
 
     The same as Counter's ``-`` for counts that are never negative, which all of ours are.
     """
-    return Counter({card: left for card, n in base.items() if (left := n - sum(p[card] for p in parts)) > 0})
+    left = dict(base)
+    for part in parts:
+        for card, n in part.items():
+            if card in left:
+                left[card] -= n
+    return Counter({card: n for card, n in left.items() if n > 0})
 
 
 class _Knowledge:
@@ -1553,6 +1563,14 @@ class _Knowledge:
         self.public: dict[str, Counter[Card]] = {s: Counter() for s in seats}
         self.seats = list(seats)
         self.players = profile.players
+        self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
+        """What each seat has scored so far, by (seat, kind), newest first, with the number of the trick (0 for the
+        deal): a book asks it for every combination and seat at every step."""
+
+    def add_scoring(self, n: int, events: Iterable[Scoring]) -> None:
+        """Take in the points scored at trick ``n`` (0: at the deal)."""
+        for event in events:
+            self.scored.setdefault((event.seat, event.kind), []).insert(0, (n, event))
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
@@ -1622,6 +1640,10 @@ class _Builder:
         # is made once. The views are frozen, so sharing one between places is safe.
         self._views: dict[Card, CardView] = {}
         self._cells: dict[tuple[Card, int], UnseenCell] = {}
+        self._rows: dict[tuple[Suit, tuple[int, ...]], UnseenRow] = {}
+        self.ranks = sorted(self.profile.ranks, reverse=True)
+        self.grid = {suit: [Card(suit, r) for r in self.ranks] for suit in Suit}
+        """The cards of a book's table of unseen cards, row by row."""
 
     # --- small formatters -------------------------------------------------------------------------------
 
@@ -1822,6 +1844,18 @@ class _Builder:
             found = self._cells[card, count] = UnseenCell(view.rank, count, text)
         return found
 
+    def unseen_row(self, suit: Suit, counts: tuple[int, ...]) -> UnseenRow:
+        """A suit's row of a book's table of unseen cards, with how many of each rank are unseen.
+
+        A row changes only when a card of its suit comes into sight, so most steps reuse the previous step's rows.
+        """
+        found = self._rows.get((suit, counts))
+        if found is None:
+            cells = [self.unseen_cell(card, n) for card, n in zip(self.grid[suit], counts, strict=True)]
+            name = suit.english if self.lang == "en" else suit.russian
+            found = self._rows[suit, counts] = UnseenRow(suit.glyph, suit.value, suit.red, name, cells)
+        return found
+
     def meld_state(
         self,
         target: _Target,
@@ -1829,23 +1863,18 @@ class _Builder:
         seat: str,
         snap: Snapshot,
         knowledge: _Knowledge,
-        history: Sequence[tuple[int, Scoring]],
         available: Counter[Card],
         held: Counter[Card],
     ) -> MeldState:
         """Whether ``seat`` can still make ``target``, as ``viewer`` can tell; ``held`` is the viewer's cards."""
         spec = target.spec
         label = self.seat(seat)
-        for n, event in reversed(history):
-            if (
-                event.seat == seat
-                and event.kind == spec.kind
-                and (target.suit is None or all(c.suit == target.suit for c in event.cards))
-            ):
+        for n, event in knowledge.scored.get((seat, spec.kind), ()):
+            if target.suit is None or all(c.suit == target.suit for c in event.cards):
                 return MeldState(seat, label, "scored", self.t["meld_scored"].format(n=n))
         reasons = []
         if target.rank is not None:
-            left = sum(available[Card(s, target.rank)] for s in Suit)
+            left = sum(available[c] for c in target.of_rank)
             if left < target.count:
                 rank_pl = self.t.get(f"rank_pl_{target.rank.symbol}", target.rank.symbol)
                 reasons.append(self.t["kind_left"].format(n=left, rank_pl=rank_pl))
@@ -1858,7 +1887,7 @@ class _Builder:
         if seat != viewer:
             return MeldState(seat, label, "possible", self.t["meld_possible"])
         if target.rank is not None:
-            has = min(sum(held[Card(s, target.rank)] for s in Suit), target.count)
+            has = min(sum(held[c] for c in target.of_rank), target.count)
             missing = target.count - has
             detail = self.t["meld_has"].format(k=has, n=target.count)
         else:
@@ -1882,7 +1911,6 @@ class _Builder:
         snap: Snapshot,
         phase: int,
         knowledge: _Knowledge,
-        history: Sequence[tuple[int, Scoring]],
         targets: Sequence[_Target],
         before: set[tuple[str, str, str]] | None,
     ) -> tuple[Book, set[tuple[str, str, str]]]:
@@ -1890,15 +1918,7 @@ class _Builder:
         profile = self.profile
         held = _held(snap, viewer)
         unseen = knowledge.unseen(viewer, snap, held)
-        ranks = sorted(profile.ranks, reverse=True)
-        rows = []
-        for suit in Suit:
-            cells = []
-            for rank in ranks:
-                card = Card(suit, rank)
-                cells.append(self.unseen_cell(card, unseen[card]))
-            name = suit.english if self.lang == "en" else suit.russian
-            rows.append(UnseenRow(suit.glyph, suit.value, suit.red, name, cells))
+        rows = [self.unseen_row(suit, tuple(unseen[c] for c in cards)) for suit, cards in self.grid.items()]
         total = sum(unseen.values())
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
         unseen_text = self.t["unseen_text"].format(
@@ -1916,10 +1936,7 @@ class _Builder:
             # What each seat may still gather, as the viewer knows it: the same for every combination.
             available = {s: knowledge.available(viewer, s, held) for s in self.seats}
             for target in targets:
-                states = [
-                    self.meld_state(target, viewer, s, snap, knowledge, history, available[s], held)
-                    for s in self.seats
-                ]
+                states = [self.meld_state(target, viewer, s, snap, knowledge, available[s], held) for s in self.seats]
                 suit_key = target.suit.value if target.suit else ""
                 for st in states:
                     if st.state != "impossible":
@@ -1944,7 +1961,7 @@ class _Builder:
                 label=self.seat(viewer),
                 title=self.t["book_title"].format(seat_gen=self.seat_gen(viewer), seat=self.seat(viewer)),
                 unseen_title=self.t["unseen_title"].format(seat=self.seat(viewer)),
-                ranks=[self.view(Card(Suit.S, r)).rank for r in ranks],
+                ranks=[self.view(Card(Suit.S, r)).rank for r in self.ranks],
                 unseen=rows,
                 unseen_count=total,
                 unseen_text=unseen_text,
@@ -1964,13 +1981,12 @@ class _Builder:
         snap: Snapshot,
         phase: int,
         knowledge: _Knowledge,
-        history: Sequence[tuple[int, Scoring]],
         targets: Sequence[_Target],
         memory: dict[str, set[tuple[str, str, str]]],
     ) -> list[Book]:
         books = []
         for viewer in self.seats:
-            book, impossible = self.book(viewer, snap, phase, knowledge, history, targets, memory.get(viewer))
+            book, impossible = self.book(viewer, snap, phase, knowledge, targets, memory.get(viewer))
             memory[viewer] = impossible
             books.append(book)
         return books
@@ -2052,8 +2068,7 @@ class _Builder:
             winner=self.t["wins_trick"].format(seat=self.seat(trick.winner)) if trick.winner else "",
             scoring=[self.scoring(e) for e in trick.scoring],
             draws=[
-                PlayView(s, self.seat(s), self.mark(self.view(c), deal, (trick.n, s, "draw")))
-                for s, c in trick.draws
+                PlayView(s, self.seat(s), self.mark(self.view(c), deal, (trick.n, s, "draw"))) for s, c in trick.draws
             ],
             stock=after.stock,
             stock_text=self.stock_text(after.stock),
@@ -2074,11 +2089,11 @@ class _Builder:
         profile = self.profile
         knowledge = _Knowledge(profile, self.seats)
         targets = _targets(profile, deal.trump)
-        history: list[tuple[int, Scoring]] = [(0, e) for e in deal.scoring]
+        knowledge.add_scoring(0, deal.scoring)
         memory: dict[str, set[tuple[str, str, str]]] = {}
         start = self.start_step(deal, index, single)
         if deal.tricks:
-            start.books = self.books(deal.tricks[0].before, 1, knowledge, history, targets, memory)
+            start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)
         steps = [start]
         sheet = [SheetRow(start.anchor, start.title, "", _sheet_events(start), [v.value for v in start.scores])]
         start.sheet = _running(sheet)
@@ -2089,9 +2104,9 @@ class _Builder:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note)
-            step.books = self.books(trick.before, trick.phase, knowledge, history, targets, memory)
+            step.books = self.books(trick.before, trick.phase, knowledge, targets, memory)
             knowledge.after_trick(trick)
-            history.extend((trick.n, e) for e in trick.scoring)
+            knowledge.add_scoring(trick.n, trick.scoring)
             steps.append(step)
             sheet.append(
                 SheetRow(
