@@ -1286,6 +1286,20 @@ class MeldChance:
     states: list[MeldState]
     rule_href: str
 
+    @functools.cached_property
+    def html(self) -> Markup:
+        """The row of a book's table of combinations: its name and cards, then each seat's state.
+
+        Written here rather than in the template because a lesson writes thousands of these rows, most of them the
+        same as the step before (the builder reuses an unchanged row, so its markup is made once).
+        """
+        pictures = " ".join(f'<span class="s-{escape(c.suit_code)}">{escape(c.glyph)}</span>' for c in self.cards)
+        states = "".join(f'<td class="state state-{escape(st.state)}">{escape(st.text)}</td>' for st in self.states)
+        return Markup(
+            f'<tr><th scope="row">{escape(self.name)} <span class="meld-cards" aria-hidden="true">{pictures}</span>'
+            f"</th>{states}</tr>"
+        )
+
 
 @dataclass(frozen=True)
 class Book:
@@ -1641,6 +1655,7 @@ class _Builder:
         self._views: dict[Card, CardView] = {}
         self._cells: dict[tuple[Card, int], UnseenCell] = {}
         self._rows: dict[tuple[Suit, tuple[int, ...]], UnseenRow] = {}
+        self._chances: dict[tuple[str, str, tuple[Card, ...], tuple[MeldState, ...]], MeldChance] = {}
         self.ranks = sorted(self.profile.ranks, reverse=True)
         self.grid = {suit: [Card(suit, r) for r in self.ranks] for suit in Suit}
         """The cards of a book's table of unseen cards, row by row."""
@@ -1844,6 +1859,20 @@ class _Builder:
             found = self._cells[card, count] = UnseenCell(view.rank, count, text)
         return found
 
+    def chance(self, target: _Target, states: list[MeldState]) -> MeldChance:
+        """A row of a book's table of combinations.
+
+        Made once per combination and states: from one step to the next most rows do not change, and the page
+        writes each distinct row's markup once.
+        """
+        name = self.meld_name(target.spec, target.suit)
+        key = (target.spec.kind, name, tuple(target.pictures), tuple(states))
+        found = self._chances.get(key)
+        if found is None:
+            href = f"{self.rules_page}#meld-{target.spec.kind}"
+            found = self._chances[key] = MeldChance(target.spec.kind, name, self.cards(target.pictures), states, href)
+        return found
+
     def unseen_row(self, suit: Suit, counts: tuple[int, ...]) -> UnseenRow:
         """A suit's row of a book's table of unseen cards, with how many of each rank are unseen.
 
@@ -1946,15 +1975,7 @@ class _Builder:
                     if before is None or key not in before:
                         meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
                         news.append(self.t["news_impossible"].format(reason=st.text, meld=meld, seat=st.label))
-                melds.append(
-                    MeldChance(
-                        target.spec.kind,
-                        self.meld_name(target.spec, target.suit),
-                        self.cards(target.pictures),
-                        states,
-                        f"{self.rules_page}#meld-{target.spec.kind}",
-                    )
-                )
+                melds.append(self.chance(target, states))
         return (
             Book(
                 seat=viewer,
