@@ -203,7 +203,7 @@ def render_site(
             **context,
         )
         target = language.folder / name
-        write_atomic(target, page.encode("utf-8"))
+        write_atomic(target, page.encode("utf-8"), durable=False)
         written.append(target)
 
     for language in languages:
@@ -218,6 +218,6 @@ def render_site(
     static = templates / "static"
     for source in _static_files(static):
         target = out / "static" / source.relative_to(static)
-        write_atomic(target, source.read_bytes())
+        write_atomic(target, source.read_bytes(), durable=False)
         written.append(target)
     return written
