@@ -229,9 +229,13 @@ class DealState:
 
     def scores(self) -> dict[str, int]:
         """Running scores by scorer: each seat, or each side (``N+S``) where partners keep a joint score."""
-        totals = dict.fromkeys(self.profile.scorers, 0)
+        profile = self.profile
+        if not profile.sides:  # everyone scores for himself, the seats in order (the common case)
+            return {seat: seat_state.score for seat, seat_state in self.seats.items()}
+        totals = dict.fromkeys(profile.scorers, 0)
+        scorer_of = profile.scorer_of
         for seat, seat_state in self.seats.items():
-            totals[self.profile.scorer(seat)] += seat_state.score
+            totals[scorer_of[seat]] += seat_state.score
         return totals
 
     def next_seat(self, seat: str) -> str:

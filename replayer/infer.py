@@ -34,7 +34,7 @@ from .cards import Card, CardLike, CardPattern, Rank, Suit
 from .engine import _obliged, trick_winner
 from .errors import Span
 from .melds import matches
-from .record import Claim, Deal, Declare, Draw, Draws, Exchange, GoesOut, Penalty, ScoreCheck
+from .record import Claim, Deal, Declare, Draw, Draws, Exchange, Penalty, ScoreCheck, deal_has_unknowns
 from .rules import RuleProfile
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
@@ -157,40 +157,6 @@ def unsupported(profile: RuleProfile) -> str | None:
     if profile.players != 2 or profile.sides:
         return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
     return None
-
-
-def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
-    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
-    if any(seat not in deal.hands for seat in profile.seats):
-        return True
-    if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
-        return True
-    ended = False
-    for index, trick in enumerate(deal.tricks):
-        if not trick.ordered or any(isinstance(p.card, CardPattern) for p in trick.plays):
-            return True
-        has_draws = ended
-        for item in trick.items:
-            if isinstance(item, Exchange) and isinstance(item.card, CardPattern):
-                return True
-            # A carte blanche written without its cards shows what the hand already gives (RULES.md §2.e rule 9).
-            spec = profile.meld(item.kind) if isinstance(item, Declare) and item.kind is not None else None
-            whole_hand = spec is not None and spec.whole_hand
-            if (
-                isinstance(item, Declare)
-                and not whole_hand
-                and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards))
-            ):
-                return True
-            if isinstance(item, GoesOut):
-                has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
-            if isinstance(item, Draws):
-                has_draws = True
-                if any(isinstance(d.card, CardPattern) for d in item.draws):
-                    return True
-        if not has_draws and index < profile.phase1_tricks and deal.stock is None:
-            return True
-    return False
 
 
 # --- the deal, as the encoding sees it ---------------------------------------------------------------------

@@ -34,7 +34,6 @@ from .engine import (
 )
 from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
 from .gamescore import game_score, game_winner
-from .infer import deal_has_unknowns, unsupported
 from .record import (
     Claim,
     Comment,
@@ -51,6 +50,7 @@ from .record import (
     Record,
     ScoreCheck,
     Trick,
+    deal_has_unknowns,
 )
 from .rules import RuleProfile, load_rules
 
@@ -327,6 +327,8 @@ class _Replayer:
         if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
             if not self.seats_ok(deal, profile):
                 return None
+            from .infer import infer_deal, unsupported  # only a deal with unknown cards needs the inference
+
             why = unsupported(profile.with_options(options))
             if why is not None:
                 self.report(
@@ -336,8 +338,6 @@ class _Replayer:
                     deal.span,
                 )
                 return None
-            from .infer import infer_deal
-
             inference = infer_deal(deal, profile, options, dealer, analyse=self.analyse)
             if inference.deal is None:
                 self.report(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +259,7 @@ class RuleProfile:
     raw: Any = field(default=None, repr=False, compare=False)
     """The YAML data the profile was built from (options that change the profile are merged into it)."""
 
-    @property
+    @cached_property
     def deck_size(self) -> int:
         """Cards in play: packs × ranks × 4 suits, and the extra cards."""
         return self.packs * len(self.ranks) * 4 + sum(n for _, n in self.extra_cards)
@@ -273,29 +273,37 @@ class RuleProfile:
         """Every card of the deck: the packs, then the extra cards."""
         return make_pack(self.packs, self.ranks) + [c for c, n in self.extra_cards for _ in range(n)]
 
-    @property
+    @cached_property
     def stock_size(self) -> int:
         """Cards left after the deal, turn-up included."""
         return self.deck_size - self.players * self.hand_size
 
-    @property
+    @cached_property
     def phase1_tricks(self) -> int:
         """Tricks played while the stock lasts (each takes one card per player from it)."""
         return self.stock_size // self.players
 
-    @property
+    @cached_property
     def total_tricks(self) -> int:
         """Tricks in a hand."""
         return self.deck_size // self.players
 
     def scorer(self, seat: str) -> str:
         """Who a seat's points go to: the seat itself, or its side written ``N+S`` (the sides' seat order)."""
-        for side in self.sides:
-            if seat in side:
-                return "+".join(side)
-        return seat
+        return self.scorer_of.get(seat, seat)
 
-    @property
+    @cached_property
+    def scorer_of(self) -> dict[str, str]:
+        """:meth:`scorer` of every seat, worked out once: the replay asks for the scores after every trick."""
+        scorer_of: dict[str, str] = {}
+        for side in self.sides:
+            for seat in side:
+                scorer_of.setdefault(seat, "+".join(side))
+        for seat in self.seats:
+            scorer_of.setdefault(seat, seat)
+        return scorer_of
+
+    @cached_property
     def scorers(self) -> tuple[str, ...]:
         """Everyone who keeps a score, in seat order: the seats, or the sides of a partnership game."""
         return tuple(dict.fromkeys(self.scorer(s) for s in self.seats))
