@@ -61,12 +61,16 @@ class Tree(metaclass=ABCMeta):  # noqa: B024 - an ABC for its register(), not fo
 _WS = r"[ \t\f]*"
 _GAP = r"[ \t\f]+"
 _SEAT = r"[NSEW]"
-_CARD = r"(?:10|[AKQJT987?])[SHDC?]"
+# The wild card "*" (the infuzorka profile) needs no look-ahead: every pattern puts a blank, a comma, "->", "="
+# or the end of the line after a card, where Lark's CARD asks for a character that is not a word one.
+_CARD = r"(?:\*|(?:10|[AKQJT987?])[SHDC?])"
 _INT = r"\d{1,9}(?!\d)"
 # A meld kind of at least three characters: a two-letter lower case word such as "qs" might be read as a card.
 _KIND = r"(?=[a-z_]{3})[a-z]+(?:_[a-z]+)*"
 _STRING = r'"[^"\n]*"'
 _NAME = r"[A-Za-z][\w.-]*(?![\w.-])"
+# The grammar's PROFILE_NAME: a profile's name that starts with a digit (8p-000, 4h-three-001) holds a hyphen.
+_PROFILE_NAME = r"\d[\w.]*-[\w.-]*(?![\w.-])"
 # Comments and questions may span lines: the reader joins the lines of a brace left open.
 _COMMENT = r"\{(?!\?)[^}]*\}"
 _QUESTION = r"\{\?[^}]*\}"
@@ -93,7 +97,7 @@ _PATTERNS: dict[str, str] = {
     "players_header": _line(
         rf"(?P<kw>players){_WS}:{_WS}(?P<list>{_SEAT}(?:{_GAP}{_STRING})?(?:{_WS},{_WS}{_SEAT}(?:{_GAP}{_STRING})?)*)"
     ),
-    "profile_header": _line(rf"(?P<kw>profile){_WS}:{_WS}(?P<name>{_NAME})"),
+    "profile_header": _line(rf"(?P<kw>profile){_WS}:{_WS}(?:(?P<name>{_NAME})|(?P<numbered>{_PROFILE_NAME}))"),
     "options_header": _line(
         rf"(?P<kw>options?){_WS}:{_WS}(?P<list>{_NAME}{_WS}={_WS}(?:{_INT}|{_NAME})"
         rf"(?:{_WS},?{_WS}{_NAME}{_WS}={_WS}(?:{_INT}|{_NAME}))*)"
@@ -113,8 +117,10 @@ _PATTERNS: dict[str, str] = {
     ),
     "exchange_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>exchanges?){_GAP}(?P<card>{_CARD}){_POINTS}"),
     "declare_stmt": _line(
-        rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>declares?)(?:{_GAP}(?P<kind>{_KIND}))?"
-        rf"(?P<cards>(?:{_GAP}{_CARD})*){_POINTS}"
+        # After "declares" Lark's contextual lexer reads "with" as the keyword WITH, never as a kind.
+        rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>declares?)(?:{_GAP}(?!with\b)(?P<kind>{_KIND}))?"
+        rf"(?P<cards>(?:{_GAP}{_CARD})*)"
+        rf"(?:{_GAP}(?P<with>with){_GAP}(?P<partner>{_SEAT})(?P<partner_cards>(?:{_GAP}{_CARD})+))?{_POINTS}"
     ),
     "show_stmt": _line(
         rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>shows?)(?:{_GAP}(?P<kind>{_KIND}))?(?P<cards>(?:{_GAP}{_CARD})+)"
@@ -125,7 +131,7 @@ _PATTERNS: dict[str, str] = {
     "brisques_stmt": _line(rf"(?P<kw>brisques){_GAP}(?P<list>{_SEAT_VALUES})"),
     "result_stmt": _line(rf"(?P<kw>result){_GAP}(?P<list>{_SEAT_VALUES})"),
     "total_stmt": _line(rf"(?P<kw>total){_GAP}(?P<list>{_SEAT_VALUES})"),
-    "winner_stmt": _line(rf"(?P<kw>winner){_GAP}(?P<seat>{_SEAT})"),
+    "winner_stmt": _line(rf"(?P<kw>winner){_GAP}(?:(?P<side>{_SIDE})|(?P<seat>{_SEAT}))"),
     "game_score_stmt": _line(rf"(?P<kw>game){_GAP}(?P<kw2>score){_GAP}(?P<list>{_SEAT_VALUES})"),
     "cut_header": _line(rf"(?P<kw>cut){_WS}:{_WS}(?P<int>{_INT})"),
     "guess_header": _line(rf"(?P<kw>guess){_WS}:{_WS}(?P<int>{_INT})"),
@@ -294,7 +300,7 @@ def _children_players(line: _Line, kind: str) -> list[Tree | Token]:
 
 
 def _children_profile(line: _Line, kind: str) -> list[Tree | Token]:
-    name = line.group("NAME", "name")
+    name = line.group("NAME", "name") or line.group("PROFILE_NAME", "numbered")
     assert name is not None
     return [_keyword(line, kind), name]
 
@@ -314,6 +320,11 @@ def _children_int(line: _Line, kind: str) -> list[Tree | Token]:
 
 def _children_seat_header(line: _Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), _seat(line)]
+
+
+def _children_winner(line: _Line, kind: str) -> list[Tree | Token]:
+    side = line.group("SIDE", "side")
+    return [_keyword(line, kind), side if side is not None else _seat(line)]
 
 
 def _children_trump(line: _Line, kind: str) -> list[Tree | Token]:
@@ -361,7 +372,13 @@ def _children_exchange(line: _Line, kind: str) -> list[Tree | Token]:
 
 def _children_declare(line: _Line, kind: str) -> list[Tree | Token]:
     meld = line.group("KIND", "kind")
-    return [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards(), *line.points()]
+    children = [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards()]
+    with_ = line.group("WITH", "with")
+    if with_ is not None:
+        partner = line.group("SEAT", "partner")
+        assert partner is not None
+        children.append(Tree("partner_cards", [with_, partner, *line.cards("partner_cards")]))
+    return [*children, *line.points()]
 
 
 def _children_show(line: _Line, kind: str) -> list[Tree | Token]:
@@ -444,7 +461,7 @@ _CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
     "brisques_stmt": _children_values,
     "result_stmt": _children_values,
     "total_stmt": _children_values,
-    "winner_stmt": _children_seat_header,
+    "winner_stmt": _children_winner,
     "game_score_stmt": _children_game_score,
     "cut_header": _children_int,
     "guess_header": _children_int,

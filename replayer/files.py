@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 __all__ = ["write_atomic"]
@@ -25,6 +24,8 @@ def write_atomic(path: str | Path, data: str | bytes, durable: bool = True) -> N
     before the rename, so that a crash cannot leave an empty file in place of the old one; output that a command can
     make again (a lesson site) skips it, as it costs a few milliseconds a file.
     """
+    import tempfile  # here, not at the top: it imports shutil and random, and most commands write nothing
+
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
