@@ -109,6 +109,7 @@ class Rank(enum.IntEnum):
 
 
 _SUIT_ORDER = {Suit.S: 0, Suit.H: 1, Suit.D: 2, Suit.C: 3}
+_WILD_SORT_KEY = (len(_SUIT_ORDER), 0)
 _GLYPHS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_NAMES_EN = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
 _SUIT_NAMES_RU = {Suit.S: "пики", Suit.H: "червы", Suit.D: "бубны", Suit.C: "трефы"}
@@ -272,7 +273,9 @@ class Card:
     @property
     def sort_key(self) -> tuple[int, int]:
         """Display order: spades, hearts, diamonds, clubs; high ranks first; the wild card last."""
-        return (len(_SUIT_ORDER), 0) if self.is_wild else (_SUIT_ORDER[self.suit], -self.rank)
+        # The rank tested directly, not through is_wild: every snapshot of a replay sorts every hand.
+        rank = self.rank
+        return _WILD_SORT_KEY if rank is Rank.WILD else (_SUIT_ORDER[self.suit], -rank)
 
     @property
     def glyph(self) -> str:

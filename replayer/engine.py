@@ -543,12 +543,14 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         held = set(seat_state.held())
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
-        led = new.plays[0][1].suit
-        same = sorted((c for c in held if c.suit == led), key=lambda c: c.sort_key)
-        if card not in allowed and code == "BZ204" and card.suit != led and same:
-            # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is held.
-            code, reason = "BZ203", f"must follow suit: holds {' '.join(str(c) for c in same)} of the {led.english} led"
         if card not in allowed:
+            led = new.plays[0][1].suit
+            same = sorted((c for c in held if c.suit == led), key=lambda c: c.sort_key)
+            if code == "BZ204" and card.suit != led and same:
+                # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is
+                # held.
+                code = "BZ203"
+                reason = f"must follow suit: holds {' '.join(str(c) for c in same)} of the {led.english} led"
             v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
     if _take(seat_state, card, new.revealed) is None:
         new.seen[card] += 1
