@@ -126,6 +126,7 @@ _PATTERNS: dict[str, str] = {
         rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>shows?)(?:{_GAP}(?P<kind>{_KIND}))?(?P<cards>(?:{_GAP}{_CARD})+)"
     ),
     "claim_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>scores){_GAP}(?P<kind>{_KIND}){_POINTS}"),
+    "penalty_stmt": _line(rf"(?P<seat>{_SEAT}){_GAP}(?P<kw>penalty){_GAP}(?P<kind>{_KIND}){_POINTS}"),
     "draws_stmt": _line(rf"(?P<kw>draws?){_GAP}(?P<list>{_SEAT}{_GAP}{_CARD}(?:{_WS},{_WS}{_SEAT}{_GAP}{_CARD})*)"),
     "score_stmt": _line(rf"(?P<kw>score){_GAP}(?P<list>{_SEAT_VALUES})"),
     "brisques_stmt": _line(rf"(?P<kw>brisques){_GAP}(?P<list>{_SEAT_VALUES})"),
@@ -174,7 +175,18 @@ _BY_WORD: dict[str, tuple[str, ...]] = {
     "result": ("result_stmt",),
     "total": ("total_stmt",),
     "winner": ("winner_stmt",),
-    **{seat: ("exchange_stmt", "declare_stmt", "show_stmt", "claim_stmt", "out_stmt", "pass_stmt") for seat in "NSEW"},
+    **{
+        seat: (
+            "exchange_stmt",
+            "declare_stmt",
+            "show_stmt",
+            "claim_stmt",
+            "penalty_stmt",
+            "out_stmt",
+            "pass_stmt",
+        )
+        for seat in "NSEW"
+    },
 }
 _FIRST_WORD = re.compile(r"[ \t\f]*([a-z-]+|[NSEW](?=[ \t\f])|\{)")
 
@@ -206,6 +218,7 @@ _KEYWORD_TYPES = {
     "declare_stmt": "DECLARES",
     "show_stmt": "SHOWS",
     "claim_stmt": "SCORES",
+    "penalty_stmt": "PENALTY",
     "draws_stmt": "DRAWS",
     "score_stmt": "SCORE",
     "brisques_stmt": "BRISQUES",
@@ -456,6 +469,7 @@ _CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
     "declare_stmt": _children_declare,
     "show_stmt": _children_show,
     "claim_stmt": _children_claim,
+    "penalty_stmt": _children_claim,
     "draws_stmt": _children_draws,
     "score_stmt": _children_values,
     "brisques_stmt": _children_values,

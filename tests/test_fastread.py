@@ -148,6 +148,12 @@ EDGES = [
     "cut 24",
     "N goes out",
     "N goes \t out = 10",
+    "S penalty extra_card = 50",
+    "S PENALTY extra_card",
+    "S penalty  extra_card=50  { drew two }",
+    "S penalty Extra = 50",
+    "S penaltyextra_card = 50",
+    "S штраф extra_card = 50",
     "N goesout",
     "N passes to S",
     "N pass to S { c }",
@@ -226,3 +232,8 @@ def test_records_from_the_grammar(text: str) -> None:
 )
 def test_mixed_edges(lines: list[str], separator: str) -> None:
     agrees(separator.join(lines))
+
+
+def test_a_penalty_is_read_fast() -> None:
+    head = 'game "g"\ndeal 1\ntrick 1: S 9C, N QC -> N\n'
+    assert agrees(head + "  S penalty extra_card = 50  { drew two }\n")
