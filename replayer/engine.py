@@ -655,7 +655,7 @@ def apply_pass(state: DealState, seat: str, partner: str, force: bool = False) -
 
     Only where the profile says so (``declare.by: winner_or_partner``), before anything is declared after the trick.
     """
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     v = step.violations
     profile = new.profile
@@ -1156,7 +1156,7 @@ def apply_out(state: DealState, seat: str, points: int | None = None, force: boo
     The end is automatic (RULES.md §2.k rule 10: reaching 66 "заканчивает игру"); the statement makes the record say
     it where it happens, and is checked: the seat has reached the target, and ``points`` is its score.
     """
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     target = new.profile.hand_target
     score = new.seats[seat].score
@@ -1420,7 +1420,7 @@ def apply_carte_blanche(
     ``cards`` is the hand shown (the first time) or the card drawn (a repeat); it may be left empty. No trick need
     be won, and it is not the trick's one declaration.
     """
-    new = state.copy()
+    new = _successor(state)
     step = Step(new, violations=_blanche_problems(new, seat, spec, cards))
     if points is not None and points != spec.points:
         step.violations.append(
@@ -1454,7 +1454,7 @@ def apply_cut(state: DealState, lifted: int | None, guess: int | None) -> Step:
     """The six-pack deal bonuses (RULES.md §2.h rule 3, 000:L395): the non-dealer scores the guess bonus when he
     guessed exactly how many cards the dealer lifted; the dealer scores the lift bonus when he lifted exactly the
     profile's count (24). Facts of the deal, stated in the record (``cut:``, ``guess:``)."""
-    new = state.copy()
+    new = _successor(state)
     step = Step(new)
     guess_points, lift_points, lift_count = new.profile.cut_bonus
     if lifted is None:
