@@ -6,22 +6,21 @@ missing file). Problems go to stderr as ``FILE:LINE:COL: error: CODE message`` w
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import SimpleNamespace
 
 from . import __version__
 from .files import write_atomic
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
+    import argparse
+    from typing import Any
+
     from .errors import Diagnostic
     from .replay import ReplayResult
-
-if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
     from .rules import RuleProfile
 
 __all__ = ["find_records", "main"]
@@ -132,16 +131,30 @@ def _print_diagnostics(result, stream) -> None:  # type: ignore[no-untyped-def]
         print(format_diagnostic(diag, result.text), file=stream)
 
 
-@dataclass
 class _Outcome:
     """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
 
-    path: str
-    valid: bool
-    games: int
-    errors: list[dict[str, object]]
-    stderr: str
-    stdout: str
+    # A plain class rather than a dataclass: creating a dataclass costs a command's start a third of a millisecond.
+    __slots__ = ("errors", "games", "path", "stderr", "stdout", "valid")
+
+    def __init__(
+        self, path: str, valid: bool, games: int, errors: list[dict[str, object]], stderr: str, stdout: str
+    ) -> None:
+        self.path = path
+        self.valid = valid
+        self.games = games
+        self.errors = errors
+        self.stderr = stderr
+        self.stdout = stdout
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Outcome and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"_Outcome({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
 
 def _validate_one(task: tuple[str, bool, bool]) -> _Outcome:
@@ -163,17 +176,21 @@ def _validate_file(
         return _validate_whole(path, listing, analyse)
 
 
-@dataclass
 class _Part:
-    """What one part of a file (a game, usually) adds to the file's report."""
+    """What one part of a file (a game, usually) adds to the file's report; ``size``: the bytes of the file read
+    for this part (for the progress bar)."""
 
-    stderr: str
-    errors: list[dict[str, object]]
-    unknowns: list[str]
-    games: int
-    valid: bool
-    size: int = 0
-    """Bytes of the file read for this part (for the progress bar)."""
+    __slots__ = ("errors", "games", "size", "stderr", "unknowns", "valid")
+
+    def __init__(
+        self, stderr: str, errors: list[dict[str, object]], unknowns: list[str], games: int, valid: bool, size: int = 0
+    ) -> None:
+        self.stderr = stderr
+        self.errors = errors
+        self.unknowns = unknowns
+        self.games = games
+        self.valid = valid
+        self.size = size
 
 
 def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -> _Part:
@@ -339,6 +356,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     errors = sum(len(o.errors) for o in outcomes)
+    if args.summary or args.json:
+        import json
     if args.summary:
         codes: Counter[str] = Counter(str(e["code"]) for o in outcomes for e in o.errors)
         report = {
@@ -420,6 +439,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError(f"no such file: {args.file}")
     result = _replay(path)
     if args.json:
+        import json
+
         json.dump(to_json(result), sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
@@ -588,6 +609,8 @@ def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
         if not parts:
             parts.append("the same meld table")
     if rest:
+        import json
+
         parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
     return "; ".join(parts)
 
@@ -763,6 +786,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="bezique",
         description="Validate, replay and render bezique game records.",
@@ -838,10 +863,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALIDATE_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--json": "json", "--unknowns": "unknowns"}
+
+
+def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
+    """The arguments of the common ``validate [FLAG...] PATH... [FLAG...]`` (flags: ``-q``, ``--quiet``, ``--json``,
+    ``--unknowns``), read as argparse reads them; None for anything else, left to argparse (which also prints
+    every help and usage error). Importing argparse and building the parser would take a sixth of a short run."""
+    if len(argv) < 2 or argv[0] != "validate":
+        return None
+    args = SimpleNamespace(
+        command="validate", paths=[], json=False, quiet=False, unknowns=False, jobs=1, summary=None, func=cmd_validate
+    )
+    closed = False  # a flag after paths: argparse takes no more paths (it refuses them as unrecognised)
+    for arg in argv[1:]:
+        if arg in _VALIDATE_FLAGS:
+            setattr(args, _VALIDATE_FLAGS[arg], True)
+            closed = bool(args.paths)
+        elif arg.startswith("-") or closed:
+            return None
+        else:
+            args.paths.append(arg)
+    return args if args.paths else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = _plain_validate(argv) or build_parser().parse_args(argv)
     try:
         return int(args.func(args))
     except UsageError as exc:

@@ -147,3 +147,25 @@ def test_rules_describe_an_option_that_changes_the_meld_table(capsys: pytest.Cap
     assert "trump_only: adds four_trump_aces 1000" in out
     assert "re-prices four_aces 1000 -> 100" in out
     assert '"melds"' not in out
+
+
+def test_the_plain_validate_arguments_are_read_as_argparse_reads_them() -> None:
+    """`validate` with only -q/--quiet/--json/--unknowns and paths skips argparse: whatever it accepts, argparse
+    reads the same; everything else (other options, help, errors) is left to argparse."""
+    import itertools
+
+    from replayer.cli import _plain_validate, build_parser
+
+    words = ["-q", "--quiet", "--json", "--unknowns", "a.bzq", "b", "", "-", "--jobs", "2", "--qui", "-h", "validate"]
+    accepted = 0
+    for length in range(4):
+        for rest in itertools.product(words, repeat=length):
+            argv = ["validate", *rest]
+            plain = _plain_validate(argv)
+            if plain is None:
+                continue
+            accepted += 1
+            assert vars(plain) == vars(build_parser().parse_args(argv)), argv
+    assert accepted > 100
+    assert _plain_validate(["validate", "a", "-q", "b"]) is None  # argparse refuses b after a flag
+    assert _plain_validate(["validate"]) is None and _plain_validate(["replay", "a"]) is None
