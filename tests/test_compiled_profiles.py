@@ -36,7 +36,7 @@ def test_compiled_data_is_what_yaml_reads(name: str) -> None:
 def test_a_stale_entry_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     """A YAML edited after compiling (its hash differs) is read from the YAML."""
     raw = (rules._profile_folder() / "classic.yaml").read_bytes()
-    wrong = {"classic": {"sha256": rules._digest(raw), "data": {"name": "not what the YAML says"}}}
+    wrong = {"classic": {rules._HASH: rules._digest(raw), "data": {"name": "not what the YAML says"}}}
     monkeypatch.setattr(rules, "_compiled", lambda: wrong)
     edited = raw.replace(b"\n", b"\n\n", 1)
     assert rules._shipped_data("classic", edited) == _yaml_data("classic")
@@ -61,10 +61,12 @@ def test_a_missing_or_broken_compiled_file_falls_back_to_yaml(monkeypatch: pytes
 
 
 def test_validate_imports_neither_yaml_nor_lark() -> None:
-    """`bezique validate` of a valid classic record starts without the YAML reader, Lark or Jinja."""
+    """`bezique validate` of a valid classic record starts without the YAML reader, Lark, Jinja, the inference,
+    argparse (for its usual arguments) or OpenSSL (the compiled profiles' hash)."""
+    unwanted = ("yaml", "lark", "jinja2", "replayer.infer", "argparse", "hashlib", "_hashlib")
     code = (
         "import sys; from replayer.cli import main; status = main(['validate', '-q', sys.argv[1]]); "
-        "loaded = [m for m in ('yaml', 'lark', 'jinja2') if m in sys.modules]; "
+        f"loaded = [m for m in {unwanted!r} if m in sys.modules]; "
         "assert not loaded, loaded; sys.exit(status)"
     )
     done = subprocess.run(
