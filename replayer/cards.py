@@ -19,7 +19,6 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
@@ -234,12 +233,32 @@ def parse_suit(text: str) -> Suit:
     raise CardParseError(f"not a suit: {text!r} (expected S H D C, ♠ ♥ ♦ ♣, or пики черви бубны трефы)")
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
-    """One card. Cards with the same rank and suit are equal: a replay tracks identity in its state."""
+    """One card. Cards with the same rank and suit are equal: a replay tracks identity in its state. Immutable."""
+
+    # A plain class, not a dataclass: see replayer/errors.py (every command imports this module).
+    __slots__ = ("rank", "suit")
 
     suit: Suit
     rank: Rank
+
+    def __init__(self, suit: Suit, rank: Rank) -> None:
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "rank", rank)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.suit, self.rank) == (other.suit, other.rank)
+
+    def __hash__(self) -> int:
+        return hash((self.suit, self.rank))
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
+        return Card, (self.suit, self.rank)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -310,14 +329,34 @@ def iter_cards(text: str) -> Iterator[Card]:
         yield Card.parse(token)
 
 
-@dataclass(frozen=True, slots=True)
 class CardPattern:
-    """A partly or wholly unknown card from a lossy record: ``Q?`` (suit lost), ``?S`` (rank lost), ``??``."""
+    """A partly or wholly unknown card from a lossy record: ``Q?`` (suit lost), ``?S`` (rank lost), ``??``.
+    Immutable; ``tag`` identifies one occurrence in a record while its value is inferred (not part of equality)."""
+
+    __slots__ = ("rank", "suit", "tag")
 
     suit: Suit | None
     rank: Rank | None
-    tag: int | None = field(default=None, compare=False)
-    """Identifies one occurrence in a record while its value is inferred (not part of equality)."""
+    tag: int | None
+
+    def __init__(self, suit: Suit | None, rank: Rank | None, tag: int | None = None) -> None:
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "tag", tag)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CardPattern):
+            return NotImplemented
+        return (self.suit, self.rank) == (other.suit, other.rank)
+
+    def __hash__(self) -> int:
+        return hash((self.suit, self.rank))
+
+    def __reduce__(self) -> tuple[type[CardPattern], tuple[Suit | None, Rank | None, int | None]]:
+        return CardPattern, (self.suit, self.rank, self.tag)
 
     @classmethod
     def parse(cls, text: str) -> CardPattern:

@@ -7,8 +7,7 @@ a caret under the offending token.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from collections.abc import Iterator
 
 __all__ = [
     "CODES",
@@ -24,24 +23,84 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes, not dataclasses: every command needs these, and a dataclass is made at import by running generated
+# code (a third of a millisecond each, and the dataclasses module imports inspect): a fifth of a short run's start.
+
+
 class Span:
-    """A place in a record: 1-based line and column, and the length of the token to underline."""
+    """A place in a record: 1-based line and column, and the length of the token to underline. Immutable."""
+
+    __slots__ = ("column", "length", "line")
 
     line: int
     column: int
-    length: int = 1
+    length: int
+
+    def __init__(self, line: int, column: int, length: int = 1) -> None:
+        _set = object.__setattr__
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "length", length)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.line, self.column, self.length) == (other.line, other.column, other.length)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.length))
+
+    def __repr__(self) -> str:
+        return f"Span(line={self.line!r}, column={self.column!r}, length={self.length!r})"
+
+    def __reduce__(self) -> tuple[type[Span], tuple[int, int, int]]:
+        return Span, (self.line, self.column, self.length)
 
 
-@dataclass(frozen=True)
 class Diagnostic:
-    """One problem in a record."""
+    """One problem in a record. Immutable."""
+
+    __slots__ = ("code", "message", "path", "severity", "span")
 
     code: str
     message: str
     span: Span | None
-    path: str = "<record>"
-    severity: str = "error"
+    path: str
+    severity: str
+
+    def __init__(
+        self, code: str, message: str, span: Span | None, path: str = "<record>", severity: str = "error"
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "code", code)
+        _set(self, "message", message)
+        _set(self, "span", span)
+        _set(self, "path", path)
+        _set(self, "severity", severity)
+
+    def _fields(self) -> tuple[str, str, Span | None, str, str]:
+        return (self.code, self.message, self.span, self.path, self.severity)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        code, message, span, path, severity = self._fields()
+        return f"Diagnostic(code={code!r}, message={message!r}, span={span!r}, path={path!r}, severity={severity!r})"
+
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[str, str, Span | None, str, str]]:
+        return Diagnostic, self._fields()
 
     def location(self) -> str:
         """``FILE:LINE:COL`` (or just ``FILE`` when the problem has no position)."""
@@ -65,11 +124,11 @@ class BeziqueError(ValueError):
     """Base of the project's own errors."""
 
 
-@dataclass
 class NotationError(BeziqueError):
     """A record that does not parse, or whose statements are out of place."""
 
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.diagnostics = diagnostics if diagnostics is not None else []
 
     def __str__(self) -> str:
         return "; ".join(f"{d.location()}: {d.code} {d.message}" for d in self.diagnostics)
@@ -88,13 +147,19 @@ class RuleViolation(BeziqueError):
         self.message = message
 
 
-class ErrorCode(NamedTuple):
-    """One entry of the catalogue: what the problem is, the rule or syntax it concerns, and an example."""
+class ErrorCode:
+    """One entry of the catalogue: what the problem is, the rule or syntax it concerns, and an example: a record
+    line that produces the error (tests/test_error_codes.py replays each one)."""
 
-    title: str
-    concern: str
-    example: str
-    """A record line that produces the error (tests/test_error_codes.py replays each one)."""
+    __slots__ = ("concern", "example", "title")
+
+    def __init__(self, title: str, concern: str, example: str) -> None:
+        self.title = title
+        self.concern = concern
+        self.example = example
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((self.title, self.concern, self.example))
 
 
 # The catalogue: code -> (one-line title, what it concerns, an example line). docs/errors.md is generated from it.
