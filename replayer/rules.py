@@ -12,13 +12,16 @@ its YAML as before: a stale compiled form is never used.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
 
 from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank, parse_suit
 from .errors import RuleProfileError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:
+    from typing import Any, Self
 
 __all__ = [
     "REUSE_MODES",
@@ -32,8 +35,62 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MeldSpec:
+class _Value:
+    """Base of the profile's immutable values: made by keyword from the fields the class annotates (a field given a
+    value in the class body is optional, that value its default), equal and hashed field by field except those in
+    ``_uncompared`` (which are not printed either), printed as ``Name(field=value, ...)``.
+
+    Plain classes rather than dataclasses: a dataclass runs generated code when it is made (3 ms for RuleProfile's
+    sixty fields) and its module imports inspect, and every command loads a profile."""
+
+    _fields: tuple[str, ...] = ()
+    _compared: tuple[str, ...] = ()
+    _uncompared: tuple[str, ...] = ()
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls._fields = tuple(vars(cls).get("__annotations__", {}))
+        cls._compared = tuple(name for name in cls._fields if name not in cls._uncompared)
+
+    def __init__(self, **values: Any) -> None:
+        cls = type(self)
+        for name in self._fields:
+            if name in values:
+                object.__setattr__(self, name, values.pop(name))
+            elif hasattr(cls, name):
+                object.__setattr__(self, name, getattr(cls, name))
+            else:
+                raise TypeError(f"{cls.__name__}() needs {name!r}")
+        if values:
+            raise TypeError(f"{cls.__name__}() has no field {next(iter(values))!r}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._compared)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
+        return f"{type(self).__name__}({fields})"
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with the fields named changed (``dataclasses.replace``)."""
+        return type(self)(**{name: getattr(self, name) for name in self._fields} | changes)
+
+
+class MeldSpec(_Value):
     """One line of a profile's meld table."""
 
     kind: str
@@ -111,8 +168,7 @@ def partner_suit(suit: Suit) -> Suit:
     return {Suit.S: Suit.C, Suit.C: Suit.S, Suit.H: Suit.D, Suit.D: Suit.H}[suit]
 
 
-@dataclass(frozen=True)
-class GameScoring:
+class GameScoring(_Value):
     """How a one-hand game is scored (RULES.md §2.e rule 15, §2.h rule 13, §2.i rule 6).
 
     Normal case (the loser reached ``rubicon``): with ``difference`` the winner scores ``game_bonus`` + the
@@ -129,8 +185,7 @@ class GameScoring:
     low_bonus: int = 0
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(_Value):
     """A house-rule option a record's header may set."""
 
     name: str
@@ -138,7 +193,7 @@ class OptionSpec:
     values: tuple[str, ...] = ()
     type: str = "choice"
     doc: str = ""
-    sets: Mapping[str, Any] = field(default_factory=dict)
+    sets: Mapping[str, Any] = MappingProxyType({})
     """Per value, the profile keys that value changes (a partial profile, merged into the YAML; ``null`` deletes
     a key). The engine plays with :meth:`RuleProfile.with_options`, so an option needs no code of its own."""
 
@@ -155,8 +210,7 @@ class OptionSpec:
         return raw
 
 
-@dataclass(frozen=True)
-class RuleProfile:
+class RuleProfile(_Value):
     """A validated rule profile."""
 
     name: str
@@ -186,7 +240,7 @@ class RuleProfile:
     last_trick_points: int
     brisque_ranks: tuple[Rank, ...]
     brisque_points: int
-    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+    options: Mapping[str, OptionSpec] = MappingProxyType({})
     path: str = ""
     declare_until: str = "draw"
     """How long the winner of a trick may declare or exchange: until he ``draw``s, or until he leads (``lead``)."""
@@ -256,8 +310,10 @@ class RuleProfile:
     """``always``; ``tie_or_rubicon``: only to break a tie or to escape the rubicon (RULES.md §2.e rule 13)."""
     cut_bonus: tuple[int, int, int] = (0, 0, 0)
     """(guess, lift, lift count): the six-pack deal bonuses (RULES.md §2.h rule 3); zeros when the profile has none."""
-    raw: Any = field(default=None, repr=False, compare=False)
+    raw: Any = None
     """The YAML data the profile was built from (options that change the profile are merged into it)."""
+
+    _uncompared = ("raw",)
 
     @cached_property
     def deck_size(self) -> int:
@@ -660,7 +716,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         value = overrides.get(kind, int)
         if kind not in kinds:
             raise overrides.fail(kind, "no such meld in this profile")
-        melds = [replace(m, points=value) if m.kind == kind else m for m in melds]
+        melds = [m.replace(points=value) if m.kind == kind else m for m in melds]
     overrides.finish()
 
     options: dict[str, OptionSpec] = {}

@@ -327,8 +327,6 @@ def test_index_lists_every_game(tmp_path: Path, worked: ReplayResult, generated:
 
 
 def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult) -> None:
-    from dataclasses import replace
-
     from replayer.lesson import build_rules
     from replayer.rules import load_rules
 
@@ -350,11 +348,10 @@ def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult)
     ru = (out / "ru" / "rules-classic.html").read_text(encoding="utf-8")
     assert "Комбинации" in ru and "Старшинство карт" in ru and '<html lang="ru"' in ru
     # A different profile gives a different page: nothing about the classic profile is written in the templates.
-    variant = replace(
-        classic,
+    variant = classic.replace(
         name="variant",
         title="A variant",
-        melds=tuple(replace(m, points=m.points * 10) if m.kind == "bezique" else m for m in classic.melds),
+        melds=tuple(m.replace(points=m.points * 10) if m.kind == "bezique" else m for m in classic.melds),
         last_trick_points=0,
     )
     view = build_rules(variant, "en")
