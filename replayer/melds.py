@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from .cards import Card, Suit
 from .rules import MeldSpec, RuleProfile
@@ -13,20 +12,48 @@ from .rules import MeldSpec, RuleProfile
 __all__ = ["Assignment", "TabledCard", "choose_instances", "identify", "matches", "reuse_problem"]
 
 
-@dataclass
 class TabledCard:
-    """A declared card lying face up on the table, with what it has been scored in."""
+    """A declared card lying face up on the table, with what it has been scored in: ``kinds`` and ``classes``;
+    ``partners``, the uids of the cards it was married to (for the re-marriage exception); ``scored_at``, the trick
+    after which it was scored in each kind; ``declared_with``, per kind, the uids of the cards it was scored with (a
+    combination broken by a play may be refilled)."""
 
-    uid: int
-    card: Card
-    kinds: set[str] = field(default_factory=set)
-    classes: set[str] = field(default_factory=set)
-    partners: set[int] = field(default_factory=set)
-    """Uids of the cards it was married to (for the re-marriage exception)."""
-    scored_at: dict[str, int] = field(default_factory=dict)
-    """The trick after which it was scored in each kind."""
-    declared_with: dict[str, set[int]] = field(default_factory=dict)
-    """Per kind, the uids of the cards it was scored with (a combination broken by a play may be refilled)."""
+    # Plain classes, not dataclasses: see replayer/errors.py (this module is needed to check any declaration).
+    __slots__ = ("card", "classes", "declared_with", "kinds", "partners", "scored_at", "uid")
+
+    def __init__(
+        self,
+        uid: int,
+        card: Card,
+        kinds: set[str] | None = None,
+        classes: set[str] | None = None,
+        partners: set[int] | None = None,
+        scored_at: dict[str, int] | None = None,
+        declared_with: dict[str, set[int]] | None = None,
+    ) -> None:
+        self.uid = uid
+        self.card = card
+        self.kinds: set[str] = set() if kinds is None else kinds
+        self.classes: set[str] = set() if classes is None else classes
+        self.partners: set[int] = set() if partners is None else partners
+        self.scored_at: dict[str, int] = {} if scored_at is None else scored_at
+        self.declared_with: dict[str, set[int]] = {} if declared_with is None else declared_with
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.uid, self.card, self.kinds, self.classes, self.partners, self.scored_at, self.declared_with)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TabledCard):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"TabledCard(uid={self.uid!r}, card={self.card!r}, kinds={self.kinds!r}, classes={self.classes!r}, "
+            f"partners={self.partners!r}, scored_at={self.scored_at!r}, declared_with={self.declared_with!r})"
+        )
 
     def copy(self) -> TabledCard:
         """An independent copy."""
@@ -76,12 +103,31 @@ def identify(profile: RuleProfile, cards: Sequence[Card], trump: Suit | None) ->
     return [spec for spec in profile.melds if matches(spec, cards, trump)]
 
 
-@dataclass(frozen=True)
 class Assignment:
-    """Which physical cards a declaration uses: tabled ones by uid, the rest from the concealed hand."""
+    """Which physical cards a declaration uses: tabled ones by uid, the rest from the concealed hand. Immutable."""
+
+    __slots__ = ("from_hand", "tabled")
 
     tabled: tuple[int, ...]
     from_hand: tuple[Card, ...]
+
+    def __init__(self, tabled: tuple[int, ...], from_hand: tuple[Card, ...]) -> None:
+        object.__setattr__(self, "tabled", tabled)
+        object.__setattr__(self, "from_hand", from_hand)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Assignment):
+            return NotImplemented
+        return (self.tabled, self.from_hand) == (other.tabled, other.from_hand)
+
+    def __hash__(self) -> int:
+        return hash((self.tabled, self.from_hand))
+
+    def __repr__(self) -> str:
+        return f"Assignment(tabled={self.tabled!r}, from_hand={self.from_hand!r})"
 
 
 def _options_for(
