@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 __all__ = [
     "WILD",
@@ -202,7 +202,24 @@ CARD_PATTERN = (
 )
 """A regular expression matching one card in any accepted spelling (used by the grammar too)."""
 
-_CARD_RE = re.compile(rf"^(?:{CARD_PATTERN})$", re.IGNORECASE)
+
+# The patterns are compiled when first needed: compiling them costs a command's start 2 ms, and the cards of most
+# records are written in the canonical form, which a table reads (see Card.parse).
+@cache
+def _card_re() -> re.Pattern[str]:
+    return re.compile(rf"^(?:{CARD_PATTERN})$", re.IGNORECASE)
+
+
+@cache
+def _wild_re() -> re.Pattern[str]:
+    return re.compile(rf"^{WILD_PATTERN}$", re.IGNORECASE)
+
+
+@cache
+def _unknown_re() -> re.Pattern[str]:
+    return re.compile(rf"^(?:{UNKNOWN_PATTERN})$", re.IGNORECASE)
+
+
 UNKNOWN_PATTERN = rf"(?:\?\?|{RANK_PATTERN}\?|\?{SUIT_LETTER_PATTERN}|\?[ \t]*{RANK_PATTERN}(?![\w♠♤♥♡♦♢♣♧]))"
 """A card with an unknown suit (``Q?``, or ``? Q`` as the seeds print a lost suit symbol), unknown rank (``?S``)
 or both (``??``)."""
@@ -264,9 +281,12 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse a card in any accepted spelling (see the module docstring)."""
         raw = text.strip()
-        if not _CARD_RE.match(raw):
+        canonical = _CANONICAL.get(raw)
+        if canonical is not None:
+            return canonical
+        if not _card_re().match(raw):
             raise CardParseError(f"not a card: {text!r} (write rank then suit, e.g. 'QS', '10C', 'Q♠')")
-        if _WILD_RE.match(raw):
+        if _wild_re().match(raw):
             return WILD
         if raw[0] in _SUIT_INPUT and raw[0] not in "SHDCshdc":
             return cls(_SUIT_INPUT[raw[0]], parse_rank(raw[1:]))
@@ -309,7 +329,10 @@ class Card:
 
 WILD = Card(Suit.S, Rank.WILD)
 """The wild card (its suit is a placeholder; see the module docstring)."""
-_WILD_RE = re.compile(rf"^{WILD_PATTERN}$", re.IGNORECASE)
+_CANONICAL = {
+    str(card): card for card in [WILD, *(Card(suit, rank) for suit in Suit for rank in Rank if rank is not Rank.WILD)]
+}
+"""Every card by its canonical spelling (``QS``, ``10C``, ``*``)."""
 
 
 def make_pack(packs: int = 1, ranks: Iterable[Rank] | None = None) -> list[Card]:
@@ -393,12 +416,10 @@ class CardPattern:
 CardLike = Card | CardPattern
 """A card as a record states it: known, or partly unknown."""
 
-_UNKNOWN_RE = re.compile(rf"^(?:{UNKNOWN_PATTERN})$", re.IGNORECASE)
-
 
 def parse_card_like(text: str) -> CardLike:
     """Parse a known card or an unknown one (``Q?``, ``??``)."""
-    if "?" in text and _UNKNOWN_RE.match(text.strip()):
+    if "?" in text and _unknown_re().match(text.strip()):
         return CardPattern.parse(text)  # not cached: each unknown card is its own object (see CardPattern.tag)
     return _parse_card(text)
 

@@ -60,3 +60,14 @@ def test_two_packs() -> None:
     pack = make_pack(2)
     assert len(pack) == 64
     assert all(pack.count(c) == 2 for c in set(pack))
+
+
+def test_the_canonical_spellings_read_by_table_as_by_the_patterns() -> None:
+    """Card.parse reads the canonical spellings from a table (no regular expression): the same cards as the
+    patterns read from the same spellings in lower case."""
+    from replayer.cards import _CANONICAL, _card_re
+
+    assert len(_CANONICAL) == 33  # 32 cards and the wild card
+    for text, card in _CANONICAL.items():
+        assert str(card) == text and _card_re().match(text)
+        assert Card.parse(text.lower()) == card and Card.parse(f" {text} ") is card
