@@ -10,8 +10,6 @@ need (the YAML reader, the lesson templates).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
 __all__ = [
@@ -41,7 +39,10 @@ _WHERE = {
     "load_rules": "rules",
 }
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which no command needs at run time
 if TYPE_CHECKING:
+    from typing import Any
+
     from .cards import Card, Rank, Suit
     from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
     from .rules import RuleProfile, load_rules
