@@ -356,9 +356,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     errors = sum(len(o.errors) for o in outcomes)
-    if args.summary or args.json:
-        import json
     if args.summary:
+        import json
+
         codes: Counter[str] = Counter(str(e["code"]) for o in outcomes for e in o.errors)
         report = {
             "files": len(files),
@@ -372,6 +372,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print()
         return 1 if invalid else 0
     if args.json:
+        import json
+
         summary = [{"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes]
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
