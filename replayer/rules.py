@@ -21,7 +21,12 @@ from .errors import RuleProfileError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:
-    from typing import Any, Self
+    from typing import Any, Self, dataclass_transform
+else:
+
+    def dataclass_transform(**_: object):  # at run time a no-op, so that typing is not imported
+        return lambda cls: cls
+
 
 __all__ = [
     "REUSE_MODES",
@@ -35,6 +40,9 @@ __all__ = [
 ]
 
 
+# The transform tells the type checker that subclasses are made by keyword from their annotated fields, so a wrong or
+# missing field is still a type error, as it was when these were dataclasses.
+@dataclass_transform(kw_only_default=True, frozen_default=True)
 class _Value:
     """Base of the profile's immutable values: made by keyword from the fields the class annotates (a field given a
     value in the class body is optional, that value its default), equal and hashed field by field except those in
