@@ -12,10 +12,12 @@ Besides what the record says, each step carries the bookkeeping a player keeps a
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -30,13 +32,13 @@ __all__ = [
     "LANGUAGES",
     "MELD_TERMS",
     "STRINGS",
+    "Board",
     "Book",
     "CardView",
     "DealView",
     "GlossaryEntry",
     "GlossaryView",
     "Lesson",
-    "MeldChance",
     "MeldRule",
     "PlayView",
     "QuestionView",
@@ -47,6 +49,7 @@ __all__ = [
     "SheetRow",
     "SourceItem",
     "Step",
+    "TargetView",
     "TextView",
     "build_glossary",
     "build_lesson",
@@ -205,6 +208,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "view_all_hint": "Show every hand",
         "view_only": "Show only {seat_gen} hand; the others are hidden",
         "four_colour": "Four-colour suits",
+        "needs_script": (
+            "The table before each trick and each seat's bookkeeping are drawn by the page's script; without it the "
+            "page shows the hands dealt and every trick, draw, declaration and score."
+        ),
         "hidden_cards": "{n} hidden {cards}",
         "before_trick": "Before the trick",
         "score_before": "Score before the trick",
@@ -577,6 +584,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "view_all_hint": "Показать карты всех игроков",
         "view_only": "Показать только карты {seat_gen}, остальные скрыть",
         "four_colour": "Четыре цвета мастей",
+        "needs_script": (
+            "Расклад перед каждой взяткой и учёт карт каждого игрока рисует сценарий страницы; без него видны "
+            "сданные карты и все взятки, добор, объявления и счёт."
+        ),
         "hidden_cards": "скрыто карт: {n}",
         "before_trick": "Перед взяткой",
         "score_before": "Счёт перед взяткой",
@@ -1235,93 +1246,60 @@ class SheetRow:
 
 
 @dataclass(frozen=True)
-class UnseenCell:
-    """How many copies of one card a seat has not seen yet."""
-
-    rank: str
-    count: int
-    label: str
-    """"queen of spades: 2 not seen"."""
-
-    @functools.cached_property
-    def html(self) -> Markup:
-        """The table cell (a dot for none): made once per cell, the books of a lesson hold thousands of them."""
-        return Markup(f'<td class="n{self.count}">{self.count if self.count else "·"}</td>')
-
-
-@dataclass(frozen=True)
-class UnseenRow:
-    """One suit of a seat's table of unseen cards."""
-
-    suit: str
-    suit_code: str
-    red: bool
-    label: str
-    cells: list[UnseenCell]
-
-    @functools.cached_property
-    def cells_html(self) -> Markup:
-        """The row's cells, one after the other."""
-        return Markup("".join(c.html for c in self.cells))
-
-
-@dataclass(frozen=True)
-class MeldState:
-    """Whether one seat can still make a combination, as another seat (the viewer) can tell."""
-
-    seat: str
-    label: str
-    state: str
-    """``possible``, ``ready`` (the viewer holds every card), ``impossible`` or ``scored``."""
-    text: str
-
-
-@dataclass(frozen=True)
-class MeldChance:
-    """One combination of the profile (one suit of it, for a marriage) and what is still possible for each seat."""
+class TargetView:
+    """A combination a book follows (one suit of it, for a marriage): a row of its table of combinations."""
 
     kind: str
     name: str
-    cards: list[CardView]
-    states: list[MeldState]
+    pictures: list[int]
+    """The cards that picture it, as indices into :attr:`Lesson.cards`."""
     rule_href: str
-
-    @functools.cached_property
-    def html(self) -> Markup:
-        """The row of a book's table of combinations: its name and cards, then each seat's state.
-
-        Written here rather than in the template because a lesson writes thousands of these rows, most of them the
-        same as the step before (the builder reuses an unchanged row, so its markup is made once).
-        """
-        pictures = " ".join(f'<span class="s-{escape(c.suit_code)}">{escape(c.glyph)}</span>' for c in self.cards)
-        states = "".join(f'<td class="state state-{escape(st.state)}">{escape(st.text)}</td>' for st in self.states)
-        return Markup(
-            f'<tr><th scope="row">{escape(self.name)} <span class="meld-cards" aria-hidden="true">{pictures}</span>'
-            f"</th>{states}</tr>"
-        )
 
 
 @dataclass(frozen=True)
 class Book:
-    """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open."""
+    """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open.
+
+    Kept compact (counts and indices), because a lesson holds two or more books for each of its thirty-odd steps
+    and the page's script draws only the one on show: ``unseen`` counts every card of :attr:`Lesson.cards`, and
+    ``melds`` gives, for each of the deal's :attr:`DealView.targets` in turn, each seat's state as an index into
+    :attr:`Lesson.meld_states`.
+    """
 
     seat: str
-    label: str
-    title: str
-    unseen_title: str
-    ranks: list[str]
-    """Column headings of the unseen table (the ranks, as the interface writes them)."""
-    unseen: list[UnseenRow]
+    unseen: list[int]
     unseen_count: int
     unseen_text: str
-    known_title: str
-    known: list[CardView]
+    known: list[int]
     """Cards the seat knows lie in another's concealed hand (a turn-up taken, declared cards taken back)."""
     news: list[str]
     """Combinations that have just become impossible: "both Q♠ seen: double bezique is impossible for North."."""
-    melds: list[MeldChance]
-    melds_note: str
-    """Shown instead of the combinations once declarations are over."""
+    melds: list[int]
+    declaring: bool
+    """False once declarations are over (``melds`` is then empty)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """The table before a trick, as the page's script draws it; each list has one entry per seat, in seat order."""
+
+    hands: list[list[int]]
+    """The concealed hands, as indices into :attr:`Lesson.cards`."""
+    tables: list[list[int]]
+    """The declared cards lying face up."""
+    played: list[int]
+    """The card each seat plays to the trick (-1: none), marked in its hand or, first, on its table."""
+    scores: list[int]
+    """Each seat's score (its side's, in a partnership game) as the trick begins."""
+    turnup: int
+    """The turn-up under the stock, or -1."""
+    stock: int
+    stock_text: str
+    trump: str
+    trump_red: bool
+    sheet: int
+    """How many of the deal's scored rows (the rows of :attr:`DealView.sheet` with events) the running score sheet
+    shows: those up to this step's own."""
 
 
 @dataclass
@@ -1343,7 +1321,7 @@ class Step:
     phase_note: str
     """Shown once, where a phase begins."""
     seats: list[SeatView]
-    """Hands and tables before the trick (as dealt, for the start)."""
+    """The hands as dealt, for the deal's start (written into the page); a trick's table is its :attr:`board`."""
     leader: str
     """"North leads"."""
     plays: list[PlayView]
@@ -1364,14 +1342,18 @@ class Step:
     comments: list[TextView]
     questions: list[QuestionView]
     before_scores: list[ScoreView] = field(default_factory=list)
-    """The scores as the trick begins."""
+    """The scores as the deal begins (the start's table; a trick's are on its :attr:`board`)."""
     before_stock: int = 0
     before_stock_text: str = ""
     before_turnup: CardView | None = None
     sheet: list[SheetRow] = field(default_factory=list)
-    """The deal's score sheet up to this step: the rows where something was scored."""
+    """The start's running score sheet (a trick's is drawn from :attr:`DealView.running`)."""
+    board: Board | None = None
+    """A trick's table before it is played, drawn by the page's script."""
     books: list[Book] = field(default_factory=list)
-    """Each seat's bookkeeping before the trick."""
+    """Each seat's bookkeeping before the trick (drawn by the page's script)."""
+    data: int = 0
+    """The step's position in the lesson's data (:meth:`Lesson.data`)."""
     prev_anchor: str = ""
     prev_title: str = ""
     next_anchor: str = ""
@@ -1413,6 +1395,8 @@ class DealView:
     end_comments: list[TextView]
     seat_labels: list[str]
     sheet: list[SheetRow]
+    targets: list[TargetView] = field(default_factory=list)
+    """The combinations the books follow in this deal (its trumps decide some)."""
     end_prev_anchor: str = ""
     end_prev_title: str = ""
     end_next_anchor: str = ""
@@ -1454,6 +1438,12 @@ class Lesson:
     """"4 questions to answer", or an empty string."""
     seats: list[tuple[str, str, str]] = field(default_factory=list)
     """(seat, label, "Show only North's hand") for the view switch."""
+    cards: list[CardView] = field(default_factory=list)
+    """Every card of the pack once: the boards and books name cards by their index here."""
+    meld_states: list[tuple[str, str]] = field(default_factory=list)
+    """The (state, text) pairs the books' tables of combinations use: ``("impossible", "both Q♠ seen")``."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """What the page's script draws (boards and books), as one JSON block (see ``lesson.html``)."""
 
     @property
     def players_named(self) -> bool:
@@ -1490,76 +1480,96 @@ def _first_sentence(text: str, limit: int = 180) -> str:
 
 @dataclass(frozen=True)
 class _Target:
-    """One combination as concrete cards: a pattern of the profile resolved for this deal's trumps (and a suit)."""
+    """One combination as concrete cards: a pattern of the profile resolved for this deal's trumps (and a suit).
+
+    Cards are indices into the lesson's pack (see :class:`_Pack`): a book asks about every combination, for every
+    seat, at every step.
+    """
 
     spec: MeldSpec
     suit: Suit | None
     """The suit of a plain or any-suit pattern (shown in its name); None otherwise."""
-    need: Counter[Card]
-    """The exact cards, for fixed and same-suit patterns."""
-    rank: Rank | None = None
+    needed: tuple[tuple[int, int], ...]
+    """The exact cards and how many of each, in page order, for fixed and same-suit patterns."""
+    pictures: tuple[int, ...]
+    """The cards that picture the combination in a book."""
+    of_rank: tuple[int, ...] = ()
+    """An n-of-a-kind pattern: its rank in every suit, of which it needs ``count`` cards."""
     count: int = 0
-    """An n-of-a-kind pattern: ``count`` cards of ``rank`` in any suits."""
-
-    @functools.cached_property
-    def needed(self) -> list[tuple[Card, int]]:
-        """``need`` in the order of the cards on the page (asked at every step: sorted once)."""
-        return sorted(self.need.items(), key=lambda kv: kv[0].sort_key)
-
-    @functools.cached_property
-    def of_rank(self) -> list[Card]:
-        """An n-of-a-kind pattern's rank in every suit."""
-        return [Card(s, self.rank) for s in Suit] if self.rank is not None else []
-
-    @functools.cached_property
-    def pictures(self) -> list[Card]:
-        """The cards that picture the combination in a book."""
-        if self.rank is not None:
-            return self.of_rank[: self.count]
-        return sorted(self.need.elements(), key=lambda c: c.sort_key)
+    rank: Rank | None = None
 
 
-def _targets(profile: RuleProfile, trump: Suit | None) -> list[_Target]:
+class _Pack:
+    """The distinct cards of a lesson's pack, numbered in page order (suit by suit, high ranks first, the wild card
+    last), so that the books count cards in lists of small ints rather than in dictionaries keyed by Card."""
+
+    def __init__(self, profile: RuleProfile) -> None:
+        pack = Counter(profile.pack())
+        self.cards = sorted(pack, key=lambda c: c.sort_key)
+        self.index = {card: i for i, card in enumerate(self.cards)}
+        self.deck = [pack[c] for c in self.cards]
+        """How many copies of each card the deck holds."""
+
+    def counts(self, *groups: Iterable[Card]) -> list[int]:
+        """How many of each card the groups hold together."""
+        counts = [0] * len(self.cards)
+        index = self.index
+        for group in groups:
+            for card in group:
+                counts[index[card]] += 1
+        return counts
+
+    def ids(self, cards: Iterable[Card]) -> list[int]:
+        """The cards' numbers."""
+        index = self.index
+        return [index[c] for c in cards]
+
+    def target(self, spec: MeldSpec, suit: Suit | None, cards: Iterable[Card]) -> _Target:
+        """A combination of exactly these cards."""
+        need = Counter(self.ids(cards))
+        ordered = sorted(need.items())
+        return _Target(spec, suit, tuple(ordered), tuple(sorted(need.elements())))
+
+    def of_kind(self, spec: MeldSpec, rank: Rank, count: int) -> _Target:
+        """A combination of ``count`` cards of ``rank`` in any suits."""
+        of_rank = tuple(self.index[Card(s, rank)] for s in Suit if Card(s, rank) in self.index)
+        return _Target(spec, None, (), of_rank[:count], of_rank, count, rank)
+
+
+def _targets(profile: RuleProfile, trump: Suit | None, pack: _Pack) -> list[_Target]:
     """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
     targets: list[_Target] = []
     for spec in profile.melds:
         if spec.cards or spec.trump_ranks or spec.partner_ranks:
             exact = spec.cards_for(trump)
             if exact:
-                targets.append(_Target(spec, None, Counter(exact)))
+                targets.append(pack.target(spec, None, exact))
         elif spec.distinct and spec.rank is not None:
-            targets.append(_Target(spec, None, Counter(Card(s, spec.rank) for s in list(Suit)[: spec.count])))
+            targets.append(pack.target(spec, None, (Card(s, spec.rank) for s in list(Suit)[: spec.count])))
         elif spec.ranks and spec.suit:
             if spec.suit == "trump":
                 if trump is not None:
-                    targets.append(_Target(spec, None, Counter(Card(trump, r) for r in spec.ranks)))
+                    targets.append(pack.target(spec, None, (Card(trump, r) for r in spec.ranks)))
                 continue
             suits = [s for s in Suit if s != trump] if spec.suit == "plain" else list(Suit)
-            targets.extend(_Target(spec, s, Counter(Card(s, r) for r in spec.ranks)) for s in suits)
+            targets.extend(pack.target(spec, s, (Card(s, r) for r in spec.ranks)) for s in suits)
         elif spec.rank is not None and spec.count:
-            targets.append(_Target(spec, None, Counter(), spec.rank, spec.count))
+            targets.append(pack.of_kind(spec, spec.rank, spec.count))
     return targets
 
 
-def _held(snap: Snapshot, seat: str) -> Counter[Card]:
-    return Counter(snap.hands.get(seat, [])) + Counter(snap.tables.get(seat, []))
-
-
-def _minus(base: Counter[Card], *parts: Counter[Card]) -> Counter[Card]:
-    """``base - parts[0] - parts[1] - …`` in one pass (the books subtract several counts of cards at every step).
-
-    The same as Counter's ``-`` for counts that are never negative, which all of ours are.
-    """
-    left = dict(base)
+def _minus(base: Sequence[int], *parts: Sequence[int]) -> list[int]:
+    """``base - parts[0] - parts[1] - …`` card by card, none below zero (a count the viewer cannot place)."""
+    if len(parts) == 1:
+        return [n if n > 0 else 0 for n in map(operator.sub, base, parts[0])]
+    left = list(base)
     for part in parts:
-        for card, n in part.items():
-            if card in left:
-                left[card] -= n
-    return Counter({card: n for card, n in left.items() if n > 0})
+        left = list(map(operator.sub, left, part))
+    return [n if n > 0 else 0 for n in left]
 
 
 class _Knowledge:
-    """What the seats know about each other's cards during one deal.
+    """What the seats know about each other's cards during one deal, as counts of the lesson's cards.
 
     A player sees his own cards, every card played to a trick, the turn-up and the cards declared on the table.
     Some cards stay known after they go out of sight: the turn-up taken by the seven's exchange or as the last
@@ -1568,13 +1578,14 @@ class _Knowledge:
     say which of two was played), so it only shrinks when such a card is played.
     """
 
-    def __init__(self, profile: RuleProfile, seats: Sequence[str]) -> None:
-        self.deck: Counter[Card] = Counter(profile.pack())
-        self.dead: Counter[Card] = Counter()
+    def __init__(self, profile: RuleProfile, seats: Sequence[str], pack: _Pack) -> None:
+        self.pack = pack
+        self.deck = pack.deck
+        self.dead = [0] * len(pack.deck)
         """Cards played to tricks so far."""
-        self.left: Counter[Card] = Counter(self.deck)
+        self.left = list(self.deck)
         """``deck - dead``, kept up to date trick by trick rather than subtracted again at every step."""
-        self.public: dict[str, Counter[Card]] = {s: Counter() for s in seats}
+        self.public: dict[str, list[int]] = {s: [0] * len(pack.deck) for s in seats}
         self.seats = list(seats)
         self.players = profile.players
         self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
@@ -1589,47 +1600,36 @@ class _Knowledge:
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
         before, after = trick.before, trick.after
+        index = self.pack.index
         for seat, card in trick.plays:
-            self.dead[card] += 1
-            self.left[card] -= 1
-            if self.left[card] <= 0:
-                del self.left[card]
-            known = self.public.setdefault(seat, Counter())
-            if known[card] > 0:
-                known[card] -= 1
+            k = index[card]
+            self.dead[k] += 1
+            self.left[k] -= 1
+            known = self.public[seat]
+            if known[k] > 0:
+                known[k] -= 1
         for event in trick.scoring:
             if event.kind == "seven_exchange" and before.turnup is not None:
-                known = self.public.setdefault(event.seat, Counter())
-                known.subtract(event.cards)
-                known[before.turnup] += 1
+                known = self.public[event.seat]
+                for card in event.cards:
+                    known[index[card]] -= 1
+                known[index[before.turnup]] += 1
         if before.turnup is not None and after.turnup is None and trick.draws:
             # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
             seat, card = trick.draws[-1]
-            self.public.setdefault(seat, Counter())[card] += 1
-        for seat in self.public:
-            table = Counter(after.tables.get(seat, []))
-            self.public[seat] = (self.public[seat] | table) & _held(after, seat)
-
-    def others_known(self, viewer: str, but: str | None = None) -> Counter[Card]:
-        """Cards the viewer knows the other seats (except ``but``) hold."""
-        total: Counter[Card] = Counter()
+            self.public[seat][index[card]] += 1
         for seat, known in self.public.items():
-            if seat not in (viewer, but):
-                total += known
-        return total
+            table = self.pack.counts(after.tables.get(seat, ()))
+            held = self.pack.counts(after.hands.get(seat, ()), after.tables.get(seat, ()))
+            # Known cards are those known before or lying on the table, but never more than the seat still holds.
+            self.public[seat] = [min(k if k > t else t, h) for k, t, h in zip(known, table, held, strict=True)]
 
-    def unseen(self, viewer: str, snap: Snapshot, held: Counter[Card]) -> Counter[Card]:
-        """The cards whose place the viewer (who holds ``held``) does not know: in the stock or in another
-        concealed hand."""
-        turnup: Counter[Card] = Counter([snap.turnup] if snap.turnup is not None else [])
-        return _minus(self.left, held, self.others_known(viewer), turnup)
-
-    def available(self, viewer: str, seat: str, held: Counter[Card]) -> Counter[Card]:
-        """The cards that, as far as the viewer (who holds ``held``) knows, ``seat`` may still hold together at
-        some moment."""
-        if seat == viewer:
-            return _minus(self.left, self.others_known(viewer))
-        return _minus(self.left, held, self.others_known(viewer, but=seat))
+    def others_known(self, viewer: str, but: str | None = None) -> list[int]:
+        """Cards the viewer knows the other seats (except ``but``) hold."""
+        parts = [known for seat, known in self.public.items() if seat not in (viewer, but)]
+        if len(parts) == 1:
+            return parts[0]
+        return [sum(column) for column in zip(*parts, strict=True)] if parts else [0] * len(self.deck)
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
@@ -1653,12 +1653,16 @@ class _Builder:
         # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
         # is made once. The views are frozen, so sharing one between places is safe.
         self._views: dict[Card, CardView] = {}
-        self._cells: dict[tuple[Card, int], UnseenCell] = {}
-        self._rows: dict[tuple[Suit, tuple[int, ...]], UnseenRow] = {}
-        self._chances: dict[tuple[str, str, tuple[Card, ...], tuple[MeldState, ...]], MeldChance] = {}
         self.ranks = sorted(self.profile.ranks, reverse=True)
-        self.grid = {suit: [Card(suit, r) for r in self.ranks] for suit in Suit}
-        """The cards of a book's table of unseen cards, row by row."""
+        self.pack = _Pack(self.profile)
+        # The books' states and their texts, each made once per lesson: from one step to the next most do not
+        # change, and the page names each by its number.
+        self.meld_states: dict[tuple[str, str], int] = {}
+        self.state_list: list[tuple[str, str]] = []
+        self._texts: dict[tuple[Any, ...], int] = {}
+        self._unseen_texts: dict[tuple[int, int], str] = {}
+        self.hidden_labels: list[str] = []
+        """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
 
     # --- small formatters -------------------------------------------------------------------------------
 
@@ -1794,38 +1798,30 @@ class _Builder:
             marked.append(replace(view, hand=cards))
         return marked
 
-    def seat_views(
-        self, hands: Mapping[str, list[Card]], tables: Mapping[str, list[Card]], plays: Sequence[tuple[str, Card]]
-    ) -> list[SeatView]:
-        played = {seat: card for seat, card in plays}
-        views = []
-        for s in self.seats:
-            hand = self.cards(hands.get(s, []))
-            table = self.cards(tables.get(s, []))
-            if s in played:
-                # The engine plays a declared card from the table before one from the hand (the two packs hold two
-                # of each card), so the mark goes on the table's copy first, and on one copy only.
-                code = str(played[s])
-                for row in (table, hand):
-                    index = next((i for i, c in enumerate(row) if c.code == code), None)
-                    if index is not None:
-                        row[index] = replace(row[index], played=True)
-                        break
-            n = len(hand)
-            hidden = self.t["hidden_cards"].format(n=n, cards=plural(self.t, "card", n))
-            views.append(
-                SeatView(
-                    s, self.seat(s), self.player(s), hand, table, _position(s), hidden, self.game.profile.scorer(s)
-                )
-            )
-        return views
+    def hidden_label(self, n: int) -> str:
+        """What a screen reader hears for a hidden hand of ``n`` cards (every shorter one's is written too, for the
+        page's script, which draws the hands of the tricks)."""
+        while len(self.hidden_labels) <= n:
+            k = len(self.hidden_labels)
+            self.hidden_labels.append(self.t["hidden_cards"].format(n=k, cards=plural(self.t, "card", k)))
+        return self.hidden_labels[n]
+
+    def dealt(self, hands: Mapping[str, list[Card]]) -> list[SeatView]:
+        """The seats with their hands as dealt (nothing lies on the table yet)."""
+        scorer = self.game.profile.scorer
+        return [
+            SeatView(s, self.seat(s), self.player(s), hand, [], _position(s), self.hidden_label(len(hand)), scorer(s))
+            for s in self.seats
+            for hand in [self.cards(hands.get(s, []))]
+        ]
 
     def comments(self, comments: Iterable[Comment]) -> list[TextView]:
         return [TextView(text, text_lang(text)) for c in comments if (text := c.text.strip())]
 
     def question(self, trick: TrickResult, seat: str, text: str, answers: Sequence[Card]) -> QuestionView:
         index = next((i for i, (s, _) in enumerate(trick.plays) if s == seat), 0)
-        held = sorted(set(_held(trick.before, seat)), key=lambda c: c.sort_key)
+        snap = trick.before
+        held = sorted({*snap.hands.get(seat, ()), *snap.tables.get(seat, ())}, key=lambda c: c.sort_key)
         return QuestionView(
             seat,
             self.t["question_for"].format(seat=self.seat(seat)),
@@ -1839,8 +1835,8 @@ class _Builder:
 
     # --- bookkeeping -------------------------------------------------------------------------------------
 
-    def seen_reason(self, card: Card, available: int, copies: int) -> str:
-        glyph = self.view(card).glyph
+    def seen_reason(self, card: int, available: int, copies: int) -> str:
+        glyph = self.view(self.pack.cards[card]).glyph
         seen = copies - available
         if available == 0:
             if copies == 2:
@@ -1850,39 +1846,43 @@ class _Builder:
             return self.t["seen_all"].format(card=glyph, n=copies)
         return self.t["seen_some"].format(card=glyph, k=seen, n=copies)
 
-    def unseen_cell(self, card: Card, count: int) -> UnseenCell:
-        """A cell of a book's table of unseen cards (each card and count is written once per lesson)."""
-        found = self._cells.get((card, count))
+    def state(self, state: str, text: str) -> int:
+        """The number of a (state, text) pair of the tables of combinations."""
+        found = self.meld_states.get((state, text))
         if found is None:
-            view = self.view(card)
-            text = self.t["unseen_count"].format(card=view.label, n=count)
-            found = self._cells[card, count] = UnseenCell(view.rank, count, text)
+            found = self.meld_states[state, text] = len(self.state_list)
+            self.state_list.append((state, text))
         return found
 
-    def chance(self, target: _Target, states: list[MeldState]) -> MeldChance:
-        """A row of a book's table of combinations.
-
-        Made once per combination and states: from one step to the next most rows do not change, and the page
-        writes each distinct row's markup once.
-        """
-        name = self.meld_name(target.spec, target.suit)
-        key = (target.spec.kind, name, tuple(target.pictures), tuple(states))
-        found = self._chances.get(key)
-        if found is None:
-            href = f"{self.rules_page}#meld-{target.spec.kind}"
-            found = self._chances[key] = MeldChance(target.spec.kind, name, self.cards(target.pictures), states, href)
-        return found
-
-    def unseen_row(self, suit: Suit, counts: tuple[int, ...]) -> UnseenRow:
-        """A suit's row of a book's table of unseen cards, with how many of each rank are unseen.
-
-        A row changes only when a card of its suit comes into sight, so most steps reuse the previous step's rows.
-        """
-        found = self._rows.get((suit, counts))
-        if found is None:
-            cells = [self.unseen_cell(card, n) for card, n in zip(self.grid[suit], counts, strict=True)]
-            name = suit.english if self.lang == "en" else suit.russian
-            found = self._rows[suit, counts] = UnseenRow(suit.glyph, suit.value, suit.red, name, cells)
+    def state_of(self, key: tuple[Any, ...]) -> int:
+        """The state a key names (see :meth:`meld_state`), its text written the first time it is asked for."""
+        found = self._texts.get(key)
+        if found is not None:
+            return found
+        t = self.t
+        what = key[0]
+        if what == "scored":
+            found = self.state("scored", t["meld_scored"].format(n=key[1]))
+        elif what == "possible":
+            found = self.state("possible", t["meld_possible"])
+        elif what == "ready":
+            found = self.state("ready", t["meld_ready"])
+        elif what == "has":
+            found = self.state("possible", t["meld_has"].format(k=key[1], n=key[2]))
+        elif what == "needs":
+            cards = " ".join(self.view(self.pack.cards[c]).glyph for c in key[1:])
+            found = self.state("possible", t["meld_needs"].format(cards=cards))
+        elif what == "draws":
+            k, d = key[1], key[2]
+            text = t["draws_left"].format(k=k, cards=plural(t, "card", k), d=d, draws=plural(t, "draw", d))
+            found = self.state("impossible", text)
+        elif what == "kind_left":
+            rank = key[2]
+            found = self.state("impossible", t["kind_left"].format(n=key[1], rank_pl=t.get(f"rank_pl_{rank}", rank)))
+        else:  # "seen": the cards of which too many are seen, with how many are left and the copies
+            reasons = [self.seen_reason(*triple) for triple in key[1:]]
+            found = self.state("impossible", ", ".join(reasons))
+        self._texts[key] = found
         return found
 
     def meld_state(
@@ -1890,49 +1890,52 @@ class _Builder:
         target: _Target,
         viewer: str,
         seat: str,
-        snap: Snapshot,
         knowledge: _Knowledge,
-        available: Counter[Card],
-        held: Counter[Card],
-    ) -> MeldState:
-        """Whether ``seat`` can still make ``target``, as ``viewer`` can tell; ``held`` is the viewer's cards."""
-        spec = target.spec
-        label = self.seat(seat)
-        for n, event in knowledge.scored.get((seat, spec.kind), ()):
+        available: Sequence[int],
+        held: Sequence[int],
+        draws: int,
+    ) -> int:
+        """Whether ``seat`` can still make ``target``, as ``viewer`` can tell (``held`` is the viewer's cards), as the
+        number of a (state, text) pair; the key that names it is small, its text is written once per lesson."""
+        for n, event in knowledge.scored.get((seat, target.spec.kind), ()):
             if target.suit is None or all(c.suit == target.suit for c in event.cards):
-                return MeldState(seat, label, "scored", self.t["meld_scored"].format(n=n))
-        reasons = []
-        if target.rank is not None:
-            left = sum(available[c] for c in target.of_rank)
+                return self.state_of(("scored", n))
+        if target.count:
+            left = sum(available[k] for k in target.of_rank)
             if left < target.count:
-                rank_pl = self.t.get(f"rank_pl_{target.rank.symbol}", target.rank.symbol)
-                reasons.append(self.t["kind_left"].format(n=left, rank_pl=rank_pl))
+                return self.state_of(("kind_left", left, target.rank.symbol if target.rank else ""))
         else:
-            for card, need in target.needed:
-                if available[card] < need:
-                    reasons.append(self.seen_reason(card, available[card], knowledge.deck[card]))
-        if reasons:
-            return MeldState(seat, label, "impossible", ", ".join(reasons))
+            deck = knowledge.deck
+            seen = tuple((k, available[k], deck[k]) for k, need in target.needed if available[k] < need)
+            if seen:
+                return self.state_of(("seen", *seen))
         if seat != viewer:
-            return MeldState(seat, label, "possible", self.t["meld_possible"])
-        if target.rank is not None:
-            has = min(sum(held[c] for c in target.of_rank), target.count)
+            return self.state_of(("possible",))
+        if target.count:
+            has = min(sum(held[k] for k in target.of_rank), target.count)
             missing = target.count - has
-            detail = self.t["meld_has"].format(k=has, n=target.count)
+            detail: tuple[Any, ...] = ("has", has, target.count)
         else:
             # ``needed`` is in page order already, so the lacking cards come out sorted.
-            lacking = [c for c, n in target.needed for _ in range(n - held[c])]
+            lacking = [k for k, n in target.needed for _ in range(n - held[k])]
             missing = len(lacking)
-            detail = self.t["meld_needs"].format(cards=" ".join(self.view(c).glyph for c in lacking))
+            detail = ("needs", *lacking)
         if missing == 0:
-            return MeldState(seat, label, "ready", self.t["meld_ready"])
-        draws = knowledge.draws_left(snap)
+            return self.state_of(("ready",))
         if missing > draws:
-            text = self.t["draws_left"].format(
-                k=missing, cards=plural(self.t, "card", missing), d=draws, draws=plural(self.t, "draw", draws)
+            return self.state_of(("draws", missing, draws))
+        return self.state_of(detail)
+
+    def unseen_text(self, total: int, facedown: int) -> str:
+        found = self._unseen_texts.get((total, facedown))
+        if found is None:
+            found = self._unseen_texts[total, facedown] = self.t["unseen_text"].format(
+                n=total,
+                cards=plural(self.t, "card", total),
+                stock=min(facedown, total),
+                hands=max(total - facedown, 0),
             )
-            return MeldState(seat, label, "impossible", text)
-        return MeldState(seat, label, "possible", detail)
+        return found
 
     def book(
         self,
@@ -1941,61 +1944,54 @@ class _Builder:
         phase: int,
         knowledge: _Knowledge,
         targets: Sequence[_Target],
+        held_by: Mapping[str, list[int]],
+        tables: Mapping[str, list[int]],
         before: set[tuple[str, str, str]] | None,
     ) -> tuple[Book, set[tuple[str, str, str]]]:
-        """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step."""
-        profile = self.profile
-        held = _held(snap, viewer)
-        unseen = knowledge.unseen(viewer, snap, held)
-        rows = [self.unseen_row(suit, tuple(unseen[c] for c in cards)) for suit, cards in self.grid.items()]
-        total = sum(unseen.values())
+        """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step.
+
+        ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table.
+        """
+        held = held_by[viewer]
+        others = knowledge.others_known(viewer)
+        unseen = _minus(knowledge.left, held, others)
+        if snap.turnup is not None:
+            k = self.pack.index[snap.turnup]
+            unseen[k] = max(unseen[k] - 1, 0)
+        total = sum(unseen)
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
-        unseen_text = self.t["unseen_text"].format(
-            n=total, cards=plural(self.t, "card", total), stock=min(facedown, total), hands=max(total - facedown, 0)
-        )
-        known = Counter[Card]()
+        known: list[int] = []
         for seat in self.seats:
             if seat != viewer:
-                known += _minus(knowledge.public.get(seat, Counter()), Counter(snap.tables.get(seat, [])))
-        melds: list[MeldChance] = []
+                known.extend(k for k, n in enumerate(_minus(knowledge.public[seat], tables[seat])) for _ in range(n))
+        known.sort()
+        melds: list[int] = []
         news: list[str] = []
         impossible: set[tuple[str, str, str]] = set()
-        declaring = phase in profile.declare_phases
+        declaring = phase in self.profile.declare_phases
         if declaring:
             # What each seat may still gather, as the viewer knows it: the same for every combination.
-            available = {s: knowledge.available(viewer, s, held) for s in self.seats}
+            available = {
+                s: _minus(knowledge.left, others)
+                if s == viewer
+                else _minus(knowledge.left, held, *(p for p in [knowledge.others_known(viewer, but=s)] if any(p)))
+                for s in self.seats
+            }
+            draws = knowledge.draws_left(snap)
             for target in targets:
-                states = [self.meld_state(target, viewer, s, snap, knowledge, available[s], held) for s in self.seats]
-                suit_key = target.suit.value if target.suit else ""
-                for st in states:
-                    if st.state != "impossible":
+                for s in self.seats:
+                    state = self.meld_state(target, viewer, s, knowledge, available[s], held, draws)
+                    melds.append(state)
+                    kind, text = self.state_list[state]
+                    if kind != "impossible":
                         continue
-                    key = (target.spec.kind, suit_key, st.seat)
+                    key = (target.spec.kind, target.suit.value if target.suit else "", s)
                     impossible.add(key)
                     if before is None or key not in before:
                         meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
-                        news.append(self.t["news_impossible"].format(reason=st.text, meld=meld, seat=st.label))
-                melds.append(self.chance(target, states))
-        return (
-            Book(
-                seat=viewer,
-                label=self.seat(viewer),
-                title=self.t["book_title"].format(seat_gen=self.seat_gen(viewer), seat=self.seat(viewer)),
-                unseen_title=self.t["unseen_title"].format(seat=self.seat(viewer)),
-                ranks=[self.view(Card(Suit.S, r)).rank for r in self.ranks],
-                unseen=rows,
-                unseen_count=total,
-                unseen_text=unseen_text,
-                known_title=self.t["known_in_hand"].format(
-                    seat_gen=", ".join(self.seat_gen(s) for s in self.seats if s != viewer)
-                ),
-                known=self.cards(sorted(known.elements(), key=lambda c: c.sort_key)),
-                news=news,
-                melds=melds,
-                melds_note="" if declaring else self.t["no_declarations"],
-            ),
-            impossible,
-        )
+                        news.append(self.t["news_impossible"].format(reason=text, meld=meld, seat=self.seat(s)))
+        text = self.unseen_text(total, facedown)
+        return Book(viewer, unseen, total, text, known, news, melds, declaring), impossible
 
     def books(
         self,
@@ -2004,10 +2000,29 @@ class _Builder:
         knowledge: _Knowledge,
         targets: Sequence[_Target],
         memory: dict[str, set[tuple[str, str, str]]],
+        board: Board | None = None,
     ) -> list[Book]:
+        """Every seat's book before a trick (``board``, when given, holds the snapshot's cards already numbered)."""
+        if board is None:
+            hands = {s: self.pack.ids(snap.hands.get(s, ())) for s in self.seats}
+            tables = {s: self.pack.ids(snap.tables.get(s, ())) for s in self.seats}
+        else:
+            hands = dict(zip(self.seats, board.hands, strict=True))
+            tables = dict(zip(self.seats, board.tables, strict=True))
+        size = len(self.pack.deck)
+        held_by: dict[str, list[int]] = {}
+        on_table: dict[str, list[int]] = {}
+        for seat in self.seats:
+            table = [0] * size
+            for k in tables[seat]:
+                table[k] += 1
+            held = list(table)
+            for k in hands[seat]:
+                held[k] += 1
+            held_by[seat], on_table[seat] = held, table
         books = []
         for viewer in self.seats:
-            book, impossible = self.book(viewer, snap, phase, knowledge, targets, memory.get(viewer))
+            book, impossible = self.book(viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer))
             memory[viewer] = impossible
             books.append(book)
         return books
@@ -2036,7 +2051,7 @@ class _Builder:
             number=0,
             phase=1,
             phase_note="",
-            seats=self.mark_dealt(deal, self.seat_views(deal.hands, {}, [])),
+            seats=self.mark_dealt(deal, self.dealt(deal.hands)),
             leader=self.t["leads"].format(seat=self.seat(deal.leader)),
             plays=[],
             winner="",
@@ -2057,7 +2072,10 @@ class _Builder:
             before_turnup=turnup,
         )
 
-    def trick_step(self, deal: DealResult, index: int, trick: TrickResult, single: bool, phase_note: str) -> Step:
+    def trick_step(
+        self, deal: DealResult, index: int, trick: TrickResult, single: bool, phase_note: str, scored_rows: int
+    ) -> Step:
+        """A trick's step; ``scored_rows`` is how many rows of the running score sheet stand before it."""
         long_id = f"deal-{index}-trick-{trick.n}"
         anchor = self.unique(f"trick-{trick.n}" if single else long_id)
         trump, red = self.trump(_trump_at(deal, trick.n))
@@ -2073,7 +2091,6 @@ class _Builder:
             plays.append(PlayView(seat, self.seat(seat), view, winning))
         questions = [self.question(trick, seat, q.text, q.answers) for seat, q in trick.questions]
         turnup = self.view(after.turnup) if after.turnup is not None else None
-        before_turnup = self.view(before.turnup) if before.turnup is not None else None
         return Step(
             id=long_id,
             anchor=anchor,
@@ -2083,7 +2100,7 @@ class _Builder:
             number=trick.n,
             phase=trick.phase,
             phase_note=phase_note,
-            seats=self.seat_views(before.hands, before.tables, trick.plays),
+            seats=[],
             leader=self.t["leads"].format(seat=self.seat(trick.leader)),
             plays=plays,
             winner=self.t["wins_trick"].format(seat=self.seat(trick.winner)) if trick.winner else "",
@@ -2100,16 +2117,34 @@ class _Builder:
             scores=self.scores(trick.scores, before.scores),
             comments=self.comments(trick.comments),
             questions=questions,
-            before_scores=self.scores(before.scores),
-            before_stock=before.stock,
-            before_stock_text=self.stock_text(before.stock),
-            before_turnup=before_turnup,
+            board=self.board(trick, trump, red, scored_rows + (1 if trick.scoring else 0)),
+        )
+
+    def board(self, trick: TrickResult, trump: str, trump_red: bool, sheet: int) -> Board:
+        """The table before a trick, its cards numbered for the page's script."""
+        before = trick.before
+        hands = [self.pack.ids(before.hands.get(s, ())) for s in self.seats]
+        played = dict(trick.plays)
+        index = self.pack.index
+        self.hidden_label(max(map(len, hands), default=0))
+        scorer = self.game.profile.scorer
+        return Board(
+            hands=hands,
+            tables=[self.pack.ids(before.tables.get(s, ())) for s in self.seats],
+            played=[index[played[s]] if s in played else -1 for s in self.seats],
+            scores=[before.scores.get(scorer(s), 0) for s in self.seats],
+            turnup=index[before.turnup] if before.turnup is not None else -1,
+            stock=before.stock,
+            stock_text=self.stock_text(before.stock),
+            trump=trump,
+            trump_red=trump_red,
+            sheet=sheet,
         )
 
     def deal(self, deal: DealResult, index: int, single: bool, totals: dict[str, int]) -> DealView:
         profile = self.profile
-        knowledge = _Knowledge(profile, self.seats)
-        targets = _targets(profile, deal.trump)
+        knowledge = _Knowledge(profile, self.seats, self.pack)
+        targets = _targets(profile, deal.trump, self.pack)
         knowledge.add_scoring(0, deal.scoring)
         memory: dict[str, set[tuple[str, str, str]]] = {}
         start = self.start_step(deal, index, single)
@@ -2124,8 +2159,8 @@ class _Builder:
             if trick.phase == 2 and not seen_phase_2:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
-            step = self.trick_step(deal, index, trick, single, note)
-            step.books = self.books(trick.before, trick.phase, knowledge, targets, memory)
+            step = self.trick_step(deal, index, trick, single, note, sum(1 for row in sheet if row.events))
+            step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
             knowledge.after_trick(trick)
             knowledge.add_scoring(trick.n, trick.scoring)
             steps.append(step)
@@ -2138,7 +2173,6 @@ class _Builder:
                     [v.value for v in step.scores],
                 )
             )
-            step.sheet = _running(sheet)
         # Where the profile counts game points (sixty-six), the game's totals add those up.
         for seat, points in (deal.game_points or deal.scores).items():
             totals[seat] = totals.get(seat, 0) + points
@@ -2166,7 +2200,108 @@ class _Builder:
             end_comments=self.comments(deal.end_comments),
             seat_labels=[self.seat(s) for s in self.scorers],
             sheet=sheet,
+            targets=[
+                TargetView(g.spec.kind, self.meld_name(g.spec, g.suit), list(g.pictures), self.rule_href(g.spec.kind))
+                for g in targets
+            ],
         )
+
+    def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
+        """What the page's script needs to draw each step's board and books (``static/lesson.js`` reads it).
+
+        Cards are numbers (indices into ``cards``), and so are the books' states (into ``states``); every text is
+        written here, in the lesson's language, so that the script only lays things out.
+        """
+        t = self.t
+        steps: list[dict[str, Any]] = []
+        for d, deal in enumerate(deals):
+            for step in deal.steps:
+                step.data = len(steps)
+                board = step.board
+                steps.append(
+                    {
+                        "deal": d,
+                        "anchor": step.anchor,
+                        "board": None
+                        if board is None
+                        else {
+                            "hands": board.hands,
+                            "tables": board.tables,
+                            "played": board.played,
+                            "scores": board.scores,
+                            "turnup": board.turnup,
+                            "stock": board.stock,
+                            "stock_text": board.stock_text,
+                            "trump": board.trump,
+                            "trump_red": board.trump_red,
+                            "sheet": board.sheet,
+                        },
+                        "books": [
+                            {
+                                "unseen": b.unseen,
+                                "count": b.unseen_count,
+                                "text": b.unseen_text,
+                                "known": b.known,
+                                "news": b.news,
+                                "melds": b.melds,
+                                "declaring": b.declaring,
+                            }
+                            for b in step.books
+                        ],
+                    }
+                )
+        others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
+        return {
+            "seats": [
+                {"seat": s, "label": self.seat(s), "player": self.player(s), "position": _position(s)}
+                for s in self.seats
+            ],
+            "cards": [[c.code, c.rank, c.suit, c.red, c.label] for c in map(self.view, self.pack.cards)],
+            "ranks": [self.view(Card(Suit.S, r)).rank for r in self.ranks],
+            # The table of unseen cards, suit by suit: the profile's ranks (not the extra cards of some packs).
+            "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],
+            "suits": [[s.value, s.glyph, s.red, s.english if self.lang == "en" else s.russian] for s in Suit],
+            "states": self.state_list,
+            "hidden": self.hidden_labels,
+            "books": [
+                {
+                    "title": t["book_title"].format(seat_gen=self.seat_gen(v), seat=self.seat(v)),
+                    "unseen": t["unseen_title"].format(seat=self.seat(v)),
+                    "known": t["known_in_hand"].format(seat_gen=others[v]),
+                }
+                for v in self.seats
+            ],
+            "rules": self.rules_page,
+            "text": {
+                key: t[key]
+                for key in (
+                    "hand",
+                    "on_table",
+                    "nothing",
+                    "before_trick",
+                    "turnup_and_stock",
+                    "trumps",
+                    "score_before",
+                    "sheet_so_far",
+                    "sheet_step",
+                    "sheet_events",
+                    "sheet_empty",
+                    "melds_title",
+                    "rules_melds",
+                    "meld_col",
+                    "no_declarations",
+                )
+            },
+            "deals": [
+                {
+                    "labels": deal.seat_labels,
+                    "sheet": [[r.anchor, r.step, r.events, r.scores] for r in deal.sheet if r.events],
+                    "targets": [[g.name, g.pictures, g.rule_href] for g in deal.targets],
+                }
+                for deal in deals
+            ],
+            "steps": steps,
+        }
 
     # --- the lesson ----------------------------------------------------------------------------------------
 
@@ -2213,6 +2348,7 @@ class _Builder:
         totals: dict[str, int] = {}
         deals = [self.deal(d, i + 1, single, totals) for i, d in enumerate(game.deals)]
         _link_steps(deals)
+        data = self.data(deals)
         result, winner = self.result()
         tricks = sum(len(d.tricks) for d in game.deals)
         scores = self.scores(game.scores or totals)
@@ -2249,6 +2385,9 @@ class _Builder:
             questions=questions,
             questions_text=self.questions_text(questions),
             seats=[(s, self.seat(s), self.t["view_only"].format(seat_gen=self.seat_gen(s))) for s in self.seats],
+            cards=[self.view(c) for c in self.pack.cards],
+            meld_states=self.state_list,
+            data=data,
         )
 
 

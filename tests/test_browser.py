@@ -8,6 +8,7 @@ Screenshots of a few steps go to test-artifacts/ (not committed) for a human to 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
 
+from replayer.cards import Card, Suit
+from replayer.lesson import build_lesson
 from replayer.render import render_site
 from replayer.replay import replay_text
 
@@ -307,6 +310,10 @@ def test_the_whole_lesson_without_scripts(reader_without_scripts: Reader) -> Non
     expect(page.locator("#trick-4 details.answer")).to_be_visible()
     expect(page.locator("#trick-4 .play[data-play='0']")).to_be_visible()
     expect(page.locator("#trick-4 .outcome .scores [data-seat='N'] .value")).to_have_text("320")
+    # The hands dealt are written out; each trick's table and the books need the script, and the page says so.
+    expect(page.locator("#start .seat[data-seat='S'] .hand-cards .card")).to_have_count(8)
+    expect(page.locator("#trick-4 .seat")).to_have_count(0)
+    expect(page.get_by_text("drawn by the page's script")).to_be_visible()
 
 
 def test_print_is_the_whole_lesson(reader: Reader) -> None:
@@ -319,6 +326,12 @@ def test_print_is_the_whole_lesson(reader: Reader) -> None:
     # A question does not hide its play on paper.
     expect(page.locator("#trick-4 .play[data-play='0']")).to_be_visible()
     expect(page.locator("#trick-4 .outcome")).to_be_visible()
+    # Printing draws every step's table and books, not only those of the steps shown so far.
+    expect(page.locator("#trick-17 .book")).to_have_count(0)
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    expect(page.locator("#trick-17 .seat")).to_have_count(2)
+    expect(page.locator("#trick-17 .book")).to_have_count(2)
+    expect(page.locator("#trick-17 .book details[open]")).to_have_count(4)
     page.emulate_media(media="screen")
     assert reader.current() == "trick-4"
 
@@ -370,3 +383,117 @@ def test_more_seats_keep_every_hand_in_rows(browser: Browser, tmp_path: Path, re
             top, bottom = seat["box"]["top"], seat["box"]["bottom"]
             assert bottom <= centre["top"] + 1 or top >= centre["bottom"] - 1, (seat, centre)
         reader.shot(f"seats-{path.stem}.png")
+
+
+# --- the tables and books drawn by the script --------------------------------------------------------------------
+
+DRAWN = """step => {
+    const names = el => el ? [...el.querySelectorAll('.card')].map(c => c.getAttribute('aria-label')) : [];
+    const seats = {};
+    for (const seat of step.querySelectorAll('.felt .seat')) {
+        const played = seat.querySelector('.card.played');
+        seats[seat.dataset.seat] = {
+            hand: names(seat.querySelector('.hand-cards')),
+            table: names(seat.querySelector('.on-table')),
+            score: Number(seat.querySelector('.seat-score').textContent),
+            played: played ? played.getAttribute('aria-label') : null,
+        };
+    }
+    const books = {};
+    for (const book of step.querySelectorAll('.book')) {
+        books[book.dataset.seat] = {
+            unseen: [...book.querySelectorAll('table.unseen tbody tr')]
+                .map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
+            count: Number(book.querySelector('.unseen-box summary strong').textContent),
+            known: names(book.querySelector('.known')),
+            melds: [...book.querySelectorAll('table.chances tbody tr')]
+                .map(tr => [...tr.querySelectorAll('td')].map(td => [td.className, td.textContent])),
+        };
+    }
+    return {seats, books, stock: step.querySelector('.stock-text').textContent};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("record", "anchors"),
+    [
+        ("worked-deal-000.bzq", ["trick-1", "trick-6", "trick-17", "trick-25"]),
+        ("constructed-three-handed.bzq", ["trick-2", "trick-9"]),
+        ("constructed-4h-six-000.bzq", ["trick-3", "trick-12"]),
+    ],
+)
+def test_the_drawn_tables_and_books_are_the_replays(
+    browser: Browser, tmp_path: Path, record: str, anchors: list[str]
+) -> None:
+    """The script draws, for the step shown, each seat's hand and table before the trick, and each seat's books:
+    they say what the replay says (the unseen cards counted again here from the replay) and what the lesson's
+    bookkeeping says (the combinations still possible), in the same words."""
+    path = WORKED.parent / record
+    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    assert result.valid
+    render_site([result], tmp_path / "site", lang=["en"])
+    game = result.games[0]
+    deal = game.deals[0]
+    lesson = build_lesson(game, "en")
+    steps = {s.anchor: s for s in lesson.deals[0].steps}
+    seats = list(game.profile.seats)
+    deck = Counter(game.profile.with_options(game.options).pack())
+    ranks = sorted(game.profile.ranks, reverse=True)
+    for reader in _reader(browser, tmp_path / "site"):
+        for anchor in anchors:
+            page = reader.open(f"{path.stem}-1.html", anchor)
+            assert reader.current() == anchor
+            drawn = page.locator(".step.current").evaluate(DRAWN)
+            trick = next(t for t in deal.tricks if f"trick-{t.n}" == anchor)
+            snap = trick.before
+            played_before = Counter(c for t in deal.tricks if t.n < trick.n for _, c in t.plays)
+            assert sorted(drawn["seats"]) == sorted(seats)
+            for seat in seats:
+                shown = drawn["seats"][seat]
+                assert shown["hand"] == [c.english for c in snap.hands[seat]], (anchor, seat)
+                assert shown["table"] == [c.english for c in snap.tables[seat]], (anchor, seat)
+                assert shown["score"] == snap.scores[game.profile.scorer(seat)]
+                assert shown["played"] == next(c.english for s, c in trick.plays if s == seat)
+            assert (
+                drawn["stock"].startswith(f"{snap.stock} cards left")
+                if snap.stock
+                else drawn["stock"] == "The stock is exhausted."
+            )
+            model = {b.seat: b for b in steps[anchor].books}
+            for seat in seats:
+                book = drawn["books"][seat]
+                known = Counter(Card.parse(lesson.cards[c].code) for c in model[seat].known)
+                assert book["known"] == [c.english for c in sorted(known.elements(), key=lambda c: c.sort_key)]
+                seen = played_before + Counter(snap.hands[seat]) + Counter(snap.tables[seat]) + known
+                seen += Counter(c for s in seats if s != seat for c in snap.tables[s])
+                seen += Counter([snap.turnup] if snap.turnup is not None else [])
+                unseen = deck - seen
+                assert book["unseen"] == [[str(unseen[Card(suit, r)] or "·") for r in ranks] for suit in Suit], (
+                    anchor,
+                    seat,
+                )
+                assert book["count"] == sum(unseen.values())
+                states = [lesson.meld_states[n] for n in model[seat].melds]
+                assert [cell for row in book["melds"] for cell in row] == [
+                    [f"state state-{state}", text] for state, text in states
+                ]
+            if anchor == "trick-6" and record.startswith("worked"):
+                # South holds both Q♠ and the J♦: bezique is his; for North, double bezique is out of reach.
+                assert ["state state-ready", "held"] in drawn["books"]["S"]["melds"][-2]
+                assert drawn["books"]["S"]["melds"][-1][0] == [
+                    "state state-impossible",
+                    "both Q♠ seen, 1 of the 2 J♦ seen",
+                ]
+            if anchor == "trick-25":
+                assert all(not b["melds"] for b in drawn["books"].values())
+
+
+def test_the_page_needs_nothing_but_its_files(reader: Reader) -> None:
+    """Opened from the disk, a lesson loads its stylesheet and its two scripts and nothing else: the data the
+    script draws from is in the page (a file:// page may not fetch a JSON file)."""
+    page = reader.open(anchor="trick-9")
+    expect(page.locator(".step.current .book")).to_have_count(2)
+    expect(page.locator(".step.current .seat")).to_have_count(2)
+    names = sorted({url.split("#")[0].rsplit("/", 1)[-1] for url in reader.watch.requests})
+    assert names == sorted([LESSON, "style.css", "boot.js", "lesson.js"])
+    assert all(url.startswith("file://") for url in reader.watch.requests)

@@ -1,12 +1,13 @@
 """The lessons' bookkeeping is kept step by step: what a deal's tricks add, not recomputed from the deal's start.
 
-The lesson pages must not change (tests/test_render.py and tests/test_browser.py check what they show); these tests
-guard the design that makes them quick to write: the knowledge kept trick by trick equals what a count from scratch
-gives, and a book reuses the rows that did not change since the step before, so that their markup is made once.
+What the lesson pages show is checked by tests/test_render.py and tests/test_browser.py; these tests guard the design
+that makes them quick to write: the knowledge kept trick by trick, as counts of numbered cards, equals what a count
+from scratch gives; the books are compact data (states named by number, each once) that the page's script draws.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import pytest
 
 from replayer.cards import Card
 from replayer.generate import generate_game
-from replayer.lesson import STRINGS, CardView, _Knowledge, build_lesson, card_view
+from replayer.lesson import STRINGS, CardView, _Knowledge, _Pack, build_lesson, card_view
+from replayer.render import render_site
 from replayer.replay import GameResult, replay_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,35 +33,79 @@ def _worked() -> GameResult:
     return _game(WORKED.read_text(encoding="utf-8"), str(WORKED))
 
 
-@pytest.mark.parametrize("profile", ["classic", "sixty-six", "three-handed", "4h-three-001", "infuzorka"])
+PROFILES = ["classic", "sixty-six", "three-handed", "4h-three-001", "infuzorka"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_knowledge_kept_trick_by_trick_equals_a_count_from_scratch(profile: str) -> None:
     game = _game(generate_game(profile, 5), f"{profile}.bzq")
     rules = game.profile.with_options(game.options)
+    pack = _Pack(rules)
+    assert sum(pack.deck) == len(rules.pack())
     for deal in game.deals:
-        knowledge = _Knowledge(rules, list(game.profile.seats))
+        knowledge = _Knowledge(rules, list(game.profile.seats), pack)
         knowledge.add_scoring(0, deal.scoring)
         history = [(0, e) for e in deal.scoring]
+        played: Counter[Card] = Counter()
         for trick in deal.tricks:
             knowledge.after_trick(trick)
             knowledge.add_scoring(trick.n, trick.scoring)
             history.extend((trick.n, e) for e in trick.scoring)
-            assert knowledge.left == knowledge.deck - knowledge.dead, trick.n
+            played.update(c for _, c in trick.plays)
+            assert knowledge.dead == [played[c] for c in pack.cards], trick.n
+            assert knowledge.left == [n - played[c] for c, n in zip(pack.cards, pack.deck, strict=True)], trick.n
             for (seat, kind), events in knowledge.scored.items():
                 assert events == [(n, e) for n, e in reversed(history) if (e.seat, e.kind) == (seat, kind)]
 
 
-def test_books_reuse_the_rows_that_did_not_change() -> None:
+@pytest.mark.parametrize("profile", PROFILES)
+def test_books_equal_a_count_from_scratch(profile: str) -> None:
+    """What a book says a seat has not seen is, at every step, the deck less the cards played so far, the seat's own,
+    those on the others' tables, those it knows lie in their hands and the turn-up, counted again with Counters."""
+    game = _game(generate_game(profile, 5), f"{profile}.bzq")
+    lesson = build_lesson(game, "en", "x")
+    deck = Counter(game.profile.with_options(game.options).pack())
+    codes = [c.code for c in lesson.cards]
+    for deal, view in zip(game.deals, lesson.deals, strict=True):
+        played: Counter[Card] = Counter()
+        for trick, step in zip(deal.tricks, view.steps[1:], strict=True):
+            snap = trick.before
+            assert len(step.books) == len(game.profile.seats)
+            for book in step.books:
+                known = Counter(Card.parse(codes[c]) for c in book.known)
+                others = [s for s in game.profile.seats if s != book.seat]
+                seen = played + Counter(snap.hands[book.seat]) + Counter(snap.tables[book.seat]) + known
+                seen += Counter(c for s in others for c in snap.tables[s])
+                seen += Counter([snap.turnup] if snap.turnup is not None else [])
+                unseen = deck - seen
+                assert {code: n for code, n in zip(codes, book.unseen, strict=True) if n} == {
+                    str(c): n for c, n in unseen.items()
+                }, (trick.n, book.seat)
+                assert book.unseen_count == sum(unseen.values())
+            played.update(c for _, c in trick.plays)
+
+
+def test_books_name_each_state_once() -> None:
     lesson = build_lesson(_worked(), "en", "worked")
     books = [b for d in lesson.deals for s in d.steps for b in s.books]
     steps = sum(len(d.steps) for d in lesson.deals)
     assert len(books) == 2 * steps  # one book per seat and step: linear in the steps
-    melds = [m for b in books for m in b.melds]
-    unseen = [row for b in books for row in b.unseen]
-    # The worked deal: 550 rows of combinations and 264 suits of unseen cards, of which fewer than a fifth (95 and
-    # 87) differ from every row before; each distinct row is one object, whose markup is made once.
-    assert len({id(m) for m in melds}) < len(melds) / 5
-    assert len({id(row) for row in unseen}) < len(unseen) / 2
-    assert len({id(m) for m in melds}) == len({(m.kind, m.name, tuple(m.states)) for m in melds})
+    # Each book's table of combinations is a state per combination and seat, each state a number into the lesson's
+    # table of (state, text) pairs, which holds each pair once.
+    targets = len(lesson.deals[0].targets)
+    assert all(len(b.melds) == 2 * targets for b in books if b.declaring)
+    assert len(set(lesson.meld_states)) == len(lesson.meld_states) < len(books)
+    used = {n for b in books for n in b.melds}
+    assert used == set(range(len(lesson.meld_states)))
+
+
+def test_a_page_holds_its_boards_and_books_as_data(tmp_path: Path) -> None:
+    """The tables and books of some thirty steps are data for the page's script, not markup: the worked deal's page
+    was 628 KB when they were written out in HTML."""
+    render_site([replay_text(WORKED.read_text(encoding="utf-8"), str(WORKED))], tmp_path / "site", lang="en")
+    page = (tmp_path / "site" / "worked-deal-000-1.html").read_text(encoding="utf-8")
+    assert len(page.encode("utf-8")) < 250_000
+    assert not re.search(r'class="book[ "]', page) and page.count('<div class="seat ') == 2  # the hands dealt
 
 
 def test_card_markup_is_escaped_like_the_templates() -> None:
@@ -78,6 +124,11 @@ def test_card_markup_is_escaped_like_the_templates() -> None:
 
 def test_the_same_cards_share_one_view_in_a_lesson() -> None:
     lesson = build_lesson(_worked(), "en", "worked")
-    views = [c for d in lesson.deals for s in d.steps for seat in s.seats for c in seat.hand if not c.played]
+    steps = [s for d in lesson.deals for s in d.steps]
+    views = [p.card for s in steps for p in [*s.plays, *s.draws]] + [
+        c for s in steps for seat in s.seats for c in seat.hand
+    ]
+    views = [c for c in views if not c.inferred]
     by_code = Counter(c.code for c in views)
     assert len({id(c) for c in views}) == len(by_code)
+    assert {c.code: id(c) for c in views} == {c.code: id(c) for c in lesson.cards if c.code in by_code}

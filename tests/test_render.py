@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from markupsafe import escape
 
 from replayer.generate import generate_game
-from replayer.lesson import STRINGS, build_lesson, card_view
+from replayer.lesson import STRINGS, Book, Lesson, build_lesson
 from replayer.render import MARKER, render_site
 from replayer.replay import ReplayResult, replay_text
 from replayer.rules import profile_names
@@ -35,6 +37,27 @@ def _section(html: str, anchor: str) -> str:
     begin = start + match.start()
     end = html.find("</section>", begin)
     return html[begin:end]
+
+
+def _lesson_data(html: str) -> dict[str, Any]:
+    """The lesson's data block (each trick's table and each seat's books, drawn by lesson.js)."""
+    match = re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', html, re.S)
+    assert match is not None, "no lesson data"
+    data: dict[str, Any] = json.loads(match.group(1))
+    return data
+
+
+def _board(html: str, anchor: str) -> dict[str, Any]:
+    """The table before a trick, as the page gives it to its script, cards as their codes."""
+    data = _lesson_data(html)
+    step = next(s for s in data["steps"] if s["anchor"] == anchor)
+    board: dict[str, Any] = dict(step["board"])
+    for key in ("hands", "tables"):
+        board[key] = {
+            seat["seat"]: [data["cards"][c][0] for c in cards]
+            for seat, cards in zip(data["seats"], board[key], strict=True)
+        }
+    return board
 
 
 def _stated_scores(text: str) -> dict[int, dict[str, int]]:
@@ -91,10 +114,12 @@ def test_site_files_and_content(tmp_path: Path, generated: tuple[str, ReplayResu
         assert re.search(rf'data-seat="{seat}"><dt>{label}</dt><dd><span class="value">{value}</span>', section), (
             f"trick {scored}: {label} {value} not shown"
         )
-    # The first trick shows both hands before it: North's cards as dealt, with accessible names.
-    first = _section(html, "trick-1")
+    # The deal shows both hands as dealt, with accessible names; the first trick's table has them as dealt too.
+    start = _section(html, "start")
     for card in game.deals[0].hands["N"]:
-        assert f'aria-label="{card.english}"' in first
+        assert f'aria-label="{card.english}"' in start
+    assert _board(html, "trick-1")["hands"]["N"] == [str(c) for c in game.deals[0].hands["N"]]
+    first = _section(html, "trick-1")
     lead_card = tricks[0].plays[0][1]
     face = f'<span class="rank">{lead_card.rank.symbol}</span><span class="suit">{lead_card.suit.glyph}&#xFE0E;</span>'
     assert face in first
@@ -121,16 +146,22 @@ def test_scoring_described_with_points(generated: tuple[str, ReplayResult]) -> N
     # The hands before each trick are sorted the engine's way (spades, hearts, diamonds, clubs; high first).
     order = "♠♥♦♣"
     ranks = ["A", "10", "K", "Q", "J", "9", "8", "7"]
-    for step in steps:
-        for seat in step.seats:
-            keys = [(order.index(c.suit), ranks.index(c.rank)) for c in seat.hand]
-            assert keys == sorted(keys)
+    hands = [[lesson.cards[c] for c in hand] for step in steps if step.board for hand in step.board.hands]
+    hands += [seat.hand for seat in steps[0].seats]
+    assert len(hands) == 2 * len(steps)
+    for hand in hands:
+        keys = [(order.index(c.suit), ranks.index(c.rank)) for c in hand]
+        assert keys == sorted(keys)
 
 
 def _hostile_record() -> str:
     text = generate_game("classic", SEED)
     text = re.sub(r'^game ".*"$', 'game "{{ 7*7 }} <b>bold</b>"', text, count=1, flags=re.M)
-    text = text.replace("profile: classic", "profile: classic\nurl: javascript:alert(2)", 1)
+    text = text.replace(
+        "profile: classic",
+        'profile: classic\nurl: javascript:alert(2)\nplayers: N "</script><script>alert(3)</script>", S "South"',
+        1,
+    )
     first = re.search(r"^trick 1: ([NS]) (\S+),(.*)$", text, flags=re.M)
     assert first is not None
     seat, card, rest = first.groups()
@@ -159,8 +190,16 @@ def test_record_text_is_inert(tmp_path: Path) -> None:
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#34;quoted&#34;" in html
     assert "Which card does" in html and "&lt;i&gt;x&lt;/i&gt;" in html
-    # The only scripts are the site's own.
-    assert re.findall(r"<script[^>]*>", html) == ['<script src="static/boot.js">', '<script src="static/lesson.js">']
+    # The only scripts are the site's own; the lesson's data is JSON, which the browser never runs, and nothing in
+    # it can close its element (tojson writes <, > and & as escapes).
+    assert re.findall(r"<script[^>]*>", html) == [
+        '<script src="static/boot.js">',
+        '<script type="application/json" id="lesson-data">',
+        '<script src="static/lesson.js">',
+    ]
+    block = re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', html, re.S)
+    assert block is not None and not re.search(r"[<>&]", block.group(1))
+    assert _lesson_data(html)["seats"][0]["player"] == "</script><script>alert(3)</script>"
 
 
 class _Refs(HTMLParser):
@@ -428,11 +467,21 @@ def test_bookkeeping_counts_add_up(worked: ReplayResult, generated: tuple[str, R
                     trick.n,
                     book.seat,
                 )
-                unseen = {(row.suit_code, cell.rank): cell.count for row in book.unseen for cell in row.cells}
+                unseen = {lesson.cards[i].code: n for i, n in enumerate(book.unseen)}
                 own = Counter(snap.hands[book.seat]) + Counter(snap.tables[book.seat])
                 for card in own | played | Counter(snap.tables[other]):
-                    rank = card_view(card, STRINGS["en"]).rank
-                    assert unseen[(card.suit.value, rank)] <= 2 - own[card] - played[card], (trick.n, card)
+                    assert unseen[str(card)] <= 2 - own[card] - played[card], (trick.n, card)
+
+
+def _chances(lesson: Lesson, book: Book) -> dict[str, list[tuple[str, str, str]]]:
+    """A book's table of combinations (of the lesson's first deal): each combination's (seat, state, text) by seat,
+    by kind (the first row of a kind: the trump suit's, for a marriage)."""
+    seats = [seat for seat, _, _ in lesson.seats]
+    rows: dict[str, list[tuple[str, str, str]]] = {}
+    for t, target in enumerate(lesson.deals[0].targets):
+        states = book.melds[t * len(seats) : (t + 1) * len(seats)]
+        rows.setdefault(target.kind, [(seat, *lesson.meld_states[n]) for seat, n in zip(seats, states, strict=True)])
+    return rows
 
 
 def test_bookkeeping_names_the_impossible(worked: ReplayResult) -> None:
@@ -448,15 +497,15 @@ def test_bookkeeping_names_the_impossible(worked: ReplayResult) -> None:
     # Said once, where it becomes true, not again at every later step.
     assert not any("double bezique" in line for line in south.news)
     assert not any("bezique is impossible" in line for line in {b.seat: b for b in steps["trick-7"].books}["S"].news)
-    double = next(m for m in south.melds if m.kind == "double_bezique")
-    assert [(s.seat, s.state) for s in double.states] == [("N", "impossible"), ("S", "possible")]
+    double = _chances(lesson, south)["double_bezique"]
+    assert [(seat, state) for seat, state, _ in double] == [("N", "impossible"), ("S", "possible")]
     # After the exchange at trick 1 South knows North holds the ♣10 that was the turn-up.
     book = {b.seat: b for b in steps["trick-2"].books}["S"]
-    assert [c.code for c in book.known] == ["10C"]
+    assert [lesson.cards[c].code for c in book.known] == ["10C"]
     # Scored combinations say when; in the last eight tricks there are no more declarations.
     north = {b.seat: b for b in steps["trick-5"].books}["N"]
-    assert next(m for m in north.melds if m.kind == "sequence").states[0].text == "scored at trick 4"
-    assert steps["trick-25"].books[0].melds == [] and steps["trick-25"].books[0].melds_note
+    assert _chances(lesson, north)["sequence"][0] == ("N", "scored", "scored at trick 4")
+    assert steps["trick-25"].books[0].melds == [] and not steps["trick-25"].books[0].declaring
     ru = build_lesson(worked.games[0], "ru")
     ru_south = {b.seat: b for b in {s.anchor: s for s in ru.deals[0].steps}["trick-6"].books}["S"]
     assert "обе карты Д♠ уже видны: Север уже не объявит безик." in ru_south.news
@@ -541,14 +590,19 @@ def test_three_and_four_seats_render(tmp_path: Path, record: str, seats: dict[st
     written = render_site([result], tmp_path / "site", lang=["en"])
     page = next(p for p in written if p.name.startswith(record.removesuffix(".bzq")))
     html = page.read_text(encoding="utf-8")
-    step = _section(html, "trick-6")
+    # The deal's start is written into the page; a trick's table is drawn from the lesson's data, which places the
+    # seats alike (tests/test_browser.py draws them).
+    step = _section(html, "start")
     found = dict(re.findall(r'<div class="seat pos-(\w+)" data-seat="(\w)">', step))
     assert {seat: pos for pos, seat in found.items()} == seats
+    data = _lesson_data(html)
+    assert {s["seat"]: s["position"] for s in data["seats"]} == seats
     header = re.search(r"<caption>[^<]*</caption>\s*<thead><tr>(.*?)</tr>", step, re.S)
     assert header is not None
     assert re.findall(r'class="num">([^<]*)</th>', header.group(1)) == columns
+    assert [escape(label) for label in data["deals"][0]["labels"]] == columns
     game = result.games[0]
     before = game.deals[0].tricks[5].before.scores
-    for seat in seats:
-        score = re.search(rf'data-seat="{seat}">\s*<h4 class="seat-name">.*?class="seat-score"[^>]*>(\d+)<', step, re.S)
-        assert score is not None and int(score.group(1)) == before[game.profile.scorer(seat)], seat
+    board = _board(html, "trick-6")
+    for i, seat in enumerate(data["seats"]):
+        assert board["scores"][i] == before[game.profile.scorer(seat["seat"])], seat

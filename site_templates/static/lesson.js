@@ -2,7 +2,8 @@
 // one step at a time and adds: previous/next (← →), first/last (Home/End), the next commented step (C, Shift+C
 // for the previous one), a permanent link per step kept in the address (#trick-17), a film that plays the deal,
 // the view switch (all hands, or one seat's hand with the others hidden), four-colour suits, and the quizzes,
-// which hide the play a question asks about, and everything after it, until the learner answers.
+// which hide the play a question asks about, and everything after it, until the learner answers. It also draws
+// each trick's table and each seat's bookkeeping from the lesson's data.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -23,6 +24,188 @@
     }
   });
   var links = Array.prototype.slice.call(document.querySelectorAll(".step-list a[href^='#']"));
+
+  // --- the table and the books ---------------------------------------------------------------------------------
+  // The page writes what a learner reads (plays, draws, declarations, scores, commentary) and leaves each trick's
+  // table before it and each seat's bookkeeping to this script, drawn from the lesson's data (a JSON block written
+  // by the renderer: cards and states are numbers into its tables, every text is in the page's language) the first
+  // time a step is shown. The markup is the one the stylesheet and the view switch expect.
+
+  var data = null;
+  try {
+    data = JSON.parse(document.getElementById("lesson-data").textContent);
+  } catch (e) {
+    data = null;
+  }
+  var T = data ? data.text : {};
+  var open = {
+    unseen: prefs.get("open.unseen", "1") === "1",
+    melds: prefs.get("open.melds", "0") === "1"
+  };
+  var printing = false;
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" }[c];
+    });
+  }
+
+  function cardHtml(i, played) {
+    var c = data.cards[i]; // code, rank, suit, red, label
+    var label = esc(c[4]);
+    return (
+      '<span class="card s-' + esc(c[0].slice(-1)) + (c[3] ? " red" : "") + (played ? " played" : "") +
+      '" role="img" aria-label="' + label + '" title="' + label + '"><span class="rank">' + esc(c[1]) +
+      '</span><span class="suit">' + esc(c[2]) + "\uFE0E</span></span>"
+    );
+  }
+
+  // A row of cards, the one at position ``marked`` (if any) lifted as the card played.
+  function cardsHtml(list, marked) {
+    if (!list.length) {
+      return '<span class="none">' + esc(T.nothing) + "</span>";
+    }
+    return '<span class="cards">' + list.map(function (c, i) { return cardHtml(c, i === marked); }).join("") + "</span>";
+  }
+
+  function seatHtml(board, i) {
+    var seat = data.seats[i];
+    var hand = board.hands[i];
+    var table = board.tables[i];
+    // The engine plays a declared card from the table before one from the hand: the mark goes on that copy.
+    var onTable = board.played[i] >= 0 ? table.indexOf(board.played[i]) : -1;
+    var inHand = board.played[i] >= 0 && onTable < 0 ? hand.indexOf(board.played[i]) : -1;
+    var backs = "";
+    for (var n = 0; n < hand.length; n++) {
+      backs += '<span class="card back"></span>';
+    }
+    return (
+      '<div class="seat pos-' + esc(seat.position) + '" data-seat="' + esc(seat.seat) + '">' +
+      '<h4 class="seat-name">' + esc(seat.label) +
+      (seat.player ? ' <span class="player">' + esc(seat.player) + "</span>" : "") +
+      ' <span class="seat-score" title="' + esc(T.score_before) + '">' + board.scores[i] + "</span></h4>" +
+      '<div class="hand"><span class="what">' + esc(T.hand) + '</span> <span class="hand-cards">' +
+      cardsHtml(hand, inHand) + '</span><span class="hand-hidden"><span class="cards backs" role="img" aria-label="' +
+      esc(data.hidden[hand.length]) + '">' + backs + "</span></span></div>" +
+      '<div class="on-table"><span class="what">' + esc(T.on_table) + "</span> " + cardsHtml(table, onTable) +
+      "</div></div>"
+    );
+  }
+
+  function stockHtml(board) {
+    return (
+      '<div class="stock-box"><h4>' + esc(T.turnup_and_stock) + '</h4><p class="stock">' +
+      (board.turnup >= 0 ? '<span class="turnup">' + cardHtml(board.turnup, false) + "</span>" : "") +
+      (board.stock > 0 ? '<span class="pile" aria-hidden="true"><span class="card back"></span></span>' : "") +
+      ' <span class="stock-text">' + esc(board.stock_text) + "</span></p>" +
+      (board.trump
+        ? '<p class="trumps"><span class="what">' + esc(T.trumps) + '</span> <span class="trump' +
+          (board.trump_red ? " red" : "") + '">' + esc(board.trump) + "</span></p>"
+        : "") +
+      "</div>"
+    );
+  }
+
+  // The deal's score sheet up to the step: the rows where something was scored, the step's own marked.
+  function sheetHtml(deal, count, anchor) {
+    var rows = deal.sheet.slice(0, count).map(function (row) {
+      return (
+        '<tr class="scored' + (row[0] === anchor ? " now" : "") + '"><th scope="row"><a href="#' + esc(row[0]) +
+        '">' + esc(row[1]) + "</a></th><td>" + row[2].map(esc).join("<br>") + "</td>" +
+        row[3].map(function (v) { return '<td class="num">' + v + "</td>"; }).join("") + "</tr>"
+      );
+    });
+    return (
+      '<table class="sheet running-sheet"><caption>' + esc(T.sheet_so_far) + '</caption><thead><tr><th scope="col">' +
+      esc(T.sheet_step) + '</th><th scope="col">' + esc(T.sheet_events) + "</th>" +
+      deal.labels.map(function (l) { return '<th scope="col" class="num">' + esc(l) + "</th>"; }).join("") +
+      "</tr></thead><tbody>" +
+      (rows.length
+        ? rows.join("")
+        : '<tr><td colspan="' + (2 + deal.labels.length) + '" class="none">' + esc(T.sheet_empty) + "</td></tr>") +
+      "</tbody></table>"
+    );
+  }
+
+  function bookHtml(deal, book, i) {
+    var seat = data.seats[i];
+    var words = data.books[i];
+    var html =
+      '<div class="book' + (book.news.length ? "" : " quiet") + '" data-seat="' + esc(seat.seat) +
+      '" role="group" aria-label="' + esc(words.title) + '"><h4>' + esc(words.title) + "</h4>";
+    if (book.news.length) {
+      html += '<ul class="news">' + book.news.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") +
+        "</ul>";
+    }
+    html +=
+      '<details class="unseen-box" data-remember="unseen"' + (open.unseen ? " open" : "") + "><summary>" +
+      esc(words.unseen) + ": <strong>" + book.count + '</strong></summary><table class="unseen"><thead><tr><td></td>' +
+      data.ranks.map(function (r) { return '<th scope="col">' + esc(r) + "</th>"; }).join("") + "</tr></thead><tbody>";
+    data.suits.forEach(function (suit, s) {
+      html +=
+        '<tr class="s-' + esc(suit[0]) + (suit[2] ? " red" : "") + '"><th scope="row" title="' + esc(suit[3]) +
+        '"><span aria-hidden="true">' + esc(suit[1]) + '\uFE0E</span><span class="visually-hidden">' + esc(suit[3]) +
+        "</span></th>";
+      data.grid[s].forEach(function (c) {
+        var n = book.unseen[c];
+        html += '<td class="n' + n + '">' + (n ? n : "·") + "</td>";
+      });
+      html += "</tr>";
+    });
+    html += '</tbody></table><p class="unseen-text">' + esc(book.text) + "</p>";
+    if (book.known.length) {
+      html += '<p class="known">' + esc(words.known) + " " + cardsHtml(book.known, -1) + "</p>";
+    }
+    html += "</details>";
+    if (book.melds.length) {
+      var seats = data.seats.length;
+      html +=
+        '<details class="melds-box" data-remember="melds"' + (open.melds ? " open" : "") + "><summary>" +
+        esc(T.melds_title) + '</summary><p class="note"><a href="' + esc(data.rules) + '#melds">' +
+        esc(T.rules_melds) + '</a></p><table class="chances"><thead><tr><th scope="col">' + esc(T.meld_col) +
+        "</th>" + data.seats.map(function (s) { return '<th scope="col">' + esc(s.label) + "</th>"; }).join("") +
+        "</tr></thead><tbody>";
+      deal.targets.forEach(function (target, t) {
+        html +=
+          '<tr><th scope="row">' + esc(target[0]) + ' <span class="meld-cards" aria-hidden="true">' +
+          target[1].map(function (c) {
+            var card = data.cards[c];
+            return '<span class="s-' + esc(card[0].slice(-1)) + '">' + esc(card[1] + card[2]) + "</span>";
+          }).join(" ") + "</span></th>";
+        for (var s = 0; s < seats; s++) {
+          var state = data.states[book.melds[t * seats + s]];
+          html += '<td class="state state-' + esc(state[0]) + '">' + esc(state[1]) + "</td>";
+        }
+        html += "</tr>";
+      });
+      html += "</tbody></table></details>";
+    } else if (!book.declaring) {
+      html += '<p class="note">' + esc(T.no_declarations) + "</p>";
+    }
+    return html + "</div>";
+  }
+
+  // Draws a step's table and books the first time it is shown (or printed); a deal's end has none.
+  function draw(step) {
+    if (!data || step.hasAttribute("data-drawn") || !step.hasAttribute("data-data")) {
+      return;
+    }
+    step.setAttribute("data-drawn", "");
+    var at = data.steps[Number(step.getAttribute("data-data"))];
+    var deal = data.deals[at.deal];
+    var board = at.board;
+    var place = step.querySelector("[data-board]");
+    if (board && place) {
+      var centre = place.querySelector(".centre");
+      centre.insertAdjacentHTML("beforebegin", board.hands.map(function (_, i) { return seatHtml(board, i); }).join(""));
+      centre.insertAdjacentHTML("beforeend", stockHtml(board));
+      place.querySelector(".side").innerHTML = sheetHtml(deal, board.sheet, at.anchor);
+    }
+    var books = step.querySelector("[data-books]");
+    if (books) {
+      books.innerHTML = at.books.map(function (book, i) { return bookHtml(deal, book, i); }).join("");
+    }
+  }
 
   function stepFromHash() {
     var id = "";
@@ -54,6 +237,7 @@
     }
     index = i;
     var step = steps[i];
+    draw(step);
     step.classList.add("current");
     step.closest(".deal").classList.add("current-deal");
     setHash(step.id);
@@ -285,6 +469,7 @@
         return;
       }
       prefs.set("open." + key, details.open ? "1" : "0");
+      open[key] = details.open;
       var all = document.querySelectorAll("details[data-remember='" + key + "']");
       for (var i = 0; i < all.length; i++) {
         if (all[i].open !== details.open) {
@@ -294,21 +479,12 @@
     },
     true
   );
-  ["unseen", "melds"].forEach(function (key) {
-    var saved = prefs.get("open." + key, null);
-    if (saved !== null) {
-      var all = document.querySelectorAll("details[data-remember='" + key + "']");
-      for (var i = 0; i < all.length; i++) {
-        all[i].open = saved === "1";
-      }
-    }
-  });
 
-  // A printed lesson is the teacher's copy: every answer and every table on paper.
+  // A printed lesson is the teacher's copy: every table drawn, every answer and every table open on paper.
   var closed = [];
-  var printing = false;
   window.addEventListener("beforeprint", function () {
     printing = true;
+    steps.forEach(draw);
     closed = Array.prototype.slice.call(document.querySelectorAll("details:not([open])"));
     closed.forEach(function (details) {
       details.open = true;
