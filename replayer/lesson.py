@@ -15,7 +15,7 @@ import functools
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1498,6 +1498,21 @@ class _Target:
     count: int = 0
     rank: Rank | None = None
 
+    @functools.cached_property
+    def cards(self) -> tuple[int, ...]:
+        """Every card whose count matters to the combination."""
+        return self.of_rank if self.count else tuple(k for k, _ in self.needed)
+
+    @functools.cached_property
+    def size(self) -> int:
+        """How many cards the combination has."""
+        return self.count or sum(n for _, n in self.needed)
+
+    @functools.cached_property
+    def pick(self) -> Callable[[Sequence[int]], object]:
+        """The counts of its cards out of a count of the whole pack, in one call (a key the books look states up by)."""
+        return operator.itemgetter(*self.cards)
+
 
 class _Pack:
     """The distinct cards of a lesson's pack, numbered in page order (suit by suit, high ranks first, the wild card
@@ -1560,11 +1575,11 @@ def _targets(profile: RuleProfile, trump: Suit | None, pack: _Pack) -> list[_Tar
 
 def _minus(base: Sequence[int], *parts: Sequence[int]) -> list[int]:
     """``base - parts[0] - parts[1] - …`` card by card, none below zero (a count the viewer cannot place)."""
-    if len(parts) == 1:
-        return [n if n > 0 else 0 for n in map(operator.sub, base, parts[0])]
-    left = list(base)
+    if not parts:
+        return list(base)
+    left: Iterable[int] = base
     for part in parts:
-        left = list(map(operator.sub, left, part))
+        left = map(operator.sub, left, part)
     return [n if n > 0 else 0 for n in left]
 
 
@@ -1619,17 +1634,17 @@ class _Knowledge:
             seat, card = trick.draws[-1]
             self.public[seat][index[card]] += 1
         for seat, known in self.public.items():
+            # Known cards are those known before or lying on the table, but never more than the seat still holds
+            # (when nothing was known, that is the table itself).
             table = self.pack.counts(after.tables.get(seat, ()))
-            held = self.pack.counts(after.hands.get(seat, ()), after.tables.get(seat, ()))
-            # Known cards are those known before or lying on the table, but never more than the seat still holds.
-            self.public[seat] = [min(k if k > t else t, h) for k, t, h in zip(known, table, held, strict=True)]
+            if any(known):
+                held = self.pack.counts(after.hands.get(seat, ()), after.tables.get(seat, ()))
+                table = [min(k if k > t else t, h) for k, t, h in zip(known, table, held, strict=True)]
+            self.public[seat] = table
 
-    def others_known(self, viewer: str, but: str | None = None) -> list[int]:
-        """Cards the viewer knows the other seats (except ``but``) hold."""
-        parts = [known for seat, known in self.public.items() if seat not in (viewer, but)]
-        if len(parts) == 1:
-            return parts[0]
-        return [sum(column) for column in zip(*parts, strict=True)] if parts else [0] * len(self.deck)
+    def others_known(self, viewer: str, but: str | None = None) -> list[list[int]]:
+        """Cards the viewer knows the other seats (except ``but``) hold: one count for each seat known to hold any."""
+        return [known for seat, known in self.public.items() if seat != viewer and seat != but and any(known)]
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
@@ -1660,6 +1675,8 @@ class _Builder:
         self.meld_states: dict[tuple[str, str], int] = {}
         self.state_list: list[tuple[str, str]] = []
         self._texts: dict[tuple[Any, ...], int] = {}
+        self._asked: dict[tuple[object, ...], int] = {}
+        """The states worked out in the current deal, by what they depend on (see :meth:`book`)."""
         self._unseen_texts: dict[tuple[int, int], str] = {}
         self.hidden_labels: list[str] = []
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
@@ -1855,7 +1872,7 @@ class _Builder:
         return found
 
     def state_of(self, key: tuple[Any, ...]) -> int:
-        """The state a key names (see :meth:`meld_state`), its text written the first time it is asked for."""
+        """The state a key names (see :meth:`open_state`), its text written the first time it is asked for."""
         found = self._texts.get(key)
         if found is not None:
             return found
@@ -1885,31 +1902,33 @@ class _Builder:
         self._texts[key] = found
         return found
 
-    def meld_state(
+    def scored_state(self, target: _Target, events: Sequence[tuple[int, Scoring]]) -> int:
+        """The state of a combination a seat has scored (``events``: what it scored of that kind), or -1."""
+        for n, event in events:
+            if target.suit is None or all(c.suit == target.suit for c in event.cards):
+                return self.state_of(("scored", n))
+        return -1
+
+    def open_state(
         self,
         target: _Target,
-        viewer: str,
-        seat: str,
-        knowledge: _Knowledge,
+        own: bool,
         available: Sequence[int],
         held: Sequence[int],
         draws: int,
+        deck: Sequence[int],
     ) -> int:
-        """Whether ``seat`` can still make ``target``, as ``viewer`` can tell (``held`` is the viewer's cards), as the
-        number of a (state, text) pair; the key that names it is small, its text is written once per lesson."""
-        for n, event in knowledge.scored.get((seat, target.spec.kind), ()):
-            if target.suit is None or all(c.suit == target.suit for c in event.cards):
-                return self.state_of(("scored", n))
+        """The state of a combination not yet scored for a seat, as a viewer can tell (``own``: the viewer's own
+        row; ``held`` is the viewer's cards, ``available`` what the seat may still gather)."""
         if target.count:
             left = sum(available[k] for k in target.of_rank)
             if left < target.count:
                 return self.state_of(("kind_left", left, target.rank.symbol if target.rank else ""))
         else:
-            deck = knowledge.deck
             seen = tuple((k, available[k], deck[k]) for k, need in target.needed if available[k] < need)
             if seen:
                 return self.state_of(("seen", *seen))
-        if seat != viewer:
+        if not own:
             return self.state_of(("possible",))
         if target.count:
             has = min(sum(held[k] for k in target.of_rank), target.count)
@@ -1946,15 +1965,16 @@ class _Builder:
         targets: Sequence[_Target],
         held_by: Mapping[str, list[int]],
         tables: Mapping[str, list[int]],
-        before: set[tuple[str, str, str]] | None,
-    ) -> tuple[Book, set[tuple[str, str, str]]]:
-        """One seat's bookkeeping before a trick; also returns what it knows to be impossible, for the next step.
+        before: set[int] | None,
+    ) -> tuple[Book, set[int]]:
+        """One seat's bookkeeping before a trick; also returns what it knows to be impossible (positions in its
+        ``melds``), for the next step.
 
         ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table.
         """
         held = held_by[viewer]
         others = knowledge.others_known(viewer)
-        unseen = _minus(knowledge.left, held, others)
+        unseen = _minus(knowledge.left, held, *others)
         if snap.turnup is not None:
             k = self.pack.index[snap.turnup]
             unseen[k] = max(unseen[k] - 1, 0)
@@ -1962,34 +1982,49 @@ class _Builder:
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
         known: list[int] = []
         for seat in self.seats:
-            if seat != viewer:
+            if seat != viewer and any(knowledge.public[seat]):
                 known.extend(k for k, n in enumerate(_minus(knowledge.public[seat], tables[seat])) for _ in range(n))
         known.sort()
         melds: list[int] = []
         news: list[str] = []
-        impossible: set[tuple[str, str, str]] = set()
+        impossible: set[int] = set()
         declaring = phase in self.profile.declare_phases
         if declaring:
+            seats = self.seats
             # What each seat may still gather, as the viewer knows it: the same for every combination.
-            available = {
-                s: _minus(knowledge.left, others)
+            available = [
+                _minus(knowledge.left, *others)
                 if s == viewer
-                else _minus(knowledge.left, held, *(p for p in [knowledge.others_known(viewer, but=s)] if any(p)))
-                for s in self.seats
-            }
+                else _minus(knowledge.left, held, *knowledge.others_known(viewer, but=s))
+                for s in seats
+            ]
             draws = knowledge.draws_left(snap)
-            for target in targets:
-                for s in self.seats:
-                    state = self.meld_state(target, viewer, s, knowledge, available[s], held, draws)
-                    melds.append(state)
-                    kind, text = self.state_list[state]
-                    if kind != "impossible":
+            scored, asked, deck = knowledge.scored, self._asked, knowledge.deck
+            for t, target in enumerate(targets):
+                pick, kind = target.pick, target.spec.kind
+                for s, seat in enumerate(seats):
+                    state = self.scored_state(target, scored[seat, kind]) if (seat, kind) in scored else -1
+                    if state >= 0:
+                        melds.append(state)
                         continue
-                    key = (target.spec.kind, target.suit.value if target.suit else "", s)
-                    impossible.add(key)
-                    if before is None or key not in before:
-                        meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
-                        news.append(self.t["news_impossible"].format(reason=text, meld=meld, seat=self.seat(s)))
+                    # Until it is scored, a combination's state depends only on how many of its cards the seat may
+                    # still gather, and in the viewer's own row on how many the viewer holds and how many draws
+                    # are left (no more than the combination has cards can matter): most steps ask again what an
+                    # earlier step of the deal asked.
+                    own = seat == viewer
+                    mine = (pick(held), min(draws, target.size)) if own else ()
+                    key = (t, pick(available[s]), *mine)
+                    state = asked.get(key, -1)
+                    if state < 0:
+                        state = asked[key] = self.open_state(target, own, available[s], held, draws, deck)
+                    melds.append(state)
+            impossible = {i for i, state in enumerate(melds) if self.state_list[state][0] == "impossible"}
+            # Said once, where it becomes true: the combinations the step before did not know to be impossible.
+            for i in sorted(impossible if before is None else impossible - before):
+                target, seat = targets[i // len(seats)], seats[i % len(seats)]
+                meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
+                reason = self.state_list[melds[i]][1]
+                news.append(self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat)))
         text = self.unseen_text(total, facedown)
         return Book(viewer, unseen, total, text, known, news, melds, declaring), impossible
 
@@ -1999,7 +2034,7 @@ class _Builder:
         phase: int,
         knowledge: _Knowledge,
         targets: Sequence[_Target],
-        memory: dict[str, set[tuple[str, str, str]]],
+        memory: dict[str, set[int]],
         board: Board | None = None,
     ) -> list[Book]:
         """Every seat's book before a trick (``board``, when given, holds the snapshot's cards already numbered)."""
@@ -2145,8 +2180,9 @@ class _Builder:
         profile = self.profile
         knowledge = _Knowledge(profile, self.seats, self.pack)
         targets = _targets(profile, deal.trump, self.pack)
+        self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
         knowledge.add_scoring(0, deal.scoring)
-        memory: dict[str, set[tuple[str, str, str]]] = {}
+        memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
         if deal.tricks:
             start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)

@@ -50,9 +50,9 @@ _MARKER_TEXT = "This folder was written by bezique render; it may be overwritten
 
 
 def make_environment(templates: Path | None = None) -> Environment:
-    """The Jinja environment of the site: HTML autoescaping, and an error for any undefined name."""
+    """The Jinja environment of the site: HTML autoescaping, an error for any undefined name, compact JSON."""
     folder = templates if templates is not None else data_dir("site_templates")
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(folder)),
         autoescape=True,
         undefined=StrictUndefined,
@@ -60,6 +60,10 @@ def make_environment(templates: Path | None = None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    # A lesson's data block (``tojson``) is read only by its script: written compactly, its keys in the order the
+    # builder gives them rather than sorted.
+    env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
+    return env
 
 
 @functools.lru_cache(maxsize=4)
