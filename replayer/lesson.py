@@ -1606,11 +1606,14 @@ class _Knowledge:
         self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
         """What each seat has scored so far, by (seat, kind), newest first, with the number of the trick (0 for the
         deal): a book asks it for every combination and seat at every step."""
+        self.kinds: set[str] = set()
+        """The kinds anybody has scored so far (most combinations nobody has)."""
 
     def add_scoring(self, n: int, events: Iterable[Scoring]) -> None:
         """Take in the points scored at trick ``n`` (0: at the deal)."""
         for event in events:
             self.scored.setdefault((event.seat, event.kind), []).insert(0, (n, event))
+            self.kinds.add(event.kind)
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
@@ -2002,8 +2005,9 @@ class _Builder:
             scored, asked, deck = knowledge.scored, self._asked, knowledge.deck
             for t, target in enumerate(targets):
                 pick, kind = target.pick, target.spec.kind
+                anybody = kind in knowledge.kinds
                 for s, seat in enumerate(seats):
-                    state = self.scored_state(target, scored[seat, kind]) if (seat, kind) in scored else -1
+                    state = self.scored_state(target, scored.get((seat, kind), ())) if anybody else -1
                     if state >= 0:
                         melds.append(state)
                         continue
