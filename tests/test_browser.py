@@ -278,6 +278,12 @@ def test_russian_lesson(reader: Reader) -> None:
     assert reader.score("S") == "630"
     expect(page.locator(".step.current .scoring")).to_contain_text("Юг объявляет двойной безик")
     expect(page.locator(".step.current .play .card").first).to_have_accessible_name("туз червей")
+    # The table and the books the script draws speak Russian too.
+    expect(page.locator(".step.current .seat[data-seat='S'] .hand .what")).to_have_text("На руке")
+    expect(page.locator(".step.current .book[data-seat='S'] h4")).to_have_text("Учёт карт Юга")
+    expect(page.locator(".step.current .book[data-seat='S'] .unseen-box summary")).to_contain_text(
+        "Карты, которых Юг ещё не видел"
+    )
     reader.shot("lesson-ru-trick-17.png")
     page.locator(".site-nav .languages a").click()
     # The page may already have put its first step in the address (#start) when the check runs.
