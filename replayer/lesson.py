@@ -2003,24 +2003,22 @@ class _Builder:
             ]
             draws = knowledge.draws_left(snap)
             scored, asked, deck = knowledge.scored, self._asked, knowledge.deck
+            own = seats.index(viewer)
             for t, target in enumerate(targets):
+                # Until it is scored, a combination's state depends only on how many of its cards the seat may
+                # still gather, and in the viewer's own row on how many the viewer holds and how many draws are
+                # left (no more than the combination has cards can matter): most steps ask again what an earlier
+                # step of the deal asked.
                 pick, kind = target.pick, target.spec.kind
                 anybody = kind in knowledge.kinds
+                mine = (pick(held), min(draws, target.size))
                 for s, seat in enumerate(seats):
                     state = self.scored_state(target, scored.get((seat, kind), ())) if anybody else -1
-                    if state >= 0:
-                        melds.append(state)
-                        continue
-                    # Until it is scored, a combination's state depends only on how many of its cards the seat may
-                    # still gather, and in the viewer's own row on how many the viewer holds and how many draws
-                    # are left (no more than the combination has cards can matter): most steps ask again what an
-                    # earlier step of the deal asked.
-                    own = seat == viewer
-                    mine = (pick(held), min(draws, target.size)) if own else ()
-                    key = (t, pick(available[s]), *mine)
-                    state = asked.get(key, -1)
                     if state < 0:
-                        state = asked[key] = self.open_state(target, own, available[s], held, draws, deck)
+                        key = (t, pick(available[s]), mine) if s == own else (t, pick(available[s]))
+                        state = asked.get(key, -1)
+                        if state < 0:
+                            state = asked[key] = self.open_state(target, s == own, available[s], held, draws, deck)
                     melds.append(state)
             impossible = {i for i, state in enumerate(melds) if self.state_list[state][0] == "impossible"}
             # Said once, where it becomes true: the combinations the step before did not know to be impossible.
