@@ -1524,20 +1524,27 @@ class _Pack:
         self.index = {card: i for i, card in enumerate(self.cards)}
         self.deck = [pack[c] for c in self.cards]
         """How many copies of each card the deck holds."""
+        # A lesson numbers some two thousand cards: by their (suit, rank), which is what makes two cards equal, the
+        # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__.
+        self._numbers = {(c.suit, c.rank): i for i, c in enumerate(self.cards)}
+
+    def number(self, card: Card) -> int:
+        """The card's number."""
+        return self._numbers[card.suit, card.rank]
+
+    def ids(self, cards: Iterable[Card]) -> list[int]:
+        """The cards' numbers."""
+        numbers = self._numbers
+        return [numbers[c.suit, c.rank] for c in cards]
 
     def counts(self, *groups: Iterable[Card]) -> list[int]:
         """How many of each card the groups hold together."""
         counts = [0] * len(self.cards)
-        index = self.index
+        numbers = self._numbers
         for group in groups:
             for card in group:
-                counts[index[card]] += 1
+                counts[numbers[card.suit, card.rank]] += 1
         return counts
-
-    def ids(self, cards: Iterable[Card]) -> list[int]:
-        """The cards' numbers."""
-        index = self.index
-        return [index[c] for c in cards]
 
     def target(self, spec: MeldSpec, suit: Suit | None, cards: Iterable[Card]) -> _Target:
         """A combination of exactly these cards."""
@@ -1618,9 +1625,9 @@ class _Knowledge:
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
         before, after = trick.before, trick.after
-        index = self.pack.index
+        number = self.pack.number
         for seat, card in trick.plays:
-            k = index[card]
+            k = number(card)
             self.dead[k] += 1
             self.left[k] -= 1
             known = self.public[seat]
@@ -1630,12 +1637,12 @@ class _Knowledge:
             if event.kind == "seven_exchange" and before.turnup is not None:
                 known = self.public[event.seat]
                 for card in event.cards:
-                    known[index[card]] -= 1
-                known[index[before.turnup]] += 1
+                    known[number(card)] -= 1
+                known[number(before.turnup)] += 1
         if before.turnup is not None and after.turnup is None and trick.draws:
             # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
             seat, card = trick.draws[-1]
-            self.public[seat][index[card]] += 1
+            self.public[seat][number(card)] += 1
         for seat, known in self.public.items():
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
@@ -1979,7 +1986,7 @@ class _Builder:
         others = knowledge.others_known(viewer)
         unseen = _minus(knowledge.left, held, *others)
         if snap.turnup is not None:
-            k = self.pack.index[snap.turnup]
+            k = self.pack.number(snap.turnup)
             unseen[k] = max(unseen[k] - 1, 0)
         total = sum(unseen)
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
@@ -2162,15 +2169,15 @@ class _Builder:
         before = trick.before
         hands = [self.pack.ids(before.hands.get(s, ())) for s in self.seats]
         played = dict(trick.plays)
-        index = self.pack.index
+        number = self.pack.number
         self.hidden_label(max(map(len, hands), default=0))
         scorer = self.game.profile.scorer
         return Board(
             hands=hands,
             tables=[self.pack.ids(before.tables.get(s, ())) for s in self.seats],
-            played=[index[played[s]] if s in played else -1 for s in self.seats],
+            played=[number(played[s]) if s in played else -1 for s in self.seats],
             scores=[before.scores.get(scorer(s), 0) for s in self.seats],
-            turnup=index[before.turnup] if before.turnup is not None else -1,
+            turnup=number(before.turnup) if before.turnup is not None else -1,
             stock=before.stock,
             stock_text=self.stock_text(before.stock),
             trump=trump,
