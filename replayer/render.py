@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -72,6 +73,13 @@ def _environment(templates: Path) -> Environment:
     # so a second render (the benchmark's, a long-lived caller's) does not compile them again. Jinja checks the
     # files' times on each get_template, so an edited template is still picked up.
     return make_environment(templates)
+
+
+@functools.lru_cache(maxsize=4)
+def _words(lang: str) -> SimpleNamespace:
+    # The templates read the interface words as attributes (t.permalink), a few dozen times a step: a namespace
+    # answers directly, where for a dict Jinja first tries, and fails, an attribute.
+    return SimpleNamespace(**interface(lang))
 
 
 def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
@@ -197,7 +205,7 @@ def render_site(
             if other is not language
         ]
         page = env.get_template(template).render(
-            t=interface(language.code),
+            t=_words(language.code),
             lang=language.code,
             root=language.root,
             page=name,
