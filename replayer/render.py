@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -219,10 +219,15 @@ def render_site(
         written.append(target)
 
     for language in languages:
-        lessons: list[Lesson] = [build_lesson(game, language.code, slug) for slug, game in games]
-        write(language, "index.html", "index.html", lessons=lessons)
-        for lesson in lessons:
+        # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
+        # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
+        # once, which would also give the garbage collector's full passes all of them to go through.
+        listed: list[Lesson] = []
+        for slug, game in games:
+            lesson = build_lesson(game, language.code, slug)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson)
+            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}))
+        write(language, "index.html", "index.html", lessons=listed)
         for profile in profiles:
             rules = build_rules(profile, language.code)
             write(language, f"{rules.slug}.html", "rules.html", rules=rules)
