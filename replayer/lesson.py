@@ -1347,7 +1347,7 @@ class Step:
     before_stock_text: str = ""
     before_turnup: CardView | None = None
     sheet: list[SheetRow] = field(default_factory=list)
-    """The start's running score sheet (a trick's is drawn from :attr:`DealView.running`)."""
+    """The start's running score sheet (a trick's is drawn from the rows of :attr:`DealView.sheet` that score)."""
     board: Board | None = None
     """A trick's table before it is played, drawn by the page's script."""
     books: list[Book] = field(default_factory=list)
@@ -1835,12 +1835,14 @@ class _Builder:
 
     def dealt(self, hands: Mapping[str, list[Card]]) -> list[SeatView]:
         """The seats with their hands as dealt (nothing lies on the table yet)."""
-        scorer = self.game.profile.scorer
-        return [
-            SeatView(s, self.seat(s), self.player(s), hand, [], _position(s), self.hidden_label(len(hand)), scorer(s))
-            for s in self.seats
-            for hand in [self.cards(hands.get(s, []))]
-        ]
+        views = []
+        for s in self.seats:
+            hand = self.cards(hands.get(s, []))
+            hidden = self.hidden_label(len(hand))
+            views.append(
+                SeatView(s, self.seat(s), self.player(s), hand, [], _position(s), hidden, self.game.profile.scorer(s))
+            )
+        return views
 
     def comments(self, comments: Iterable[Comment]) -> list[TextView]:
         return [TextView(text, text_lang(text)) for c in comments if (text := c.text.strip())]
