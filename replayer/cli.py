@@ -203,11 +203,17 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
 
 
 def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
-    """Read and replay one part of a file (in a worker process when games are spread over processes)."""
+    """Read and replay one part of a file (in a worker process when games are spread over processes): the fast
+    accept path first (replayer/quick.py), and the full path for what it does not say is valid."""
+    from .quick import accept
+
+    path, first_line, data, listing, analyse = task
+    games = accept(data, first_line)
+    if games is not None:
+        return _Part("", [], [], games, True, len(data))
     from .replay import replay_record
     from .stream import read_part
 
-    path, first_line, data, listing, analyse = task
     return _part(first_line, replay_record(read_part(first_line, data, path), analyse=analyse), listing, len(data))
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from .notation import read_fast
-from .record import Record
+if TYPE_CHECKING:
+    from .record import Record
 
 __all__ = ["NotStreamable", "game_chunks", "read_part"]
 
@@ -66,6 +66,8 @@ def read_part(first: int, data: bytes, path: str) -> Record:
 
     Raises :class:`NotStreamable` when the whole-file path must read the file.
     """
+    from .notation import read_fast  # not at import: a file that replayer/quick.py accepts never needs the reader
+
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

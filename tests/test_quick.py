@@ -1,0 +1,470 @@
+"""The fast accept path (replayer/quick.py) against the full path: it never says valid where the full path finds a
+diagnostic, and it does say valid for the records it is meant for (else the speed would quietly go away).
+
+The property is checked over every record of games/ and tests/data, generated records of every profile, the mutants
+of tests/mutate.py (each breaks one rule or stated fact), targeted edits of the stated facts, and random edits of
+lines, tokens and bytes as tests/test_fuzz.py makes them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import DATA, GAMES, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mutate import NotApplicable, mutants, walk
+from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits, token_edits
+
+from replayer import cli, quick
+from replayer.generate import generate_game
+from replayer.quick import accept
+from replayer.replay import replay_record, replay_text
+from replayer.rules import load_rules, profile_names
+from replayer.stream import NotStreamable, game_chunks, read_part
+
+SUPPORTED = ["classic", "ua2", "ru19", "ruwiki"]
+"""The profiles the fast path plays (two seats, a turn-up, the classic family's play)."""
+
+
+def full_valid(text: str) -> tuple[bool, int]:
+    """The full path's verdict on a text: (no diagnostic at all, the number of games)."""
+    result = replay_text(text, "record.bzq")
+    return not result.diagnostics, len(result.games)
+
+
+def agrees(text: str) -> bool:
+    """Check the property for one text; True when the fast path accepted it."""
+    games = accept(text.encode("utf-8"))
+    if games is None:
+        return False
+    assert full_valid(text) == (True, games), "the fast path accepts what the full path rejects"
+    return True
+
+
+def part_agrees(first: int, data: bytes) -> bool:
+    """The property for one part of a file, against the full path's report of that part; True when accepted."""
+    games = accept(data, first)
+    if games is None:
+        return False
+    try:
+        record = read_part(first, data, "record.bzq")
+    except NotStreamable:  # the whole-file path: the text must then be valid as a whole
+        assert full_valid(data.decode("utf-8")) == (True, games)
+        return True
+    expected = cli._part(first, replay_record(record), False, len(data))
+    assert expected == cli._Part("", [], [], games, True, len(data))
+    return True
+
+
+RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_records(path: Path) -> None:
+    with path.open("rb") as handle:
+        for first, data in game_chunks(handle):
+            part_agrees(first, data)
+
+
+def test_the_invalid_records_are_left_to_the_full_path() -> None:
+    for path in sorted((DATA / "invalid").glob("*.bzq")):
+        assert accept(path.read_bytes()) is None, path.name
+        with path.open("rb") as handle:
+            parts = [accept(data, first) for first, data in game_chunks(handle)]
+        assert None in parts, path.name
+
+
+def test_generated_classic_games_are_accepted() -> None:
+    """200 seeds: the corpus the benchmark measures takes the fast path, and the full path agrees on each."""
+    for seed in range(200):
+        text = generate_game("classic", seed, 1 + (seed % 7 == 0))
+        assert agrees(text), f"classic seed {seed} left to the full path"
+
+
+@pytest.mark.parametrize("profile", SUPPORTED[1:])
+def test_generated_games_of_the_other_supported_profiles_are_accepted(profile: str) -> None:
+    for seed in range(25):
+        text = generate_game(profile, seed, 1 + (seed % 5 == 0))
+        assert agrees(text), f"{profile} seed {seed} left to the full path"
+
+
+@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED)))
+def test_the_other_profiles_are_left_to_the_full_path(profile: str) -> None:
+    assert not agrees(generate_game(profile, 3))
+
+
+def test_games_of_several_deals_check_totals_and_the_winner() -> None:
+    text = generate_game("classic", 4, 8)
+    assert agrees(text)
+    # The generator writes no winner line: the game's totals tell who won, or that nobody has reached the target.
+    totals = [int(n) for n in re.findall(r"^total N (\d+), S (\d+)$", text, re.M)[-1]]
+    over = [seat for seat, total in zip("NS", totals, strict=True) if total >= 2000]
+    for seat in "NS":
+        with_winner = f"{text}\nwinner {seat}\n"
+        assert agrees(with_winner) == (over == [seat])
+        assert full_valid(with_winner)[0] == (over == [seat])
+
+
+def test_comments_headers_and_options_do_not_hold_the_fast_path_back() -> None:
+    text = generate_game("classic", 8)
+    lines = text.split("\n")
+    lines.insert(1, 'players: N "Nord", S "Süd"   { the players }')
+    lines.insert(1, "options: last_trick=final, reuse=strict_text")
+    lines.insert(1, "{ a comment\n  over two lines }  { and another }")
+    lines = [line + "  { why }" if line.startswith("trick 3") else line for line in lines]
+    edited = "\n".join(lines)
+    assert agrees(edited) == full_valid(edited)[0]
+    assert full_valid(edited)[0] or not agrees(edited)
+
+
+def test_a_part_without_a_game_counts_none() -> None:
+    assert accept(b"{ a preamble }\n\n") == 0
+    assert accept(b"{ open\n") is None
+    assert accept(b"profile: classic\n") is None
+
+
+# --- mutants ----------------------------------------------------------------------------------------------------
+
+
+def _walks() -> list[str]:
+    texts = [generate_game("classic", seed, 1 + seed % 3) for seed in range(12)]
+    texts += [generate_game(profile, seed, 1 + seed % 2) for profile in SUPPORTED[1:] for seed in range(4)]
+    return texts
+
+
+@pytest.fixture(scope="module")
+def mutant_texts_with_lines() -> list[tuple[str, str, int]]:
+    found = []
+    for text in _walks():
+        try:
+            w = walk(text)
+        except NotApplicable:  # pragma: no cover - generated records are valid
+            continue
+        found.extend((m.operator, m.text, m.line) for m in mutants(w))
+    return found
+
+
+@pytest.fixture(scope="module")
+def mutant_texts(mutant_texts_with_lines: list[tuple[str, str, int]]) -> list[tuple[str, str]]:
+    return [(operator, text) for operator, text, _ in mutant_texts_with_lines]
+
+
+def test_mutants_of_tests_mutate_are_never_accepted(mutant_texts: list[tuple[str, str]]) -> None:
+    operators = {operator for operator, _ in mutant_texts}
+    assert len(mutant_texts) >= 1000 and len(operators) >= 15, operators
+    accepted = [(operator, text) for operator, text in mutant_texts if agrees(text)]
+    # Every mutant breaks a rule, so the full path rejects it and agrees() fails first; none may get here.
+    assert not accepted, [operator for operator, _ in accepted]
+
+
+def doubted_by(text: str, line: int) -> bool | None:
+    """Whether the fast path doubts the statements of ``text`` up to line ``line`` (None when it already doubts
+    those before it, so that the line cannot be judged)."""
+    lines = text.split("\n")
+    try:
+        quick._replay(quick._statements("\n".join(lines[: line - 1])), whole=False)
+    except quick._Doubt:
+        return None
+    try:
+        quick._replay(quick._statements("\n".join(lines[:line])), whole=False)
+    except quick._Doubt:
+        return True
+    return False
+
+
+_WINNER = re.compile(r"[ \t]*->[ \t]*[NSEW](?=[ \t]*(\{|$))")
+
+
+def without_winner(text: str, line: int) -> str:
+    """The text with the winner of the trick on ``line`` left unstated (a statement the record may leave out)."""
+    lines = text.split("\n")
+    lines[line - 1] = _WINNER.sub("", lines[line - 1])
+    return "\n".join(lines)
+
+
+def test_each_mutant_is_doubted_on_its_own_line(mutant_texts_with_lines: list[tuple[str, str, int]]) -> None:
+    """Sharper than the whole record: a check the fast path missed could hide behind a later consequence of the
+    change (a card played twice, a score off from then on), or behind a second fault on the same line (the stated
+    winner of a trick whose play is refused). The statements up to the line where the full path reports the
+    mutant must already be doubted, with the trick's winner stated or not."""
+    missed = []
+    checked: Counter[str] = Counter()
+    for operator, text, line in mutant_texts_with_lines:
+        variants = [text] if operator == "wrong-winner" else [text, without_winner(text, line)]
+        for variant in variants:
+            verdict = doubted_by(variant, line)
+            if verdict is None:
+                assert "stock:" in text  # (the stock written out, which the fast path leaves to the full path)
+                continue
+            checked[operator] += 1
+            if not verdict:
+                missed.append((operator, line, variant.split("\n")[line - 1]))
+    assert not missed
+    assert len(checked) >= 15 and sum(checked.values()) >= 1000, checked
+
+
+def first_error_line(text: str) -> int | None:
+    """The line of the full path's first diagnostic, but for a deal left short (reported at its last trick)."""
+    lines = [d.span.line for d in replay_text(text, "record.bzq").diagnostics if d.span and d.code != "BZ506"]
+    return min(lines, default=None)
+
+
+def _isolated_faults(text: str, rng: random.Random) -> list[str]:
+    """Edits that break one rule on one line whatever follows: the plays of a trick in the wrong order, a card
+    other than the turn-up drawn last, a third copy of a card drawn, a second declaration after one trick (the
+    seat's later one moved up). (Draws left out are no fault: the full path completes them, as lost cards.)"""
+    lines = text.split("\n")
+    edits = []
+
+    def edited(i: int, line: str) -> None:
+        edits.append("\n".join([*lines[:i], line, *lines[i + 1 :]]))
+
+    seen: Counter[str] = Counter()
+    turnup = ""
+    declarations: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        stripped = line.split("{")[0].strip()
+        if stripped.startswith("deal"):
+            seen.clear()
+            declarations = []
+        elif stripped.startswith(("hand ", "turnup:")):
+            seen.update(stripped.split(":")[1].split())
+            turnup = stripped.split(":")[1].strip() if stripped.startswith("turnup") else turnup
+        elif m := re.fullmatch(r"trick (\d+): ([NS] \S+), ([NS] \S+)( -> [NS])?", stripped):
+            edited(i, line.replace(stripped, f"trick {m.group(1)}: {m.group(3)}, {m.group(2)}"))
+        elif m := re.fullmatch(r"draws ([NS]) (\S+), ([NS]) (\S+)", stripped):
+            if m.group(4) == turnup:
+                other = rng.choice([c for c in seen if c != turnup])
+                edited(i, line.replace(stripped, f"draws {m.group(1)} {m.group(2)}, {m.group(3)} {other}"))
+            else:
+                full = [c for c, n in seen.items() if n >= 2]
+                if full:
+                    third = f"draws {m.group(1)} {rng.choice(full)}, {m.group(3)} {m.group(4)}"
+                    edited(i, line.replace(stripped, third))
+                seen.update([m.group(2), m.group(4)])
+        elif " declares " in stripped:
+            for j, earlier in declarations[-3:]:
+                if earlier[0] == stripped[0] and set(earlier.split()[3:-2]).isdisjoint(stripped.split()[3:-2]):
+                    edits.append("\n".join([*lines[: j + 1], line, *lines[j + 1 : i], *lines[i + 1 :]]))
+            declarations.append((i, stripped))
+    return edits
+
+
+@pytest.mark.parametrize("profile", SUPPORTED)
+def test_isolated_faults_are_doubted_on_their_line(profile: str) -> None:
+    rng = random.Random(profile)
+    faults = [edit for seed in range(2) for edit in _isolated_faults(generate_game(profile, 80 + seed), rng)]
+    judged = 0
+    for text in rng.sample(faults, min(len(faults), 150)):
+        line = first_error_line(text)
+        assert line is not None, "an isolated fault is a fault"
+        verdict = doubted_by(text, line)
+        if verdict is not None:
+            judged += 1
+            assert verdict, text.split("\n")[line - 1]
+    assert judged >= 100
+
+
+def _moved_items(text: str, rng: random.Random, count: int) -> list[str]:
+    """A declaration or an exchange moved to another place among a deal's statements (after another trick, another
+    seat's trick, after the draws, into the last eight tricks ...), or the last trick of a deal left out."""
+    lines = text.split("\n")
+    movable = [i for i, line in enumerate(lines) if " declares " in line or " exchanges " in line]
+    places = [i for i, line in enumerate(lines) if line.startswith(("trick ", "  draws ", "  score "))]
+    edits = []
+    for _ in range(count):
+        i, j = rng.choice(movable), rng.choice(places)
+        moved = [*lines[:i], *lines[i + 1 :]]
+        at = j if j < i else j - 1
+        moved.insert(at + 1, lines[i])
+        edits.append("\n".join(moved))
+    for i, line in enumerate(lines):
+        if line.startswith("brisques "):
+            last = max(k for k in range(i) if lines[k].startswith("trick "))
+            edits.append("\n".join([*lines[:last], *lines[i - 1 :]]))
+    return edits
+
+
+@pytest.mark.parametrize("profile", SUPPORTED)
+def test_moved_declarations_and_short_deals_are_doubted_where_the_full_path_finds_them(profile: str) -> None:
+    rng = random.Random(profile)
+    edits = [edit for seed in range(3) for edit in _moved_items(generate_game(profile, 20 + seed, 2), rng, 60)]
+    judged = 0
+    for text in edits:
+        line = first_error_line(text)
+        if line is None:
+            agrees(text)  # moved where it is still legal (or a deal left short, which only its end tells)
+            continue
+        verdict = doubted_by(text, line)
+        if verdict is not None:
+            judged += 1
+            assert verdict, (line, text.split("\n")[line - 1])
+    assert judged >= 50
+
+
+def _stated_facts(text: str) -> list[str]:
+    """Edits of the stated facts that are always wrong: a number off, the draws swapped, the other winner, the
+    next trick's number, the declaration made by the trick's loser."""
+    lines = text.split("\n")
+    edits = []
+
+    def variant(i: int, line: str) -> None:
+        if line != lines[i]:  # (the seat of an exchange may already be the loser's where any seat exchanges)
+            edits.append("\n".join([*lines[:i], line, *lines[i + 1 :]]))
+
+    winner = ""
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if m := re.fullmatch(r"trick (\d+): (.*) -> ([NS])", stripped):
+            winner = m.group(3)
+            variant(i, line.replace(f"-> {winner}", f"-> {'S' if winner == 'N' else 'N'}"))
+            variant(i, line.replace(f"trick {m.group(1)}:", f"trick {int(m.group(1)) + 1}:"))
+        elif stripped.startswith(("score ", "brisques ", "result ", "total ")) or " = " in stripped:
+            body = line.split("{")[0].rstrip()  # not the numbers of a comment
+            for number in re.finditer(r"\d+$|\d+(?=,)", body):
+                for delta in (1, -1, 10):
+                    value = int(number.group()) + delta
+                    if value >= 0:
+                        variant(i, line[: number.start()] + str(value) + line[number.end() :])
+            if " declares " in stripped or " exchanges " in stripped:
+                loser = "S" if winner == "N" else "N"
+                variant(i, re.sub(r"^(\s*)[NS]", rf"\g<1>{loser}", line))
+        elif m := re.fullmatch(r"draws ([NS] \S+), ([NS] \S+)", stripped):
+            variant(i, line.replace(stripped, f"draws {m.group(2)}, {m.group(1)}"))
+    return edits
+
+
+@pytest.mark.parametrize("profile", SUPPORTED)
+def test_wrong_stated_facts_are_never_accepted(profile: str) -> None:
+    edits = [edit for seed in range(3) for edit in _stated_facts(generate_game(profile, 40 + seed, 2))]
+    assert len(edits) > 500
+    assert not [edit for edit in edits if agrees(edit)]
+
+
+def _card_edits(text: str, rng: random.Random, count: int) -> list[str]:
+    """A card of a play, draw, hand, turn-up or declaration replaced by another card of the pack, at random."""
+    pack = [r + s for r in ("A", "10", "K", "Q", "J", "9", "8", "7") for s in "SHDC"]
+    spots = [m for m in re.finditer(r"(?<=[ :,])(?:10|[AKQJ987])[SHDC](?=[ ,\n]|$)", text)]
+    edits = []
+    for m in rng.sample(spots, min(count, len(spots))):
+        edits.append(text[: m.start()] + rng.choice(pack) + text[m.end() :])
+    return edits
+
+
+@pytest.mark.parametrize("profile", SUPPORTED)
+def test_changed_cards_are_accepted_only_where_the_full_path_agrees(profile: str) -> None:
+    rng = random.Random(profile)
+    edits = [edit for seed in range(3) for edit in _card_edits(generate_game(profile, 60 + seed), rng, 150)]
+    accepted = sum(agrees(edit) for edit in edits)
+    assert accepted < len(edits)  # most edits break a rule
+
+
+def test_line_moves_are_accepted_only_where_the_full_path_agrees() -> None:
+    rng = random.Random(5)
+    lines = generate_game("classic", 9, 2).split("\n")
+    for _ in range(400):
+        edited = list(lines)
+        i, j = rng.randrange(len(edited)), rng.randrange(len(edited))
+        kind = rng.choice(["delete", "duplicate", "swap"])
+        if kind == "delete":
+            del edited[i]
+        elif kind == "duplicate":
+            edited.insert(j, edited[i])
+        else:
+            edited[i], edited[j] = edited[j], edited[i]
+        agrees("\n".join(edited))
+
+
+@settings(FUZZ, max_examples=EXAMPLES["lines"])
+@given(line_edits())
+def test_random_line_edits(text: str) -> None:
+    agrees(text)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["tokens"])
+@given(token_edits())
+def test_random_token_edits(text: str) -> None:
+    agrees(text)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["bytes"])
+@given(byte_edits())
+def test_random_byte_edits(data: bytes) -> None:
+    games = accept(data)
+    if games is not None:
+        assert full_valid(data.decode("utf-8")) == (True, games)
+
+
+@settings(FUZZ, max_examples=EXAMPLES["lines"])
+@given(st.sampled_from(SUPPORTED), st.integers(0, 10_000))
+def test_random_generated_games(profile: str, seed: int) -> None:
+    assert agrees(generate_game(profile, seed))
+
+
+# --- the command line -------------------------------------------------------------------------------------------
+
+
+def test_validate_reports_the_same_with_and_without_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    valid = [generate_game("classic", seed) for seed in range(3)] + [generate_game("ua2", 1)]
+    w = walk(generate_game("classic", 7))
+    broken = [m.text for m in mutants(w, 1, random.Random(1))[:6]]
+    path = tmp_path / "mixed.bzq"
+    path.write_text("\n".join(valid[:2] + broken + valid[2:]), encoding="utf-8")
+    fast = cli._validate_file(str(path), False, True)
+    monkeypatch.setattr(quick, "accept", lambda data, first_line=1: None)
+    slow = cli._validate_file(str(path), False, True)
+    assert not fast.valid and fast.errors
+    assert fast == slow
+
+
+def test_summary_json_is_the_same_with_and_without_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.bzq"
+    path.write_text("\n".join(generate_game("classic", seed) for seed in range(4)), encoding="utf-8")
+    assert cli.main(["validate", str(path), "--summary", "json"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(quick, "accept", lambda data, first_line=1: None)
+    assert cli.main(["validate", str(path), "--summary", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == fast
+    assert fast["games"] == 4
+
+
+def test_a_valid_file_is_validated_without_the_reader_or_the_engine(tmp_path: Path) -> None:
+    path = tmp_path / "one.bzq"
+    path.write_text(generate_game("classic", 2), encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from replayer.cli import main\n"
+        f"assert main(['validate', {str(path)!r}]) == 0\n"
+        "heavy = ('lark', 'replayer.notation', 'replayer.fastread', 'replayer.record', 'replayer.engine',"
+        " 'replayer.replay')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_the_fast_path_reads_the_profile_it_names() -> None:
+    # A stated score that only the profile's own card points make right: ru19 counts card points, classic none.
+    text = generate_game("ru19", 2)
+    assert agrees(text)
+    assert not agrees(text.replace("profile: ru19", "profile: classic"))
+    assert load_rules("ru19").card_points
+
+
+def test_stream_of_parts_is_read_part_by_part() -> None:
+    text = "\n".join(generate_game("classic", seed) for seed in range(3))
+    parts = list(game_chunks(io.BytesIO(text.encode("utf-8"))))
+    assert [accept(data, first) for first, data in parts] == [1, 1, 1]
