@@ -31,7 +31,7 @@ from functools import cache
 
 from .cards import Card, Rank, Suit
 from .errors import RuleProfileError
-from .melds import TabledCard, choose_instances, identify, reuse_problem
+from .melds import TabledCard, choose_instances, identify, matches, reuse_problem
 from .rules import MeldSpec, RuleProfile, load_rules
 
 __all__ = ["accept"]
@@ -347,12 +347,13 @@ class _Deal:
         self._window(seat)
         trump = Suit(_SUITS[self.trump])
         shown = [_CARDS[c] for c in cards]
-        found = identify(profile, shown, trump)
-        spec: MeldSpec | None = found[0] if found else None
-        if kind is not None:
+        if kind is None:
+            found = identify(profile, shown, trump)
+            spec = found[0] if found else None
+        else:  # (the kind named must be one the cards form: identify()'s test of that kind alone)
             spec = profile.meld(kind)
-            if spec is None or spec not in found:
-                raise _Doubt
+            if spec is not None and not matches(spec, shown, trump):
+                spec = None
         if spec is None:
             raise _Doubt
         if profile.declare_wait_kinds and spec.kind not in profile.declare_wait_kinds:
@@ -364,8 +365,9 @@ class _Deal:
             raise _Doubt
         held = self.held[seat]
         table = self.tables[seat]
+        # The concealed cards among those declared (the only ones choose_instances() looks up).
         on_table = Counter(t.card for t in table)
-        hand = Counter({_CARDS[c]: n - on_table[_CARDS[c]] for c, n in enumerate(held) if n > on_table[_CARDS[c]]})
+        hand = Counter({_CARDS[c]: held[c] - on_table[_CARDS[c]] for c in as_set})
         chosen = None
         for assignment in choose_instances(shown, hand, table):
             problem = reuse_problem(

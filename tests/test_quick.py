@@ -25,6 +25,7 @@ from mutate import NotApplicable, mutants, walk
 from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits, token_edits
 
 from replayer import cli, quick
+from replayer.cards import Card, Suit
 from replayer.generate import generate_game
 from replayer.quick import accept
 from replayer.replay import replay_record, replay_text
@@ -309,6 +310,34 @@ def test_moved_declarations_and_short_deals_are_doubted_where_the_full_path_find
             judged += 1
             assert verdict, (line, text.split("\n")[line - 1])
     assert judged >= 50
+
+
+@pytest.mark.parametrize("profile", SUPPORTED)
+def test_a_marriage_declared_once_the_stock_is_drawn_is_doubted(profile: str) -> None:
+    """Right after the last draws (the turn-up taken), the winner of the trick still holds the lead; where players
+    declare until they lead (ua2) only the phase forbids the declaration, elsewhere the draws closed his turn."""
+    judged = 0
+    for seed in range(30):
+        text = generate_game(profile, seed)
+        w = walk(text)
+        deal, dealt = w.deals[0]
+        last = deal.tricks[dealt.profile.phase1_tricks - 1]
+        seat = dealt.winner[id(last)]
+        held = dealt.before_play[id(deal.tricks[dealt.profile.phase1_tricks].plays[0])].seats[seat].held()
+        pairs = [suit for suit in "SHDC" if held[Card.parse(f"K{suit}")] and held[Card.parse(f"Q{suit}")]]
+        if not pairs:
+            continue
+        suit = pairs[0]
+        kind = "royal_marriage" if Suit(suit) == dealt.trump else "marriage"
+        points = load_rules(profile).meld(kind).points
+        lines = text.split("\n")
+        after = next(item.span.line for item in last.items if item.__class__.__name__ == "Draws")
+        lines.insert(after, f"  {seat} declares {kind} K{suit} Q{suit} = {points}")
+        edited = "\n".join(lines)
+        assert first_error_line(edited) == after + 1
+        assert doubted_by(edited, after + 1)
+        judged += 1
+    assert judged >= 3
 
 
 def _stated_facts(text: str) -> list[str]:
