@@ -62,8 +62,13 @@ def part_agrees(first: int, data: bytes) -> bool:
         assert full_valid(data.decode("utf-8")) == (True, games)
         return True
     expected = cli._part(first, replay_record(record), False, len(data))
-    assert expected == cli._Part("", [], [], games, True, len(data))
+    assert fields(expected) == fields(cli._Part("", [], [], games, True, len(data)))
     return True
+
+
+def fields(part: cli._Part) -> tuple[object, ...]:
+    """A part's report as a tuple, to compare two."""
+    return tuple(getattr(part, name) for name in part.__slots__)
 
 
 RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
