@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
 from .gamescore import brisques_counted
-from .melds import Assignment, TabledCard, choose_instances, identify, matches, reuse_problem
+from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
 from .rules import MeldSpec, RuleProfile
 
 __all__ = [
@@ -981,7 +981,7 @@ def apply_declare(
         scores = f"the {profile.name} profile scores {value}{again}"
         v.append(RuleViolation("BZ305", f"{spec.label} claimed for {points}, {scores}"))
     for owner, _ in parts:
-        _mark(new.seats[owner], uids, spec, new.trick_no)
+        mark_scored(new.seats[owner].table, uids, spec, new.trick_no)
     seat_state.score += value
     seat_state.declared_kinds[spec.kind] += 1
     new.declared.append(tuple(everything))
@@ -1004,17 +1004,6 @@ def _pending_match(seat_state: SeatState, spec: MeldSpec, cards: Sequence[Card])
         if kind == spec.kind and len(tabled) == len(uids) and sorted(tabled, key=lambda c: c.sort_key) == wanted:
             return i
     return None
-
-
-def _mark(seat_state: SeatState, uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
-    tabled = [t for t in seat_state.table if t.uid in uids]
-    for t in tabled:
-        t.kinds.add(spec.kind)
-        t.scored_at.setdefault(spec.kind, trick)
-        t.classes.add(spec.klass)
-        t.declared_with.setdefault(spec.kind, set()).update(u for u in uids if u != t.uid)
-        if spec.marriage:
-            t.partners.update(u for u in uids if u != t.uid)
 
 
 def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Card], force: bool = False) -> Step:

@@ -165,6 +165,21 @@ def choose_instances(
     return assignments
 
 
+def mark_scored(table: Iterable[TabledCard], uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
+    """Record on the tabled cards ``uids`` that they were scored together in ``spec`` after ``trick`` (what
+    :func:`reuse_problem` later reads)."""
+    for t in table:
+        if t.uid not in uids:
+            continue
+        others = [u for u in uids if u != t.uid]
+        t.kinds.add(spec.kind)
+        t.scored_at.setdefault(spec.kind, trick)
+        t.classes.add(spec.klass)
+        t.declared_with.setdefault(spec.kind, set()).update(others)
+        if spec.marriage:
+            t.partners.update(others)
+
+
 def reuse_problem(
     spec: MeldSpec,
     assignment: Assignment,

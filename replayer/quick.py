@@ -31,8 +31,8 @@ from functools import cache
 
 from .cards import Card, Rank, Suit
 from .errors import RuleProfileError
-from .melds import TabledCard, choose_instances, identify, matches, reuse_problem
-from .rules import MeldSpec, RuleProfile, load_rules
+from .melds import TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
+from .rules import RuleProfile, load_rules
 
 __all__ = ["accept"]
 
@@ -387,7 +387,7 @@ class _Deal:
         value = spec.points_for(nth, profile.repeat_rule)
         if points is not None and points != value:
             raise _Doubt
-        _mark(table, uids, spec, self.trick_no)
+        mark_scored(table, uids, spec, self.trick_no)
         self.scores[seat] += value
         self.declared_kinds[seat][spec.kind] += 1
         self.declared.append(as_set)
@@ -400,20 +400,6 @@ class _Deal:
         for seat in (0, 1):
             self.brisques[seat] *= points
             self.scores[seat] += self.brisques[seat] + self.points_at_end[seat]
-
-
-def _mark(table: list[TabledCard], uids: list[int], spec: MeldSpec, trick: int) -> None:
-    """What the cards of a declaration have been scored in, for the re-use rules (the engine's ``_mark``)."""
-    for t in table:
-        if t.uid not in uids:
-            continue
-        others = [u for u in uids if u != t.uid]
-        t.kinds.add(spec.kind)
-        t.scored_at.setdefault(spec.kind, trick)
-        t.classes.add(spec.klass)
-        t.declared_with.setdefault(spec.kind, set()).update(others)
-        if spec.marriage:
-            t.partners.update(others)
 
 
 class _Game:
