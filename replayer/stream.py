@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: a valid file's start needs none of it
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from .record import Record
 
 __all__ = ["NotStreamable", "game_chunks", "read_part"]

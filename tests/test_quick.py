@@ -483,7 +483,7 @@ def test_a_valid_file_is_validated_without_the_reader_or_the_engine(tmp_path: Pa
         "from replayer.cli import main\n"
         f"assert main(['validate', {str(path)!r}]) == 0\n"
         "heavy = ('lark', 'replayer.notation', 'replayer.fastread', 'replayer.record', 'replayer.engine',"
-        " 'replayer.replay')\n"
+        " 'replayer.replay', 'dataclasses', 'inspect', 'typing')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
