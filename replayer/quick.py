@@ -67,6 +67,11 @@ _DECLARE = re.compile(
     rf"({_SEAT}){_G}declares?(?:{_G}(?!with\b)((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*))?((?:{_G}{_CARD})*)"
     rf"(?:{_W}={_W}({_INT}))?"
 )
+_CLAIM = re.compile(rf"({_SEAT}){_G}scores{_G}((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*)(?:{_W}={_W}({_INT}))?")
+_QUESTION = re.compile(r"\{\?([^}]*)\}")
+# Where the grammar puts a question: just before a play of a trick (the first or the second).
+_ASKED_AT = re.compile(rf"[ \t\f]*trick{_G}{_INT}{_W}:(?:{_W}{_SEAT}{_G}{_CARD}{_W},)?{_W}")
+_ASKED_OF = re.compile(rf"{_W}{_SEAT}{_G}{_CARD}")
 _GAME = re.compile(rf'game(?:{_G}"[^"\n]*")?')
 _TEXT_HEADER = re.compile(
     rf"(title|source|url|page|date|event|site|annotator|translator|note|language|round){_W}:[^\n{{]*"
@@ -196,6 +201,8 @@ class _Deal:
         if profile.seven_turnup and turnup == trump * 8 + _SEVEN:
             self.scores[dealer] += profile.seven_turnup
         self.trick_no = 0
+        self.events: list[tuple[int, str, int]] = []
+        """The automatic scores of the last trick and its exchange, (seat, kind, points): what a claim names."""
         self.winner = -1
         """The last trick's winner while he may still act on it (-1: nobody)."""
         self.window_open = False
@@ -233,10 +240,12 @@ class _Deal:
         self._take(second, follow)
         trump = self.trump
         scores = self.scores
+        events = self.events = []
         if phase in rules.seven_played_phases and rules.seven_played and not profile.seven_played_must_win:
             for seat, card in ((first, lead), (second, follow)):
                 if card == trump * 8 + _SEVEN:
                     scores[seat] += rules.seven_played
+                    events.append((seat, "seven_played", rules.seven_played))
         if (follow >> 3 == lead >> 3 and follow & 7 > lead & 7) or (follow >> 3 == trump and lead >> 3 != trump):
             winner, top = second, follow
         else:
@@ -249,13 +258,16 @@ class _Deal:
         values = self.values
         if rules.points_at_trick:
             scores[winner] += values[lead] + values[follow]
+            events.append((winner, "card_points", values[lead] + values[follow]))
         elif rules.points_at_end:
             self.points_at_end[winner] += values[lead] + values[follow]
         seven_won = top == trump * 8 + _SEVEN
         if phase in rules.seven_played_phases and rules.seven_played and profile.seven_played_must_win and seven_won:
             scores[winner] += rules.seven_played
+            events.append((winner, "seven_played", rules.seven_played))
         if number == rules.last_trick and profile.last_trick_points:
             scores[winner] += profile.last_trick_points
+            events.append((winner, "last_trick", profile.last_trick_points))
         self.winners.append(winner)
         self.leader = self.winner = winner
         self.declared = []
@@ -333,6 +345,7 @@ class _Deal:
         if points is not None and points != awarded:
             raise _Doubt
         self.scores[seat] += awarded
+        self.events.append((seat, "seven_shown" if show else "seven_exchange", awarded))
         if show:
             self.second_seven_shown = True
             return
@@ -391,6 +404,12 @@ class _Deal:
         self.scores[seat] += value
         self.declared_kinds[seat][spec.kind] += 1
         self.declared.append(as_set)
+
+    def claim(self, seat: int, kind: str, points: int | None) -> None:
+        """``N scores seven_played = 10``: an automatic score of this trick, stated (the replay's ``claim``)."""
+        found = next((p for s, k, p in self.events if s == seat and k == kind), None)
+        if found is None or (points is not None and points != found):
+            raise _Doubt
 
     def finish(self) -> None:
         """The end of the hand: every trick played, brisques and the card points counted at the end."""
@@ -515,6 +534,8 @@ class _Game:
 def _statements(text: str) -> list[str]:
     """The text's statements, one a line, without blank lines and comments (a comment may span lines, as long as
     nothing but comments follows it on the line where it closes)."""
+    if "{?" in text:
+        text = _without_questions(text)
     result = []
     open_ = False
     for line in text.split("\n"):
@@ -535,6 +556,27 @@ def _statements(text: str) -> list[str]:
     if open_:
         raise _Doubt  # a comment left open at the end: a syntax error
     return result
+
+
+def _without_questions(text: str) -> str:
+    """The text with its questions taken out. A question is a comment whose accepted answers must be cards, and
+    the grammar allows it only just before a play of a trick: anywhere else (in a comment too) it is a doubt."""
+    parts = []
+    pos = 0
+    for m in _QUESTION.finditer(text):
+        start = m.start()
+        line_start = text.rfind("\n", 0, start) + 1
+        if text.rfind("{", 0, start) > text.rfind("}", 0, start):
+            raise _Doubt  # inside a comment left open
+        if not _ASKED_AT.fullmatch(text, line_start, start) or not _ASKED_OF.match(text, m.end()):
+            raise _Doubt
+        body = m.group(1)
+        if "|" in body and any(word not in _CARD_OF_TEXT for word in body.rpartition("|")[2].replace(",", " ").split()):
+            raise _Doubt
+        parts.append(text[pos:start])
+        pos = m.end()
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def _comments_after(line: str, pos: int) -> bool:
@@ -635,6 +677,9 @@ def _other(game: _Game, line: str) -> None:
         game.current().declare(
             game.seat(seat), kind, [_CARD_OF_TEXT[c] for c in cards.split()], int(points) if points else None
         )
+    elif (m := _CLAIM.fullmatch(line)) is not None:
+        seat, kind, points = m.groups()
+        game.current().claim(game.seat(seat), kind, int(points) if points else None)
     elif game.winner is not None:
         raise _Doubt  # nothing but comments after the winner
     elif _DEAL.fullmatch(line):

@@ -71,6 +71,14 @@ def fields(part: cli._Part) -> tuple[object, ...]:
     return tuple(getattr(part, name) for name in part.__slots__)
 
 
+ACCEPTED_RECORDS = [
+    "worked-deal-000.bzq",
+    "constructed-ua2.bzq",
+    "constructed-ru19.bzq",
+    "constructed-ruwiki.bzq",
+]
+"""The records of games/ that the fast path accepts (questions, claims, options and comments included)."""
+
 RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
 
 
@@ -79,6 +87,38 @@ def test_records(path: Path) -> None:
     with path.open("rb") as handle:
         for first, data in game_chunks(handle):
             part_agrees(first, data)
+
+
+@pytest.mark.parametrize("name", ACCEPTED_RECORDS)
+def test_the_records_of_the_supported_profiles_are_accepted(name: str) -> None:
+    assert agrees((GAMES / name).read_text(encoding="utf-8")), name
+
+
+def test_questions_are_taken_out_only_where_the_grammar_puts_them() -> None:
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    asked = "trick 7: {? South leads. Which card keeps his brisques safe and scores at once? | 7C } S 7C"
+    assert asked in text
+    for edited in (
+        text.replace(asked, asked.replace("| 7C }", "| 7X }")),  # an answer that is not a card: BZ003
+        text.replace(asked, asked.replace("} S 7C", "}\n  S 7C")),  # the play on the next line: a syntax error
+        text.replace(asked, asked.replace("trick 7: {?", "trick 7: { x } {?")),  # after a comment
+        text.replace("trick 7: {? South leads.", "{ trick 7: {? South leads."),  # inside a comment
+        text.replace("draws N KC, S 9D", "draws N KC, {? who? | 9D } S 9D"),  # not before a play
+    ):
+        assert edited != text
+        assert accept(edited.encode("utf-8")) is None
+        assert not full_valid(edited)[0]
+
+
+def test_claims_are_checked_against_the_trick() -> None:
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    claim = "S scores seven_played = 10"
+    assert claim in text
+    for wrong in ("S scores seven_played = 20", "N scores seven_played = 10", "S scores last_trick = 10"):
+        edited = text.replace(claim, wrong)
+        assert accept(edited.encode("utf-8")) is None
+        assert not full_valid(edited)[0]
+    assert agrees(text.replace(claim, "S scores seven_played"))
 
 
 def test_the_invalid_records_are_left_to_the_full_path() -> None:
@@ -144,6 +184,8 @@ def test_a_part_without_a_game_counts_none() -> None:
 def _walks() -> list[str]:
     texts = [generate_game("classic", seed, 1 + seed % 3) for seed in range(12)]
     texts += [generate_game(profile, seed, 1 + seed % 2) for profile in SUPPORTED[1:] for seed in range(4)]
+    # The worked game and the constructed records of these profiles: questions, claims, options, comments.
+    texts += [(GAMES / name).read_text(encoding="utf-8") for name in ACCEPTED_RECORDS]
     return texts
 
 
@@ -174,14 +216,28 @@ def test_mutants_of_tests_mutate_are_never_accepted(mutant_texts: list[tuple[str
 
 def doubted_by(text: str, line: int) -> bool | None:
     """Whether the fast path doubts the statements of ``text`` up to line ``line`` (None when it already doubts
-    those before it, so that the line cannot be judged)."""
+    those before it, so that the line cannot be judged). A statement that a comment or a question carries over
+    several lines is taken whole: the cut before it and after it fall where no brace is open."""
     lines = text.split("\n")
+    open_at = []  # whether a brace is open at the start of each line
+    open_ = False
+    for source in lines:
+        open_at.append(open_)
+        for char in source:
+            if char in "{}":
+                open_ = char == "{"
+    open_at.append(open_)
+    first, last = line, line
+    while first > 1 and open_at[first - 1]:
+        first -= 1
+    while last < len(lines) and open_at[last]:
+        last += 1
     try:
-        quick._replay(quick._statements("\n".join(lines[: line - 1])), whole=False)
+        quick._replay(quick._statements("\n".join(lines[: first - 1])), whole=False)
     except quick._Doubt:
         return None
     try:
-        quick._replay(quick._statements("\n".join(lines[:line])), whole=False)
+        quick._replay(quick._statements("\n".join(lines[:last])), whole=False)
     except quick._Doubt:
         return True
     return False
