@@ -1580,6 +1580,50 @@ def _targets(profile: RuleProfile, trump: Suit | None, pack: _Pack) -> list[_Tar
     return targets
 
 
+class _Kit:
+    """What every lesson of one profile in one language shares: the numbered pack, each card's view and each trump
+    suit's combinations. Made once for all of a site's lessons of that profile (see :func:`_kit`) rather than once
+    per lesson: they cost about as much as a twentieth of a lesson page."""
+
+    def __init__(self, profile: RuleProfile, lang: str) -> None:
+        self.profile = profile
+        """Kept so that the profile, whose ``id`` names this kit, outlives it."""
+        self.strings = interface(lang)
+        self.pack = _Pack(profile)
+        # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
+        # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
+        self.views: dict[Card, CardView] = {}
+        self._targets: dict[Suit | None, list[_Target]] = {}
+
+    def view(self, card: Card) -> CardView:
+        """The card's view (made once per card)."""
+        found = self.views.get(card)
+        if found is None:
+            found = self.views[card] = card_view(card, self.strings)
+        return found
+
+    def targets(self, trump: Suit | None) -> list[_Target]:
+        """The combinations of a deal with these trumps (see :func:`_targets`); the list is shared: not to be
+        changed."""
+        found = self._targets.get(trump)
+        if found is None:
+            found = self._targets[trump] = _targets(self.profile, trump, self.pack)
+        return found
+
+
+_KITS: dict[tuple[int, str], _Kit] = {}
+
+
+def _kit(profile: RuleProfile, lang: str) -> _Kit:
+    """The kit of a profile (by identity: profiles are made once per name and options) in a language."""
+    found = _KITS.get((id(profile), lang))
+    if found is None:
+        if len(_KITS) >= 64:  # a caller that makes profiles afresh must not make this grow without end
+            _KITS.clear()
+        found = _KITS[id(profile), lang] = _Kit(profile, lang)
+    return found
+
+
 def _minus(base: Sequence[int], *parts: Sequence[int]) -> list[int]:
     """``base - parts[0] - parts[1] - …`` card by card, none below zero (a count the viewer cannot place)."""
     if not parts:
@@ -1675,11 +1719,11 @@ class _Builder:
         """Who keeps a score: the seats, or the sides (``N+S``) of a partnership game."""
         self.used_ids: set[str] = set()
         self.rules_page = f"{rules_slug(game.profile.name)}.html"
-        # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
-        # is made once. The views are frozen, so sharing one between places is safe.
-        self._views: dict[Card, CardView] = {}
+        self.kit = _kit(self.profile, lang)
+        self.view: Callable[[Card], CardView] = self.kit.view
+        """The card's view in the lesson's language (made once per card and language, see :class:`_Kit`)."""
         self.ranks = sorted(self.profile.ranks, reverse=True)
-        self.pack = _Pack(self.profile)
+        self.pack = self.kit.pack
         # The books' states and their texts, each made once per lesson: from one step to the next most do not
         # change, and the page names each by its number.
         self.meld_states: dict[tuple[str, str], int] = {}
@@ -1709,13 +1753,6 @@ class _Builder:
         # players North and South: neither says more than the seat, so neither is shown twice.
         seat_names = {seat.casefold()} | {STRINGS[lang].get(f"seat_{seat}", seat).casefold() for lang in STRINGS}
         return "" if name.casefold() in seat_names else name
-
-    def view(self, card: Card) -> CardView:
-        """The card's view in the lesson's language (made once per card)."""
-        found = self._views.get(card)
-        if found is None:
-            found = self._views[card] = card_view(card, self.t)
-        return found
 
     def cards(self, cards: Iterable[Card]) -> list[CardView]:
         return [self.view(c) for c in cards]
@@ -2190,7 +2227,7 @@ class _Builder:
     def deal(self, deal: DealResult, index: int, single: bool, totals: dict[str, int]) -> DealView:
         profile = self.profile
         knowledge = _Knowledge(profile, self.seats, self.pack)
-        targets = _targets(profile, deal.trump, self.pack)
+        targets = self.kit.targets(deal.trump)
         self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
         knowledge.add_scoring(0, deal.scoring)
         memory: dict[str, set[int]] = {}

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from replayer.cards import Card
+from replayer.cards import Card, Suit
 from replayer.generate import generate_game
-from replayer.lesson import STRINGS, CardView, _Knowledge, _Pack, build_lesson, card_view
+from replayer.lesson import STRINGS, CardView, _kit, _Knowledge, _Pack, build_lesson, card_view
 from replayer.render import render_site
 from replayer.replay import GameResult, replay_text
 
@@ -132,3 +132,18 @@ def test_the_same_cards_share_one_view_in_a_lesson() -> None:
     by_code = Counter(c.code for c in views)
     assert len({id(c) for c in views}) == len(by_code)
     assert {c.code: id(c) for c in views} == {c.code: id(c) for c in lesson.cards if c.code in by_code}
+
+
+def test_lessons_of_one_profile_share_the_pack_views_and_combinations() -> None:
+    """What depends only on the profile and the language is made once for all the lessons of a site: two games of
+    one profile share their card views and each trump's combinations; another language or profile gets its own."""
+    first, second = (_game(generate_game("classic", seed), f"classic-{seed}.bzq") for seed in (1, 2))
+    a, b = build_lesson(first, "en", "a"), build_lesson(second, "en", "b")
+    assert a.cards and all(x is y for x, y in zip(a.cards, b.cards, strict=True))
+    kit = _kit(first.profile, "en")
+    assert kit.targets(Suit.H) is kit.targets(Suit.H) and kit.targets(Suit.H) != kit.targets(Suit.S)
+    ru = build_lesson(first, "ru", "a")
+    assert [c.code for c in ru.cards] == [c.code for c in a.cards]
+    assert [c.label for c in ru.cards] != [c.label for c in a.cards]
+    eight = _game(generate_game("8p-000", 1), "8p.bzq")
+    assert _kit(eight.profile, "en") is not kit and _kit(eight.profile, "en").pack.deck != kit.pack.deck
