@@ -15,7 +15,7 @@ import pytest
 
 from replayer.cards import Card, Suit
 from replayer.generate import generate_game
-from replayer.lesson import STRINGS, CardView, _kit, _Knowledge, _Pack, build_lesson, card_view
+from replayer.lesson import _KITS, STRINGS, CardView, _kit, _Knowledge, _Pack, build_lesson, card_view
 from replayer.render import render_site
 from replayer.replay import GameResult, replay_text
 
@@ -147,3 +147,18 @@ def test_lessons_of_one_profile_share_the_pack_views_and_combinations() -> None:
     assert [c.label for c in ru.cards] != [c.label for c in a.cards]
     eight = _game(generate_game("8p-000", 1), "8p.bzq")
     assert _kit(eight.profile, "en") is not kit and _kit(eight.profile, "en").pack.deck != kit.pack.deck
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_books_are_the_same_whatever_lessons_came_before(profile: str) -> None:
+    """The states of combinations that lessons of a profile share (see ``_Kit.states``) give a lesson the books and
+    the numbering of states it gets when it is the first of its profile."""
+    game = _game(generate_game(profile, 5), f"{profile}.bzq")
+    _KITS.clear()
+    alone = build_lesson(game, "en", "x")
+    for seed in range(6, 9):
+        build_lesson(_game(generate_game(profile, seed), f"{profile}-{seed}.bzq"), "en", "y")
+    after = build_lesson(game, "en", "x")
+    assert after.meld_states == alone.meld_states and len(alone.meld_states) > 1
+    books = [[(b.melds, b.news) for s in d.steps for b in s.books] for d in alone.deals]
+    assert [[(b.melds, b.news) for s in d.steps for b in s.books] for d in after.deals] == books
