@@ -1509,6 +1509,12 @@ class _Target:
         return self.count or sum(n for _, n in self.needed)
 
     @functools.cached_property
+    def shape(self) -> tuple[object, ...]:
+        """What, besides the counts of its cards, its state depends on: the same for a combination of the same cards
+        under other trumps."""
+        return (self.needed, self.of_rank, self.count)
+
+    @functools.cached_property
     def pick(self) -> Callable[[Sequence[int]], object]:
         """The counts of its cards out of a count of the whole pack, in one call (a key the books look states up by)."""
         return operator.itemgetter(*self.cards)
@@ -1594,7 +1600,10 @@ class _Kit:
         # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
         self.views: dict[Card, CardView] = {}
         self._targets: dict[Suit | None, list[_Target]] = {}
-        self._states: dict[Suit | None, dict[tuple[object, ...], tuple[str, str]]] = {}
+        self.states: dict[tuple[object, ...], tuple[str, str]] = {}
+        """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
+        :attr:`_Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
+        much the same."""
 
     def view(self, card: Card) -> CardView:
         """The card's view (made once per card)."""
@@ -1610,11 +1619,6 @@ class _Kit:
         if found is None:
             found = self._targets[trump] = _targets(self.profile, trump, self.pack)
         return found
-
-    def states(self, trump: Suit | None) -> dict[tuple[object, ...], tuple[str, str]]:
-        """The (state, text) pairs of combinations not yet scored, worked out so far in deals with these trumps, by
-        what they depend on (the keys of :meth:`_Builder.book`): the lessons of a site ask much the same."""
-        return self._states.setdefault(trump, {})
 
 
 _KITS: dict[tuple[int, str], _Kit] = {}
@@ -1737,9 +1741,8 @@ class _Builder:
         self._texts: dict[tuple[Any, ...], int] = {}
         self._asked: dict[tuple[object, ...], int] = {}
         """The states worked out in the current deal, by what they depend on (see :meth:`book`)."""
-        self._shared: dict[tuple[object, ...], tuple[str, str]] = {}
-        """The same for all the lessons of the profile and language so far, as (state, text) pairs (see
-        :meth:`_Kit.states`)."""
+        self._shared = self.kit.states
+        """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
         self._unseen_texts: dict[tuple[int, int], str] = {}
         self.hidden_labels: list[str] = []
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
@@ -2073,10 +2076,11 @@ class _Builder:
                         key = (t, pick(available[s]), mine) if s == own else (t, pick(available[s]))
                         state = asked.get(key, -1)
                         if state < 0:
-                            pair = self._shared.get(key)
+                            shared = (target.shape, *key[1:])
+                            pair = self._shared.get(shared)
                             if pair is None:
                                 state = self.open_state(target, s == own, available[s], held, draws, deck)
-                                self._shared[key] = self.state_list[state]
+                                self._shared[shared] = self.state_list[state]
                             else:
                                 state = self.state(*pair)
                             asked[key] = state
@@ -2244,7 +2248,6 @@ class _Builder:
         knowledge = _Knowledge(profile, self.seats, self.pack)
         targets = self.kit.targets(deal.trump)
         self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
-        self._shared = self.kit.states(deal.trump)
         knowledge.add_scoring(0, deal.scoring)
         memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
