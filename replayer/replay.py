@@ -323,10 +323,11 @@ class _Replayer:
                     deal.spans.get(name, deal.span),
                 )
                 return None
+        # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed).
+        if not self.seats_ok(deal, profile):
+            return None
         inference = None
         if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
-            if not self.seats_ok(deal, profile):
-                return None
             from .infer import infer_deal, unsupported  # only a deal with unknown cards needs the inference
 
             why = unsupported(profile.with_options(options))
@@ -433,7 +434,8 @@ class _Replayer:
         return outcome
 
     def seats_ok(self, deal: Deal, profile: RuleProfile) -> bool:
-        """Before completing unknown cards: every seat named is the profile's, and no seat plays twice to a trick."""
+        """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat
+        plays twice to a trick."""
         ok = True
         seats = set(profile.seats)
         for trick in deal.tricks:
@@ -450,13 +452,17 @@ class _Replayer:
                 self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
                 ok = False
             for item in trick.items:
-                item_seats = [d.seat for d in item.draws] if isinstance(item, Draws) else [getattr(item, "seat", None)]
-                for seat in item_seats:
+                item_seats = (
+                    [(d.seat, d.seat_span) for d in item.draws]
+                    if isinstance(item, Draws)
+                    else [(getattr(item, "seat", None), item.span)]
+                )
+                for seat, span in item_seats:
                     if seat is not None and seat not in seats:
                         self.report(
                             "BZ105",
                             f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
-                            item.span,
+                            span,
                         )
                         ok = False
         for seat in deal.hands:

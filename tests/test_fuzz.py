@@ -366,6 +366,29 @@ def test_unknown_cards_with_odd_seats_are_errors_not_crashes(trick: str) -> None
     assert not result.valid and all(d.span is not None for d in result.diagnostics)
 
 
+_KNOWN_DEAL = (
+    "profile: classic\ndeal 1\ndealer: N\nturnup: AS\nhand N: AS AS AS AS AS AS AS\nhand S: AS AS AS AS AS AS AS\n"
+)
+
+
+@pytest.mark.parametrize(
+    "trick",
+    [
+        "trick 1: N AS, E AS",
+        "trick 1: E AS, S AS",
+        "trick 2: N AS\n  N exchanges AS\n  draws N AS, E AS",
+        "trick 2: {?  | AS } N AS\n  E exchanges AS",
+        "trick 1: N AS, S AS\n  W declares marriage KS QS",
+    ],
+)
+def test_odd_seats_in_a_known_deal_are_errors_not_crashes(trick: str) -> None:
+    # Found by test_records_from_the_grammar: the engine looks seats up in the profile's seats, and the replay
+    # checked them only in a deal whose unknown cards it completes.
+    result = replay_text(_KNOWN_DEAL + trick + "\n")
+    assert not result.valid and all(d.span is not None for d in result.diagnostics)
+    assert "BZ105" in {d.code for d in result.diagnostics}
+
+
 def test_syntax_errors_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each syntax error costs one more parse of the whole text; the reader stops after 20 of them.
     parser = notation._parser()
