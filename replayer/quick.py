@@ -369,9 +369,8 @@ class _Deal:
                 spec = None
         if spec is None:
             raise _Doubt
-        if profile.declare_wait_kinds and spec.kind not in profile.declare_wait_kinds:
-            pass
-        elif self.tricks_won[seat] < profile.declare_after_tricks:
+        waits = not profile.declare_wait_kinds or spec.kind in profile.declare_wait_kinds
+        if waits and self.tricks_won[seat] < profile.declare_after_tricks:
             raise _Doubt
         as_set = set(cards)
         if self.declared and (rules.one_per_trick or any(as_set & prev for prev in self.declared)):
