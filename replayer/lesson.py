@@ -5,8 +5,10 @@ numbers and :class:`CardView` values that a template only has to lay out. The in
 lives in :data:`STRINGS`, the sources' Russian terms in :data:`MELD_TERMS` and the glossary tables; the record's own
 words (titles, commentary, questions) are passed through unchanged.
 
-Besides what the record says, each step carries the bookkeeping a player keeps at the table (see
-:class:`_Knowledge`): the cards a seat has not seen yet, and which combinations are still possible for whom.
+Besides what the record says, each step shows the bookkeeping a player keeps at the table: the cards a seat has
+not seen yet, and which combinations are still possible for whom. The page's script works it out from the boards and
+the scoring a lesson's data carries; :class:`_Knowledge` and :meth:`_Builder.book` are the same bookkeeping in
+Python, made on request (``build_lesson(..., books=True)``), which the tests hold the script's to.
 """
 
 from __future__ import annotations
@@ -1247,23 +1249,35 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class TargetView:
-    """A combination a book follows (one suit of it, for a marriage): a row of its table of combinations."""
+    """A combination a book follows (one suit of it, for a marriage): a row of its table of combinations, with what
+    the page's script needs to tell its state (see :meth:`_Builder.open_state`, which it follows)."""
 
     kind: str
     name: str
     pictures: list[int]
     """The cards that picture it, as indices into :attr:`Lesson.cards`."""
     rule_href: str
+    suit: str = ""
+    """The suit letter of a plain or any-suit pattern (a scored one counts only in its suit); empty otherwise."""
+    needed: list[tuple[int, int]] = field(default_factory=list)
+    """The exact cards and how many of each, for fixed and same-suit patterns."""
+    of_rank: list[int] = field(default_factory=list)
+    """An n-of-a-kind pattern: its rank in every suit, of which it needs ``count`` cards."""
+    count: int = 0
+    rank_plural: str = ""
+    """The n-of-a-kind's rank in the plural ("kings"), for "only 3 kings left"."""
+    news_name: str = ""
+    """Its name in the sentence that says it has become impossible."""
 
 
 @dataclass(frozen=True)
 class Book:
     """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open.
 
-    Kept compact (counts and indices), because a lesson holds two or more books for each of its thirty-odd steps
-    and the page's script draws only the one on show: ``unseen`` counts every card of :attr:`Lesson.cards`, and
-    ``melds`` gives, for each of the deal's :attr:`DealView.targets` in turn, each seat's state as an index into
-    :attr:`Lesson.meld_states`.
+    The page's script works the books out for itself (``static/lesson.js``); these, made only when
+    :func:`build_lesson` is asked for them, are the model its books are tested against. ``unseen`` counts every card
+    of :attr:`Lesson.cards`, and ``melds`` gives, for each of the deal's :attr:`DealView.targets` in turn, each
+    seat's state as an index into :attr:`Lesson.meld_states`.
     """
 
     seat: str
@@ -1350,8 +1364,17 @@ class Step:
     """The start's running score sheet (a trick's is drawn from the rows of :attr:`DealView.sheet` that score)."""
     board: Board | None = None
     """A trick's table before it is played, drawn by the page's script."""
+    has_books: bool = False
+    """The page's script works out and draws each seat's bookkeeping before the trick (a deal's start has it when
+    the deal has a trick)."""
+    book_events: list[tuple[int, str, list[int]]] = field(default_factory=list)
+    """The step's scoring that the books follow: (seat's position, kind, cards) of each combination declared and
+    each exchange of the turn-up."""
+    turnup_taken: tuple[int, int] | None = None
+    """The seat's position and the card, when the stock's last card, the turn-up, is drawn in the step."""
     books: list[Book] = field(default_factory=list)
-    """Each seat's bookkeeping before the trick (drawn by the page's script)."""
+    """Each seat's bookkeeping before the trick, worked out in Python only when asked for (see
+    :func:`build_lesson`): the page's script works them out from the lesson's data."""
     data: int = 0
     """The step's position in the lesson's data (:meth:`Lesson.data`)."""
     prev_anchor: str = ""
@@ -1443,7 +1466,8 @@ class Lesson:
     meld_states: list[tuple[str, str]] = field(default_factory=list)
     """The (state, text) pairs the books' tables of combinations use: ``("impossible", "both Q♠ seen")``."""
     data: dict[str, Any] = field(default_factory=dict)
-    """What the page's script draws (boards and books), as one JSON block (see ``lesson.html``)."""
+    """What the page's script draws each step from (its board, and the scoring its books follow), as one JSON block
+    (see ``lesson.html``)."""
 
     @property
     def players_named(self) -> bool:
@@ -1600,6 +1624,10 @@ class _Kit:
         # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
         self.views: dict[Card, CardView] = {}
         self._targets: dict[Suit | None, list[_Target]] = {}
+        self.target_views: dict[Suit | None, list[TargetView]] = {}
+        """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
+        self.page_data: dict[str, Any] = {}
+        """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
         self.states: dict[tuple[object, ...], tuple[str, str]] = {}
         """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
         :attr:`_Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
@@ -1715,12 +1743,54 @@ class _Knowledge:
         return snap.stock // self.players if self.players else 0
 
 
+_SCRIPT_TEXTS = (
+    "hand",
+    "on_table",
+    "nothing",
+    "before_trick",
+    "turnup_and_stock",
+    "trumps",
+    "score_before",
+    "sheet_so_far",
+    "sheet_step",
+    "sheet_events",
+    "sheet_empty",
+    "melds_title",
+    "rules_melds",
+    "meld_col",
+    "no_declarations",
+    # The books' sentences, which the script fills in (see _Builder.state_of and _Builder.book).
+    "unseen_text",
+    "meld_scored",
+    "meld_possible",
+    "meld_ready",
+    "meld_has",
+    "meld_needs",
+    "draws_left",
+    "kind_left",
+    "seen_all_2",
+    "seen_all",
+    "seen_only",
+    "seen_some",
+    "news_impossible",
+    "card_one",
+    "card_few",
+    "card_many",
+    "draw_one",
+    "draw_few",
+    "draw_many",
+)
+"""The interface texts a lesson's script uses."""
+
+
 class _Builder:
     """Turns one GameResult into a Lesson in one language."""
 
-    def __init__(self, game: GameResult, lang: str) -> None:
+    def __init__(self, game: GameResult, lang: str, books: bool = False) -> None:
         self.game = game
         self.lang = lang
+        self.with_books = books
+        """Work out each step's books here too (the page's script works them out itself; see :func:`build_lesson`)."""
         self.t = interface(lang)
         self.seats = list(game.profile.seats)
         self.profile = game.profile.with_options(game.options)
@@ -2251,7 +2321,10 @@ class _Builder:
         knowledge.add_scoring(0, deal.scoring)
         memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
-        if deal.tricks:
+        start.has_books = bool(deal.tricks)
+        kinds = {g.spec.kind for g in targets}
+        start.book_events = self.book_events(deal.scoring, kinds)
+        if deal.tricks and self.with_books:
             start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)
         steps = [start]
         sheet = [SheetRow(start.anchor, start.title, "", _sheet_events(start), [v.value for v in start.scores])]
@@ -2263,9 +2336,16 @@ class _Builder:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note, sum(1 for row in sheet if row.events))
-            step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
-            knowledge.after_trick(trick)
-            knowledge.add_scoring(trick.n, trick.scoring)
+            step.has_books = True
+            step.book_events = self.book_events(trick.scoring, kinds)
+            if trick.before.turnup is not None and trick.after.turnup is None and trick.draws:
+                # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
+                seat, card = trick.draws[-1]
+                step.turnup_taken = (self.seats.index(seat), self.pack.number(card))
+            if self.with_books:
+                step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
+                knowledge.after_trick(trick)
+                knowledge.add_scoring(trick.n, trick.scoring)
             steps.append(step)
             sheet.append(
                 SheetRow(
@@ -2303,17 +2383,48 @@ class _Builder:
             end_comments=self.comments(deal.end_comments),
             seat_labels=[self.seat(s) for s in self.scorers],
             sheet=sheet,
-            targets=[
-                TargetView(g.spec.kind, self.meld_name(g.spec, g.suit), list(g.pictures), self.rule_href(g.spec.kind))
-                for g in targets
-            ],
+            targets=self.target_views(deal.trump),
         )
 
-    def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
-        """What the page's script needs to draw each step's board and books (``static/lesson.js`` reads it).
+    def target_views(self, trump: Suit | None) -> list[TargetView]:
+        """The rows of the tables of combinations of a deal with these trumps (made once per kit and trumps; the list
+        is shared: not to be changed)."""
+        found = self.kit.target_views.get(trump)
+        if found is None:
+            found = self.kit.target_views[trump] = [self.target_view(g) for g in self.kit.targets(trump)]
+        return found
 
-        Cards are numbers (indices into ``cards``), and so are the books' states (into ``states``); every text is
-        written here, in the lesson's language, so that the script only lays things out.
+    def target_view(self, target: _Target) -> TargetView:
+        spec = target.spec
+        rank = target.rank.symbol if target.rank else ""
+        return TargetView(
+            spec.kind,
+            self.meld_name(spec, target.suit),
+            list(target.pictures),
+            self.rule_href(spec.kind),
+            suit=target.suit.value if target.suit is not None else "",
+            needed=list(target.needed),
+            of_rank=list(target.of_rank),
+            count=target.count,
+            rank_plural=self.t.get(f"rank_pl_{rank}", rank) if target.count else "",
+            news_name=self.meld_name(spec, target.suit, form=self.t["news_meld_form"]),
+        )
+
+    def book_events(self, events: Iterable[Scoring], kinds: set[str]) -> list[tuple[int, str, list[int]]]:
+        """The scoring events the books follow (see :attr:`Step.book_events`)."""
+        seats = self.seats
+        return [
+            (seats.index(e.seat), e.kind, self.pack.ids(e.cards))
+            for e in events
+            if (e.kind in kinds or e.kind == "seven_exchange") and e.seat in seats
+        ]
+
+    def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
+        """What the page's script needs to draw each step's board and work out each seat's books
+        (``static/lesson.js`` reads it).
+
+        Cards are numbers (indices into ``cards``); every text is written here, in the lesson's language (the books'
+        as templates the script fills in), so that the script only counts and lays things out.
         """
         t = self.t
         steps: list[dict[str, Any]] = []
@@ -2321,50 +2432,39 @@ class _Builder:
             for step in deal.steps:
                 step.data = len(steps)
                 board = step.board
-                steps.append(
-                    {
-                        "deal": d,
-                        "anchor": step.anchor,
-                        "board": None
-                        if board is None
-                        else {
-                            "hands": board.hands,
-                            "tables": board.tables,
-                            "played": board.played,
-                            "scores": board.scores,
-                            "turnup": board.turnup,
-                            "stock": board.stock,
-                            "stock_text": board.stock_text,
-                            "trump": board.trump,
-                            "trump_red": board.trump_red,
-                            "sheet": board.sheet,
-                        },
-                        "books": [
-                            {
-                                "unseen": b.unseen,
-                                "count": b.unseen_count,
-                                "text": b.unseen_text,
-                                "known": b.known,
-                                "news": b.news,
-                                "melds": b.melds,
-                                "declaring": b.declaring,
-                            }
-                            for b in step.books
-                        ],
-                    }
-                )
+                entry: dict[str, Any] = {
+                    "deal": d,
+                    "anchor": step.anchor,
+                    "n": step.number,
+                    "phase": step.phase,
+                    "books": step.has_books,
+                    "board": None
+                    if board is None
+                    else {
+                        "hands": board.hands,
+                        "tables": board.tables,
+                        "played": board.played,
+                        "scores": board.scores,
+                        "turnup": board.turnup,
+                        "stock": board.stock,
+                        "stock_text": board.stock_text,
+                        "trump": board.trump,
+                        "trump_red": board.trump_red,
+                        "sheet": board.sheet,
+                    },
+                }
+                if step.book_events:
+                    entry["events"] = step.book_events
+                if step.turnup_taken is not None:
+                    entry["took"] = step.turnup_taken
+                steps.append(entry)
         others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
         return {
+            **self.page_data(),
             "seats": [
                 {"seat": s, "label": self.seat(s), "player": self.player(s), "position": _position(s)}
                 for s in self.seats
             ],
-            "cards": [[c.code, c.rank, c.suit, c.red, c.label] for c in map(self.view, self.pack.cards)],
-            "ranks": [self.view(Card(Suit.S, r)).rank for r in self.ranks],
-            # The table of unseen cards, suit by suit: the profile's ranks (not the extra cards of some packs).
-            "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],
-            "suits": [[s.value, s.glyph, s.red, s.english if self.lang == "en" else s.russian] for s in Suit],
-            "states": self.state_list,
             "hidden": self.hidden_labels,
             "books": [
                 {
@@ -2374,37 +2474,60 @@ class _Builder:
                 }
                 for v in self.seats
             ],
-            "rules": self.rules_page,
-            "text": {
-                key: t[key]
-                for key in (
-                    "hand",
-                    "on_table",
-                    "nothing",
-                    "before_trick",
-                    "turnup_and_stock",
-                    "trumps",
-                    "score_before",
-                    "sheet_so_far",
-                    "sheet_step",
-                    "sheet_events",
-                    "sheet_empty",
-                    "melds_title",
-                    "rules_melds",
-                    "meld_col",
-                    "no_declarations",
-                )
-            },
             "deals": [
                 {
                     "labels": deal.seat_labels,
                     "sheet": [[r.anchor, r.step, r.events, r.scores] for r in deal.sheet if r.events],
-                    "targets": [[g.name, g.pictures, g.rule_href] for g in deal.targets],
+                    "targets": self.targets_data(deal.targets),
                 }
                 for deal in deals
             ],
             "steps": steps,
         }
+
+    def page_data(self) -> dict[str, Any]:
+        """The part of the data block that depends only on the profile and the language (made once per kit)."""
+        found = self.kit.page_data
+        if found:
+            return found
+        t = self.t
+        found.update(
+            {
+                # code, rank, suit symbol, red, label, suit letter (a scored combination counts in its suit only)
+                "cards": [
+                    [v.code, v.rank, v.suit, v.red, v.label, c.suit.value]
+                    for c, v in zip(self.pack.cards, map(self.view, self.pack.cards), strict=True)
+                ],
+                "deck": self.pack.deck,
+                "players": self.profile.players,
+                "declare": list(self.profile.declare_phases),
+                "ranks": [self.view(Card(Suit.S, r)).rank for r in self.ranks],
+                # The table of unseen cards, suit by suit: the profile's ranks (not the extra cards of some packs).
+                "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],
+                "suits": [[s.value, s.glyph, s.red, s.english if self.lang == "en" else s.russian] for s in Suit],
+                "rules": self.rules_page,
+                "text": {key: t[key] for key in _SCRIPT_TEXTS},
+            }
+        )
+        return found
+
+    @staticmethod
+    def targets_data(targets: Sequence[TargetView]) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": g.name,
+                "pictures": g.pictures,
+                "rule": g.rule_href,
+                "kind": g.kind,
+                "suit": g.suit,
+                "needed": g.needed,
+                "of_rank": g.of_rank,
+                "count": g.count,
+                "rank_pl": g.rank_plural,
+                "news": g.news_name,
+            }
+            for g in targets
+        ]
 
     # --- the lesson ----------------------------------------------------------------------------------------
 
@@ -2529,9 +2652,14 @@ def _link_steps(deals: Sequence[DealView]) -> None:
             item.end_index = i + 1
 
 
-def build_lesson(game: GameResult, lang: str = "en", slug: str = "") -> Lesson:
-    """The lesson view of a replayed game, with the interface text in ``lang`` (``en`` or ``ru``)."""
-    lesson = _Builder(game, lang).build()
+def build_lesson(game: GameResult, lang: str = "en", slug: str = "", books: bool = False) -> Lesson:
+    """The lesson view of a replayed game, with the interface text in ``lang`` (``en`` or ``ru``).
+
+    The page's script works out each seat's books (``static/lesson.js``) from the boards and the scoring in the
+    lesson's data; with ``books`` they are worked out here too, into :attr:`Step.books` and
+    :attr:`Lesson.meld_states`: the model the tests hold the script's books to.
+    """
+    lesson = _Builder(game, lang, books).build()
     lesson.slug = slug
     return lesson
 

@@ -440,7 +440,7 @@ def test_the_drawn_tables_and_books_are_the_replays(
     render_site([result], tmp_path / "site", lang=["en"])
     game = result.games[0]
     deal = game.deals[0]
-    lesson = build_lesson(game, "en")
+    lesson = build_lesson(game, "en", books=True)
     steps = {s.anchor: s for s in lesson.deals[0].steps}
     seats = list(game.profile.seats)
     deck = Counter(game.profile.with_options(game.options).pack())
@@ -503,3 +503,78 @@ def test_the_page_needs_nothing_but_its_files(reader: Reader) -> None:
     names = sorted({url.split("#")[0].rsplit("/", 1)[-1] for url in reader.watch.requests})
     assert names == sorted([LESSON, "style.css", "boot.js", "lesson.js"])
     assert all(url.startswith("file://") for url in reader.watch.requests)
+
+
+BOOKS = """() => {
+    window.dispatchEvent(new Event('beforeprint'));
+    const text = el => el ? el.textContent : null;
+    const steps = {};
+    for (const step of document.querySelectorAll('[data-step]')) {
+        const books = {};
+        for (const book of step.querySelectorAll('.book')) {
+            books[book.dataset.seat] = {
+                news: [...book.querySelectorAll('.news li')].map(li => li.textContent),
+                unseen: [...book.querySelectorAll('table.unseen tbody tr')]
+                    .map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent)),
+                count: Number(book.querySelector('.unseen-box summary strong').textContent),
+                text: text(book.querySelector('.unseen-text')),
+                known: [...book.querySelectorAll('.known .card')].map(c => c.getAttribute('aria-label')),
+                melds: [...book.querySelectorAll('table.chances tbody tr')]
+                    .map(tr => [...tr.querySelectorAll('td')].map(td => [td.className, td.textContent])),
+                over: book.querySelector(':scope > p.note') !== null,
+            };
+        }
+        steps[step.id] = books;
+    }
+    return steps;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("record", "lang"),
+    [
+        ("worked-deal-000.bzq", "en"),
+        ("worked-deal-000.bzq", "ru"),
+        ("constructed-three-handed.bzq", "en"),
+        ("constructed-4h-six-000.bzq", "en"),
+    ],
+)
+def test_every_step_s_books_are_the_models(browser: Browser, tmp_path: Path, record: str, lang: str) -> None:
+    """The page's script works out each seat's books from the boards and the scoring in the lesson's data; at every
+    step they are, word for word, the books the renderer's model works out in Python from the replay (the news of
+    combinations become impossible, the unseen cards and their sentence, the cards known, every combination's
+    state)."""
+    path = WORKED.parent / record
+    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    assert result.valid
+    render_site([result], tmp_path / "site", lang=[lang])
+    lesson = build_lesson(result.games[0], lang, books=True)
+    ranks = sorted(result.games[0].profile.ranks, reverse=True)
+    index = {card.code: i for i, card in enumerate(lesson.cards)}
+    grid = [[index[str(Card(suit, r))] for r in ranks] for suit in Suit]
+    seats = len(lesson.seats)
+    expected = {}
+    for step in (s for d in lesson.deals for s in d.steps):
+        expected[step.anchor] = {
+            b.seat: {
+                "news": b.news,
+                "unseen": [[str(b.unseen[k] or "·") for k in row] for row in grid],
+                "count": b.unseen_count,
+                "text": b.unseen_text,
+                "known": [lesson.cards[k].label for k in b.known],
+                "melds": [
+                    [
+                        [f"state state-{state}", text]
+                        for state, text in (lesson.meld_states[n] for n in b.melds[t : t + seats])
+                    ]
+                    for t in range(0, len(b.melds), seats)
+                ],
+                "over": not b.declaring,
+            }
+            for b in step.books
+        }
+    assert sum(len(books) for books in expected.values()) >= 2 * 30
+    for reader in _reader(browser, tmp_path / "site"):
+        drawn = reader.open(f"{path.stem}-1.html").evaluate(BOOKS)
+        for anchor, books in expected.items():
+            assert drawn[anchor] == books, anchor

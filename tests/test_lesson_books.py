@@ -1,8 +1,9 @@
-"""The lessons' bookkeeping is kept step by step: what a deal's tricks add, not recomputed from the deal's start.
+"""The lessons' bookkeeping in Python (``build_lesson(..., books=True)``), the model that the books the page's script
+works out are held to (tests/test_browser.py), is kept step by step: what a deal's tricks add, not recomputed from the
+deal's start.
 
-What the lesson pages show is checked by tests/test_render.py and tests/test_browser.py; these tests guard the design
-that makes them quick to write: the knowledge kept trick by trick, as counts of numbered cards, equals what a count
-from scratch gives; the books are compact data (states named by number, each once) that the page's script draws.
+These tests guard that model: the knowledge kept trick by trick, as counts of numbered cards, equals what a count from
+scratch gives; the books are compact (states named by number, each once) and do not depend on the lessons before.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_books_equal_a_count_from_scratch(profile: str) -> None:
     """What a book says a seat has not seen is, at every step, the deck less the cards played so far, the seat's own,
     those on the others' tables, those it knows lie in their hands and the turn-up, counted again with Counters."""
     game = _game(generate_game(profile, 5), f"{profile}.bzq")
-    lesson = build_lesson(game, "en", "x")
+    lesson = build_lesson(game, "en", "x", books=True)
     deck = Counter(game.profile.with_options(game.options).pack())
     codes = [c.code for c in lesson.cards]
     for deal, view in zip(game.deals, lesson.deals, strict=True):
@@ -86,7 +87,7 @@ def test_books_equal_a_count_from_scratch(profile: str) -> None:
 
 
 def test_books_name_each_state_once() -> None:
-    lesson = build_lesson(_worked(), "en", "worked")
+    lesson = build_lesson(_worked(), "en", "worked", books=True)
     books = [b for d in lesson.deals for s in d.steps for b in s.books]
     steps = sum(len(d.steps) for d in lesson.deals)
     assert len(books) == 2 * steps  # one book per seat and step: linear in the steps
@@ -155,10 +156,10 @@ def test_books_are_the_same_whatever_lessons_came_before(profile: str) -> None:
     the numbering of states it gets when it is the first of its profile."""
     game = _game(generate_game(profile, 5), f"{profile}.bzq")
     _KITS.clear()
-    alone = build_lesson(game, "en", "x")
+    alone = build_lesson(game, "en", "x", books=True)
     for seed in range(6, 9):
-        build_lesson(_game(generate_game(profile, seed), f"{profile}-{seed}.bzq"), "en", "y")
-    after = build_lesson(game, "en", "x")
+        build_lesson(_game(generate_game(profile, seed), f"{profile}-{seed}.bzq"), "en", "y", books=True)
+    after = build_lesson(game, "en", "x", books=True)
     assert after.meld_states == alone.meld_states and len(alone.meld_states) > 1
     books = [[(b.melds, b.news) for s in d.steps for b in s.books] for d in alone.deals]
     assert [[(b.melds, b.news) for s in d.steps for b in s.books] for d in after.deals] == books

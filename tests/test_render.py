@@ -453,7 +453,7 @@ def test_bookkeeping_counts_add_up(worked: ReplayResult, generated: tuple[str, R
     for result in (worked, generated[1]):
         game = result.games[0]
         deal = game.deals[0]
-        lesson = build_lesson(game)
+        lesson = build_lesson(game, books=True)
         steps = lesson.deals[0].steps
         for step, trick in zip(steps[1:], deal.tricks, strict=True):
             snap = trick.before
@@ -485,7 +485,7 @@ def _chances(lesson: Lesson, book: Book) -> dict[str, list[tuple[str, str, str]]
 
 
 def test_bookkeeping_names_the_impossible(worked: ReplayResult) -> None:
-    lesson = build_lesson(worked.games[0])
+    lesson = build_lesson(worked.games[0], books=True)
     steps = {s.anchor: s for s in lesson.deals[0].steps}
     start = {b.seat: b for b in steps["start"].books}["S"]
     # South is dealt one ♠Q: from the start he knows North cannot hold both, so no double bezique for North.
@@ -506,7 +506,7 @@ def test_bookkeeping_names_the_impossible(worked: ReplayResult) -> None:
     north = {b.seat: b for b in steps["trick-5"].books}["N"]
     assert _chances(lesson, north)["sequence"][0] == ("N", "scored", "scored at trick 4")
     assert steps["trick-25"].books[0].melds == [] and not steps["trick-25"].books[0].declaring
-    ru = build_lesson(worked.games[0], "ru")
+    ru = build_lesson(worked.games[0], "ru", books=True)
     ru_south = {b.seat: b for b in {s.anchor: s for s in ru.deals[0].steps}["trick-6"].books}["S"]
     assert "обе карты Д♠ уже видны: Север уже не объявит безик." in ru_south.news
 

@@ -127,6 +127,298 @@
     );
   }
 
+  // --- the books ------------------------------------------------------------------------------------------------
+  // Each seat's bookkeeping before a trick, worked out here from the boards and the scoring in the data, as the
+  // renderer's model of it does (replayer/lesson.py: _Knowledge, _Builder.book, open_state, state_of), which the
+  // browser tests hold these books to step by step. What the seats know is carried from trick to trick through a
+  // deal, so a deal's books are worked out all at once, the first time one of its steps is drawn.
+
+  var dealBooks = {};
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
+  // The Russian rule of agreement (1 карта, 2 карты, 5 карт), which serves English too (see lesson.plural).
+  function plural(key, n) {
+    var form = n % 10 === 1 && n % 100 !== 11 ? "one" : n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14)
+      ? "few" : "many";
+    return T[key + "_" + form];
+  }
+
+  function zeros() {
+    var list = [];
+    for (var k = 0; k < data.cards.length; k++) {
+      list.push(0);
+    }
+    return list;
+  }
+
+  function counts(groups) {
+    var list = zeros();
+    groups.forEach(function (group) {
+      group.forEach(function (k) {
+        list[k] += 1;
+      });
+    });
+    return list;
+  }
+
+  function any(list) {
+    return list.some(function (n) { return n !== 0; });
+  }
+
+  // ``base`` less every part, card by card, none below zero.
+  function minus(base, parts) {
+    return base.map(function (n, k) {
+      for (var p = 0; p < parts.length; p++) {
+        n -= parts[p][k];
+      }
+      return n > 0 ? n : 0;
+    });
+  }
+
+  function glyph(k) {
+    return data.cards[k][1] + data.cards[k][2];
+  }
+
+  function seenReason(k, available, copies) {
+    if (available === 0) {
+      if (copies === 2) {
+        return fill(T.seen_all_2, { card: glyph(k) });
+      }
+      if (copies === 1) {
+        return fill(T.seen_only, { card: glyph(k) });
+      }
+      return fill(T.seen_all, { card: glyph(k), n: copies });
+    }
+    return fill(T.seen_some, { card: glyph(k), k: copies - available, n: copies });
+  }
+
+  // A combination not yet scored, for one seat, as the viewer can tell: [state, text]. ``own``: the viewer's own
+  // row; ``held``: the viewer's cards; ``available``: what the seat may still gather.
+  function openState(target, own, available, held, draws) {
+    var k;
+    if (target.count) {
+      var left = 0;
+      target.of_rank.forEach(function (c) { left += available[c]; });
+      if (left < target.count) {
+        return ["impossible", fill(T.kind_left, { n: left, rank_pl: target.rank_pl })];
+      }
+    } else {
+      var seen = target.needed.filter(function (pair) { return available[pair[0]] < pair[1]; });
+      if (seen.length) {
+        return [
+          "impossible",
+          seen.map(function (pair) { return seenReason(pair[0], available[pair[0]], data.deck[pair[0]]); }).join(", ")
+        ];
+      }
+    }
+    if (!own) {
+      return ["possible", T.meld_possible];
+    }
+    var missing, detail;
+    if (target.count) {
+      var has = 0;
+      target.of_rank.forEach(function (c) { has += held[c]; });
+      has = Math.min(has, target.count);
+      missing = target.count - has;
+      detail = ["possible", fill(T.meld_has, { k: has, n: target.count })];
+    } else {
+      var lacking = [];
+      target.needed.forEach(function (pair) {
+        for (k = held[pair[0]]; k < pair[1]; k++) {
+          lacking.push(glyph(pair[0]));
+        }
+      });
+      missing = lacking.length;
+      detail = ["possible", fill(T.meld_needs, { cards: lacking.join(" ") })];
+    }
+    if (missing === 0) {
+      return ["ready", T.meld_ready];
+    }
+    if (missing > draws) {
+      return [
+        "impossible",
+        fill(T.draws_left, { k: missing, cards: plural("card", missing), d: draws, draws: plural("draw", draws) })
+      ];
+    }
+    return detail;
+  }
+
+  // What the seats know during one deal: the cards not yet played, and, for each seat, the cards everybody knows it
+  // holds (a turn-up taken, declared cards), and what each seat has scored, newest first.
+  function Knowledge() {
+    this.left = data.deck.slice();
+    this.known = data.seats.map(zeros);
+    this.scored = {};
+  }
+
+  Knowledge.prototype.addScoring = function (n, events) {
+    var scored = this.scored;
+    (events || []).forEach(function (event) {
+      var key = event[0] + " " + event[1];
+      (scored[key] = scored[key] || []).unshift([n, event[2]]);
+    });
+  };
+
+  // What a trick showed everybody; ``after`` is the board of the next trick (the table as this one left it).
+  Knowledge.prototype.afterTrick = function (at, after) {
+    var board = at.board;
+    var left = this.left;
+    var known = this.known;
+    board.played.forEach(function (k, s) {
+      if (k >= 0) {
+        left[k] -= 1;
+        if (known[s][k] > 0) {
+          known[s][k] -= 1;
+        }
+      }
+    });
+    (at.events || []).forEach(function (event) {
+      if (event[1] === "seven_exchange" && board.turnup >= 0) {
+        event[2].forEach(function (k) { known[event[0]][k] -= 1; });
+        known[event[0]][board.turnup] += 1;
+      }
+    });
+    if (at.took) {
+      known[at.took[0]][at.took[1]] += 1;
+    }
+    this.known = known.map(function (list, s) {
+      // Known cards are those known before or lying on the table, but never more than the seat still holds.
+      var table = counts([after.tables[s]]);
+      if (!any(list)) {
+        return table;
+      }
+      var held = counts([after.hands[s], after.tables[s]]);
+      return list.map(function (n, k) { return Math.min(n > table[k] ? n : table[k], held[k]); });
+    });
+  };
+
+  // Cards the viewer knows the other seats (but ``but``) hold: one count for each seat known to hold any.
+  Knowledge.prototype.othersKnown = function (viewer, but) {
+    return this.known.filter(function (list, s) { return s !== viewer && s !== but && any(list); });
+  };
+
+  Knowledge.prototype.scoredState = function (target, seat) {
+    var events = this.scored[seat + " " + target.kind] || [];
+    for (var e = 0; e < events.length; e++) {
+      var cards = events[e][1];
+      if (!target.suit || cards.every(function (k) { return data.cards[k][5] === target.suit; })) {
+        return ["scored", fill(T.meld_scored, { n: events[e][0] })];
+      }
+    }
+    return null;
+  };
+
+  // One seat's book before a trick; ``before``: what it knew to be impossible at the step before (or null).
+  function book(knowledge, deal, board, phase, viewer, before) {
+    var seats = data.seats.length;
+    var held = counts([board.tables[viewer], board.hands[viewer]]);
+    var others = knowledge.othersKnown(viewer, -1);
+    var unseen = minus(knowledge.left, [held].concat(others));
+    if (board.turnup >= 0) {
+      unseen[board.turnup] = Math.max(unseen[board.turnup] - 1, 0);
+    }
+    var total = unseen.reduce(function (a, n) { return a + n; }, 0);
+    var facedown = Math.max(board.stock - (board.turnup >= 0 ? 1 : 0), 0);
+    var known = [];
+    knowledge.known.forEach(function (list, s) {
+      if (s !== viewer && any(list)) {
+        minus(list, [counts([board.tables[s]])]).forEach(function (n, k) {
+          for (var i = 0; i < n; i++) {
+            known.push(k);
+          }
+        });
+      }
+    });
+    known.sort(function (a, b) { return a - b; });
+    var melds = [];
+    var news = [];
+    var impossible = {};
+    var declaring = data.declare.indexOf(phase) >= 0;
+    if (declaring) {
+      var available = data.seats.map(function (_, s) {
+        return s === viewer
+          ? minus(knowledge.left, others)
+          : minus(knowledge.left, [held].concat(knowledge.othersKnown(viewer, s)));
+      });
+      var draws = data.players ? Math.floor(board.stock / data.players) : 0;
+      deal.targets.forEach(function (target) {
+        for (var s = 0; s < seats; s++) {
+          melds.push(knowledge.scoredState(target, s) || openState(target, s === viewer, available[s], held, draws));
+        }
+      });
+      // Said once, where it becomes true: the combinations the step before did not know to be impossible.
+      melds.forEach(function (state, i) {
+        if (state[0] === "impossible") {
+          impossible[i] = true;
+          if (!before || !before[i]) {
+            var target = deal.targets[Math.floor(i / seats)];
+            news.push(fill(T.news_impossible, { reason: state[1], meld: target.news, seat: data.seats[i % seats].label }));
+          }
+        }
+      });
+    }
+    return {
+      unseen: unseen,
+      count: total,
+      text: fill(T.unseen_text, {
+        n: total,
+        cards: plural("card", total),
+        stock: Math.min(facedown, total),
+        hands: Math.max(total - facedown, 0)
+      }),
+      known: known,
+      news: news,
+      melds: melds,
+      declaring: declaring,
+      impossible: impossible
+    };
+  }
+
+  // Every book of a deal, by the step's position in the data: the deal's start has the books of its first trick's
+  // table (with the news of the deal), each trick the books before it.
+  function booksOf(d) {
+    if (dealBooks[d]) {
+      return dealBooks[d];
+    }
+    var found = (dealBooks[d] = {});
+    var deal = data.deals[d];
+    var knowledge = new Knowledge();
+    var memory = data.seats.map(function () { return null; });
+    var positions = [];
+    data.steps.forEach(function (at, i) {
+      if (at.deal === d) {
+        positions.push(i);
+      }
+    });
+    positions.forEach(function (i, j) {
+      var at = data.steps[i];
+      var next = j + 1 < positions.length ? data.steps[positions[j + 1]] : null;
+      var board = at.board || (next && next.board);
+      if (!at.board) {
+        knowledge.addScoring(at.n, at.events);
+      }
+      if (at.books && board) {
+        found[i] = data.seats.map(function (_, viewer) {
+          var b = book(knowledge, deal, board, at.board ? at.phase : 1, viewer, memory[viewer]);
+          memory[viewer] = b.impossible;
+          return b;
+        });
+      }
+      if (at.board) {
+        if (next && next.board) {
+          knowledge.afterTrick(at, next.board);
+        }
+        knowledge.addScoring(at.n, at.events);
+      }
+    });
+    return found;
+  }
+
   function bookHtml(deal, book, i) {
     var seat = data.seats[i];
     var words = data.books[i];
@@ -167,13 +459,13 @@
         "</tr></thead><tbody>";
       deal.targets.forEach(function (target, t) {
         html +=
-          '<tr><th scope="row">' + esc(target[0]) + ' <span class="meld-cards" aria-hidden="true">' +
-          target[1].map(function (c) {
+          '<tr><th scope="row">' + esc(target.name) + ' <span class="meld-cards" aria-hidden="true">' +
+          target.pictures.map(function (c) {
             var card = data.cards[c];
             return '<span class="s-' + esc(card[0].slice(-1)) + '">' + esc(card[1] + card[2]) + "</span>";
           }).join(" ") + "</span></th>";
         for (var s = 0; s < seats; s++) {
-          var state = data.states[book.melds[t * seats + s]];
+          var state = book.melds[t * seats + s];
           html += '<td class="state state-' + esc(state[0]) + '">' + esc(state[1]) + "</td>";
         }
         html += "</tr>";
@@ -202,8 +494,9 @@
       place.querySelector(".side").innerHTML = sheetHtml(deal, board.sheet, at.anchor);
     }
     var books = step.querySelector("[data-books]");
-    if (books) {
-      books.innerHTML = at.books.map(function (book, i) { return bookHtml(deal, book, i); }).join("");
+    var worked = booksOf(at.deal)[Number(step.getAttribute("data-data"))];
+    if (books && worked) {
+      books.innerHTML = worked.map(function (book, i) { return bookHtml(deal, book, i); }).join("");
     }
   }
 
