@@ -1815,6 +1815,9 @@ class _Builder:
         """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
         self._unseen_texts: dict[tuple[int, int], str] = {}
         self.hidden_labels: list[str] = []
+        self._seat_names: dict[str, str] = {}
+        self._seat_sentences: dict[tuple[str, str], str] = {}
+        self._stock_texts: dict[int, str] = {}
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
 
     # --- small formatters -------------------------------------------------------------------------------
@@ -1822,9 +1825,21 @@ class _Builder:
     def seat(self, seat: str | None) -> str:
         if seat is None:
             return ""
-        if "+" in seat:  # a side of a partnership game: "North & South"
-            return " & ".join(self.seat(s) for s in seat.split("+"))
-        return self.t.get(f"seat_{seat}", seat)
+        found = self._seat_names.get(seat)
+        if found is None:
+            if "+" in seat:  # a side of a partnership game: "North & South"
+                found = " & ".join(self.seat(s) for s in seat.split("+"))
+            else:
+                found = self.t.get(f"seat_{seat}", seat)
+            self._seat_names[seat] = found
+        return found
+
+    def seat_says(self, key: str, seat: str) -> str:
+        """An interface sentence about a seat ("North leads"), made once per lesson: every step says a few."""
+        found = self._seat_sentences.get((key, seat))
+        if found is None:
+            found = self._seat_sentences[key, seat] = self.t[key].format(seat=self.seat(seat))
+        return found
 
     def seat_gen(self, seat: str) -> str:
         return self.t.get(f"seat_gen_{seat}", self.seat(seat))
@@ -1860,9 +1875,14 @@ class _Builder:
         return candidate
 
     def stock_text(self, count: int) -> str:
-        if count <= 0:
-            return self.t["stock_empty"]
-        return self.t["stock_left"].format(n=count, cards=plural(self.t, "card", count))
+        found = self._stock_texts.get(count)
+        if found is None:
+            if count <= 0:
+                found = self.t["stock_empty"]
+            else:
+                found = self.t["stock_left"].format(n=count, cards=plural(self.t, "card", count))
+            self._stock_texts[count] = found
+        return found
 
     def rule_href(self, kind: str) -> str:
         if self.game.profile.meld(kind) is not None:
@@ -2273,9 +2293,9 @@ class _Builder:
             phase=trick.phase,
             phase_note=phase_note,
             seats=[],
-            leader=self.t["leads"].format(seat=self.seat(trick.leader)),
+            leader=self.seat_says("leads", trick.leader),
             plays=plays,
-            winner=self.t["wins_trick"].format(seat=self.seat(trick.winner)) if trick.winner else "",
+            winner=self.seat_says("wins_trick", trick.winner) if trick.winner else "",
             scoring=[self.scoring(e) for e in trick.scoring],
             draws=[
                 PlayView(s, self.seat(s), self.mark(self.view(c), deal, (trick.n, s, "draw"))) for s, c in trick.draws

@@ -27,6 +27,7 @@ from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_less
 from .notation import data_dir
 from .replay import ReplayResult
 from .rules import RuleProfile, load_rules, profile_names
+from .telling import lesson_steps
 
 __all__ = [
     "DEFAULT_LANGUAGES",
@@ -225,7 +226,7 @@ def render_site(
         listed: list[Lesson] = []
         for slug, game in games:
             lesson = build_lesson(game, language.code, slug)
-            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson)
+            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
             listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}))
         write(language, "index.html", "index.html", lessons=listed)
         for profile in profiles:

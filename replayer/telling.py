@@ -1,0 +1,359 @@
+"""The steps of a lesson page as HTML: the step list and each deal's steps, which tell the whole game without the
+page's script (the hands dealt; every trick's plays, winner, declarations with their points and rules, draws and
+scores; the quizzes, the commentary and the score sheets).
+
+Written here rather than by Jinja macros (``lesson.html`` puts it in the page's frame) because a lesson has some
+thirty steps of forty-odd values each: the templates spent more time calling macros and escaping values one at a
+time than a page costs in all now. Each function writes one piece of the markup the stylesheet and
+``static/lesson.js`` expect, in the order the page shows it. Every text is escaped: the interface's words once per
+language (:func:`words`), the lesson's own texts where they are written; cards come as :attr:`CardView.html`, made
+once per card.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+from .lesson import CardView, DealView, Lesson, QuestionView, ScoreView, SheetRow, Step, TextView, interface
+
+__all__ = ["lesson_steps", "words"]
+
+_BACK = '<span class="card back"></span>'
+
+
+@functools.lru_cache(maxsize=4)
+def words(lang: str) -> dict[str, str]:
+    """The interface strings of a language, escaped for HTML (once per language rather than at every use)."""
+    return {key: str(escape(text)) for key, text in interface(lang).items()}
+
+
+@functools.lru_cache(maxsize=4096)
+def _e(text: str) -> str:
+    # A page escapes some nine hundred texts, most of them the same few dozen (seat names, titles, anchors, "North
+    # leads"): each is escaped once.
+    return str(escape(text))
+
+
+def lesson_steps(lesson: Lesson) -> Markup:
+    """The step list and every deal's steps, each deal's end with its score sheet."""
+    t = words(lesson.lang)
+    several = len(lesson.deals) > 1
+    parts = [_step_list(lesson, t, several)]
+    for deal in lesson.deals:
+        parts.append(_deal(deal, t, several))
+    return Markup("".join(parts))
+
+
+def _step_list(lesson: Lesson, t: dict[str, str], several: bool) -> str:
+    out = [f'<nav class="step-list" id="steps" aria-label="{t["steps"]}">\n<h2>{t["steps"]}</h2>\n']
+    for deal in lesson.deals:
+        out.append('<div class="deal-steps">\n')
+        if several:
+            out.append(f"<h3>{_e(deal.title)}</h3>")
+        out.append("<ol>\n")
+        for s in deal.steps:
+            css = s.kind
+            if s.scoring:
+                css += " scored"
+            if s.questions:
+                css += " quiz"
+            if s.comments:
+                css += " noted"
+            if s.phase == 2:
+                css += " phase-2"
+            title = _e(s.title)
+            label = s.number if s.kind == "trick" else title
+            out.append(f'<li><a href="#{_e(s.anchor)}" class="{css}" title="{title}">{label}</a></li>\n')
+        noted = " noted" if deal.end_comments else ""
+        out.append(
+            f'<li><a href="#{_e(deal.end_anchor)}" class="end{noted}" title="{_e(deal.end_title)}">'
+            f"{t['deal_result']}</a></li>\n</ol>\n</div>\n"
+        )
+    out.append(f'<p class="hint">{t["keys_hint"]}</p>\n</nav>\n')
+    return "".join(out)
+
+
+def _deal(deal: DealView, t: dict[str, str], several: bool) -> str:
+    deal_id = _e(deal.id)
+    title = _e(deal.title)
+    trump = ""
+    if deal.trump:
+        red = " red" if deal.trump_red else ""
+        trump = f'{t["trumps"]}: <span class="trump{red}">{_e(deal.trump)}</span>.'
+    out = [
+        f'<article class="deal" id="{deal_id}" aria-labelledby="{deal_id}-title">\n'
+        f'<h2 id="{deal_id}-title">{title}</h2>\n'
+        f'<p class="deal-summary">{_e(deal.summary)} {trump}</p>\n'
+    ]
+    labels = [_e(label) for label in deal.seat_labels]
+    context = f"{title} · " if several else ""
+    for s in deal.steps:
+        out.append(_step(s, labels, t, context))
+    out.append(_deal_end(deal, labels, t))
+    out.append("</article>\n")
+    return "".join(out)
+
+
+def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str) -> str:
+    """One step: the table (the hands dealt at a deal's start; a trick's is drawn by the script), the trick, the
+    questions, what followed (winner, declarations, draws, stock, scores), the commentary and the books' place."""
+    anchor = _e(s.anchor)
+    title = _e(s.title)
+    css = f"step step-{s.kind} phase-{s.phase}"
+    if s.scoring:
+        css += " has-scoring"
+    flags = (" data-commented" if s.comments else "") + (" data-quiz" if s.questions else "")
+    data_title = (context if s.kind != "start" else "") + title
+    phase_tag = f' <span class="phase-tag">{t["phase_2_short"]}</span>' if s.phase == 2 else ""
+    out = [
+        f'<section class="{css}" id="{anchor}" data-step data-index="{s.index}" data-title="{data_title}" '
+        f'data-data="{s.data}"{flags} aria-labelledby="{anchor}-title">\n'
+    ]
+    out.extend(f'<span class="alias" id="{_e(alias)}"></span>\n' for alias in s.aliases)
+    out.append(
+        f'<header class="step-head">\n<h3 id="{anchor}-title">{title}</h3>\n'
+        f'<p class="leader">{_e(s.leader)}{phase_tag}</p>\n'
+        f'<a class="permalink" href="#{anchor}" title="{t["permalink"]}" aria-label="{t["permalink"]}: {title}">#</a>\n'
+        "</header>\n"
+    )
+    if s.phase_note:
+        out.append(f'<p class="phase-note">{_e(s.phase_note)}</p>\n')
+    seats = len(s.board.hands) if s.board else len(s.seats)
+    felt = t["hand_dealt"] if s.kind == "start" else t["before_trick"]
+    out.append(
+        f'<div class="board"{" data-board" if s.board else ""}>\n'
+        f'<div class="felt seats-{seats}" role="group" aria-label="{felt}">\n'
+    )
+    for seat in s.seats:
+        before = next((v for v in s.before_scores if v.seat == seat.scorer), None)
+        player = f' <span class="player">{_e(seat.player)}</span>' if seat.player else ""
+        score = f' <span class="seat-score" title="{t["score_before"]}">{before.value}</span>' if before else ""
+        out.append(
+            f'<div class="seat pos-{_e(seat.position)}" data-seat="{_e(seat.seat)}">\n'
+            f'<h4 class="seat-name">{_e(seat.label)}{player}{score}</h4>\n'
+            f'<div class="hand"><span class="what">{t["hand_dealt"]}</span> <span class="hand-cards">'
+            f'{_cards(seat.hand, t["nothing"])}</span><span class="hand-hidden"><span class="cards backs" '
+            f'role="img" aria-label="{_e(seat.hidden_label)}">{_BACK * len(seat.hand)}</span></span></div>\n'
+            "</div>\n"
+        )
+    out.append('<div class="centre">\n')
+    if s.plays:
+        out.append(f'<div class="trick">\n<h4>{t["trick"]}</h4>\n<ol class="plays">\n')
+        for i, p in enumerate(s.plays):
+            winning = " winning" if p.winning else ""
+            out.append(
+                f'<li class="play{winning}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
+                f"{_e(p.label)}</span> {p.card.html}</li>\n"
+            )
+        out.append("</ol>\n</div>\n")
+    if not s.board:
+        turnup = f'<span class="turnup">{s.before_turnup.html}</span>' if s.before_turnup else ""
+        pile = f'<span class="pile" aria-hidden="true">{_BACK}</span>' if s.before_stock > 0 else ""
+        out.append(
+            f'<div class="stock-box">\n<h4>{t["turnup_and_stock"]}</h4>\n<p class="stock">{turnup}{pile} '
+            f'<span class="stock-text">{_e(s.before_stock_text)}</span></p>\n'
+        )
+        if s.trump:
+            trump = _trump(s.trump, s.trump_red)
+            out.append(f'<p class="trumps"><span class="what">{t["trumps"]}</span> {trump}</p>\n')
+        out.append("</div>\n")
+    out.append('</div>\n</div>\n<div class="side">\n')
+    if not s.board:
+        out.append(_running_sheet(s.sheet, labels, t))
+        out.append("\n")
+    out.append("</div>\n</div>\n")
+    for q in s.questions:
+        out.append(_quiz(q, t))
+        out.append("\n")
+    out.append(f'<div class="outcome">\n<h4 class="visually-hidden">{t["outcome"]}</h4>\n')
+    if s.winner:
+        out.append(f'<p class="winner">{_e(s.winner)}</p>\n')
+    if s.scoring:
+        out.append(f'<div class="scoring">\n<h4>{t["scoring"]}</h4>\n<ul>\n')
+        for e in s.scoring:
+            cards = f" {_cards(e.cards, '')}" if e.cards else ""
+            points = f': <strong class="points">{e.points}</strong>' if e.kind != "goes_out" else ""
+            rule = (
+                f' <a class="rule" href="{_e(e.rule_href)}" title="{t["rule_link_title"]}">{t["rule_link"]}</a>'
+                if e.rule_href
+                else ""
+            )
+            out.append(f'<li class="event event-{_e(e.kind)}">{_e(e.lead)}{cards}{points}{rule}</li>\n')
+        out.append("</ul>\n</div>\n")
+    if s.draws:
+        out.append(f'<div class="draws">\n<h4>{t["draws"]}</h4>\n<ul>\n')
+        out.extend(f'<li><span class="who">{_e(d.label)}</span> {d.card.html}</li>\n' for d in s.draws)
+        out.append("</ul>\n</div>\n")
+    if s.kind != "start":
+        if s.turnup:
+            after = f' <span class="what">{t["turnup"]}</span> {s.turnup.html}'
+        else:
+            after = f" {t['turnup_taken']}" if s.stock > 0 else ""
+        out.append(f'<p class="stock-after"><span class="what">{t["stock"]}</span> {_e(s.stock_text)}{after}</p>\n')
+    out.append(f'<div class="running">\n<h4>{_e(s.scores_title)}</h4>\n{_score_line(s.scores)}\n</div>\n</div>\n')
+    if s.comments:
+        out.append(f'<div class="commentary">\n<h4 class="visually-hidden">{t["commentary"]}</h4>\n')
+        out.append(_texts(s.comments))
+        out.append("</div>\n")
+    if s.has_books:
+        out.append('<div class="books" data-books></div>\n')
+    out.append(_step_nav(s.prev_anchor, s.prev_title, s.next_anchor, s.next_title, t))
+    out.append("\n</section>\n")
+    return "".join(out)
+
+
+def _deal_end(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
+    anchor = _e(deal.end_anchor)
+    title = _e(deal.end_title)
+    flags = " data-commented" if deal.end_comments else ""
+    out = [
+        f'<section class="step deal-end" id="{anchor}" data-step data-index="{deal.end_index}" data-title="{title}"'
+        f'{flags} aria-labelledby="{anchor}-title">\n'
+        f'<header class="step-head"><h3 id="{anchor}-title">{title}</h3><a class="permalink" href="#{anchor}" '
+        f'title="{t["permalink"]}" aria-label="{t["permalink"]}: {title}">#</a></header>\n'
+        '<div class="end-scores">\n'
+    ]
+    if deal.brisques:
+        out.append(f'<div class="running"><h4>{t["brisques"]}</h4>{_score_line(deal.brisques)}</div>\n')
+    out.append(f'<div class="running result"><h4>{t["deal_result"]}</h4>{_score_line(deal.result)}</div>\n')
+    if deal.totals:
+        out.append(f'<div class="running"><h4>{_e(deal.totals_label)}</h4>{_score_line(deal.totals)}</div>\n')
+    out.append("</div>\n")
+    if deal.end_comments:
+        out.append('<div class="commentary">\n')
+        out.append(_texts(deal.end_comments))
+        out.append("</div>\n")
+    out.append(_sheet(deal, labels, t))
+    out.append("\n")
+    out.append(_step_nav(deal.end_prev_anchor, deal.end_prev_title, deal.end_next_anchor, deal.end_next_title, t))
+    out.append("\n</section>\n")
+    return "".join(out)
+
+
+def _cards(cards: Sequence[CardView], empty: str) -> str:
+    """A row of cards, or ``empty`` (already escaped) when there is none."""
+    if not cards:
+        return f'<span class="none">{empty}</span>'
+    return f'<span class="cards">{"".join(c.html for c in cards)}</span>'
+
+
+def _trump(text: str, red: bool) -> str:
+    return f'<span class="trump{" red" if red else ""}">{_e(text)}</span>' if text else ""
+
+
+def _texts(texts: Sequence[TextView]) -> str:
+    return "".join(f'<p lang="{_e(c.lang)}">{_e(c.text)}</p>\n' for c in texts)
+
+
+def _score_line(scores: Sequence[ScoreView]) -> str:
+    rows = []
+    for s in scores:
+        delta = f' <span class="delta">({s.delta_text})</span>' if s.delta_text else ""
+        rows.append(
+            f'<div class="score" data-seat="{_e(s.seat)}"><dt>{_e(s.label)}</dt><dd><span class="value">{s.value}'
+            f"</span>{delta}</dd></div>\n"
+        )
+    return f'<dl class="scores">\n{"".join(rows)}</dl>'
+
+
+def _events(row: SheetRow) -> str:
+    return "<br>".join(_e(e) for e in row.events)
+
+
+def _running_sheet(rows: Sequence[SheetRow], labels: Sequence[str], t: dict[str, str]) -> str:
+    head = "".join(f'<th scope="col" class="num">{label}</th>' for label in labels)
+    out = [
+        f'<table class="sheet running-sheet">\n<caption>{t["sheet_so_far"]}</caption>\n<thead><tr><th scope="col">'
+        f'{t["sheet_step"]}</th><th scope="col">{t["sheet_events"]}</th>{head}</tr></thead>\n<tbody>\n'
+    ]
+    for row in rows:
+        now = " now" if row.now else ""
+        values = "".join(f'<td class="num">{v}</td>' for v in row.scores)
+        out.append(
+            f'<tr class="scored{now}"><th scope="row"><a href="#{_e(row.anchor)}">{_e(row.step)}</a></th>'
+            f"<td>{_events(row)}</td>{values}</tr>\n"
+        )
+    if not rows:
+        out.append(f'<tr><td colspan="{2 + len(labels)}" class="none">{t["sheet_empty"]}</td></tr>\n')
+    out.append("</tbody>\n</table>")
+    return "".join(out)
+
+
+def _sheet(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
+    head = "".join(f'<th scope="col" class="num">{label}</th>' for label in labels)
+    out = [
+        f'<table class="sheet">\n<caption>{t["score_sheet"]}</caption>\n<thead><tr><th scope="col">{t["sheet_step"]}'
+        f'</th><th scope="col">{t["sheet_winner"]}</th><th scope="col">{t["sheet_events"]}</th>{head}</tr></thead>\n'
+        "<tbody>\n"
+    ]
+    for row in deal.sheet:
+        css = ("scored" if row.events else "") + (" now" if row.now else "")
+        values = "".join(f'<td class="num">{v}</td>' for v in row.scores)
+        out.append(
+            f'<tr class="{css}"><th scope="row"><a href="#{_e(row.anchor)}">{_e(row.step)}</a></th>'
+            f"<td>{_e(row.winner)}</td><td>{_events(row)}</td>{values}</tr>\n"
+        )
+    out.append("\n</tbody>\n<tfoot>\n")
+    if deal.brisques:
+        values = "".join(f'<td class="num">{s.value}</td>' for s in deal.brisques)
+        out.append(f'<tr><th scope="row" colspan="3">{t["brisques"]}</th>{values}</tr>\n')
+    values = "".join(f'<td class="num">{s.value}</td>' for s in deal.result)
+    out.append(f'<tr class="total"><th scope="row" colspan="3">{t["deal_result"]}</th>{values}</tr>\n')
+    if deal.totals:
+        values = "".join(f'<td class="num">{s.value}</td>' for s in deal.totals)
+        out.append(f'<tr class="total"><th scope="row" colspan="3">{_e(deal.totals_label)}</th>{values}</tr>\n')
+    out.append("</tfoot>\n</table>")
+    return "".join(out)
+
+
+def _quiz(q: QuestionView, t: dict[str, str]) -> str:
+    out = [
+        f'<aside class="quiz" data-play="{q.play_index}" data-seat="{_e(q.seat)}" data-answers="{_e(q.answer_codes)}" '
+        f'data-answer-text="{_e(q.answers_text)}" data-right="{t["quiz_right"]}" data-wrong="{t["quiz_wrong"]}" '
+        f'data-revealed="{t["quiz_revealed"]}">\n'
+        f'<p class="quiz-prompt"><strong>{_e(q.prompt)}</strong></p>\n'
+        f'<p class="quiz-text" lang="{_e(q.lang)}">{_e(q.text)}</p>\n'
+    ]
+    if q.answers:
+        choose = _e(q.choose)
+        buttons = "".join(
+            f'<button type="button" class="choice" data-card="{_e(c.code)}" data-glyph="{_e(c.glyph)}">'
+            f"{c.html}</button>"
+            for c in q.choices
+        )
+        out.append(
+            f'<div class="quiz-choices" role="group" aria-label="{choose}">\n<p class="quiz-choose">{choose}</p>\n'
+            f"{buttons}</div>\n"
+        )
+    else:
+        out.append(f'<p class="quiz-open">{t["quiz_open"]}</p>\n')
+    out.append(
+        '<p class="quiz-feedback" role="status" aria-live="polite"></p>\n'
+        f'<p class="quiz-hidden-note">{t["quiz_hidden"]}</p>\n'
+        f'<p class="quiz-actions"><button type="button" class="reveal">{t["show_answer"]}</button></p>\n'
+    )
+    if q.answers:
+        out.append(
+            f'<details class="answer"><summary>{t["show_answer"]}</summary><p>{t["answer"]}: '
+            f"{_cards(q.answers, t['nothing'])}</p></details>\n"
+        )
+    out.append("</aside>")
+    return "".join(out)
+
+
+def _step_nav(prev_anchor: str, prev_title: str, next_anchor: str, next_title: str, t: dict[str, str]) -> str:
+    prev = (
+        f'<a class="prev" rel="prev" href="#{_e(prev_anchor)}">← {_e(prev_title)}</a>'
+        if prev_anchor
+        else '<span class="prev"></span>'
+    )
+    after = (
+        f'<a class="next" rel="next" href="#{_e(next_anchor)}">{_e(next_title)} →</a>'
+        if next_anchor
+        else '<span class="next"></span>'
+    )
+    up = f'<a class="up" href="#steps">{t["steps"]}</a>'
+    return f'<nav class="step-nav" aria-label="{t["steps"]}">\n{prev}{up}\n{after}</nav>'
