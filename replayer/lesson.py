@@ -1818,6 +1818,7 @@ class _Builder:
         self._seat_names: dict[str, str] = {}
         self._seat_sentences: dict[tuple[str, str], str] = {}
         self._stock_texts: dict[int, str] = {}
+        self._trumps: dict[Suit | None, tuple[str, bool]] = {}
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
 
     # --- small formatters -------------------------------------------------------------------------------
@@ -1865,6 +1866,14 @@ class _Builder:
             return "", False
         name = suit.english if self.lang == "en" else suit.russian
         return f"{suit.glyph} {name}", suit.red
+
+    def trump_at(self, deal: DealResult, trick: int) -> tuple[str, bool]:
+        """:meth:`trump` of the trumps after ``trick`` (see :func:`_trump_at`)."""
+        suit = _trump_at(deal, trick)
+        found = self._trumps.get(suit)
+        if found is None:
+            found = self._trumps[suit] = self.trump(suit)
+        return found
 
     def unique(self, wanted: str) -> str:
         # A record that numbers two tricks alike would give two sections one id; the second gets a suffix.
@@ -1983,7 +1992,9 @@ class _Builder:
             )
         return views
 
-    def comments(self, comments: Iterable[Comment]) -> list[TextView]:
+    def comments(self, comments: Sequence[Comment]) -> list[TextView]:
+        if not comments:
+            return []
         return [TextView(text, text_lang(text)) for c in comments if (text := c.text.strip())]
 
     def question(self, trick: TrickResult, seat: str, text: str, answers: Sequence[Card]) -> QuestionView:
@@ -2270,19 +2281,25 @@ class _Builder:
         """A trick's step; ``scored_rows`` is how many rows of the running score sheet stand before it."""
         long_id = f"deal-{index}-trick-{trick.n}"
         anchor = self.unique(f"trick-{trick.n}" if single else long_id)
-        trump, red = self.trump(_trump_at(deal, trick.n))
+        trump, red = self.trump_at(deal, trick.n)
         before: Snapshot = trick.before
         after: Snapshot = trick.after
+        view, seat_name = self.view, self.seat
         winner_seen = False
         plays = []
+        draws = []
         for seat, card in trick.plays:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
-            view = self.mark(self.view(card), deal, (trick.n, seat, "card"))
-            plays.append(PlayView(seat, self.seat(seat), view, winning))
+            plays.append(PlayView(seat, seat_name(seat), view(card), winning))
+        for seat, card in trick.draws:
+            draws.append(PlayView(seat, seat_name(seat), view(card)))
+        if deal.inference is not None:
+            plays = [replace(p, card=self.mark(p.card, deal, (trick.n, p.seat, "card"))) for p in plays]
+            draws = [replace(p, card=self.mark(p.card, deal, (trick.n, p.seat, "draw"))) for p in draws]
         questions = [self.question(trick, seat, q.text, q.answers) for seat, q in trick.questions]
-        turnup = self.view(after.turnup) if after.turnup is not None else None
+        turnup = view(after.turnup) if after.turnup is not None else None
         return Step(
             id=long_id,
             anchor=anchor,
@@ -2297,9 +2314,7 @@ class _Builder:
             plays=plays,
             winner=self.seat_says("wins_trick", trick.winner) if trick.winner else "",
             scoring=[self.scoring(e) for e in trick.scoring],
-            draws=[
-                PlayView(s, self.seat(s), self.mark(self.view(c), deal, (trick.n, s, "draw"))) for s, c in trick.draws
-            ],
+            draws=draws,
             stock=after.stock,
             stock_text=self.stock_text(after.stock),
             turnup=turnup,
@@ -2349,13 +2364,14 @@ class _Builder:
         steps = [start]
         sheet = [SheetRow(start.anchor, start.title, "", _sheet_events(start), [v.value for v in start.scores])]
         start.sheet = _running(sheet)
+        scored_rows = 1 if sheet[0].events else 0
         seen_phase_2 = False
         for trick in deal.tricks:
             note = ""
             if trick.phase == 2 and not seen_phase_2:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
-            step = self.trick_step(deal, index, trick, single, note, sum(1 for row in sheet if row.events))
+            step = self.trick_step(deal, index, trick, single, note, scored_rows)
             step.has_books = True
             step.book_events = self.book_events(trick.scoring, kinds)
             if trick.before.turnup is not None and trick.after.turnup is None and trick.draws:
@@ -2367,14 +2383,10 @@ class _Builder:
                 knowledge.after_trick(trick)
                 knowledge.add_scoring(trick.n, trick.scoring)
             steps.append(step)
+            events = _sheet_events(step)
+            scored_rows += 1 if events else 0
             sheet.append(
-                SheetRow(
-                    step.anchor,
-                    str(trick.n),
-                    self.seat(trick.winner),
-                    _sheet_events(step),
-                    [v.value for v in step.scores],
-                )
+                SheetRow(step.anchor, str(trick.n), self.seat(trick.winner), events, [v.value for v in step.scores])
             )
         # Where the profile counts game points (sixty-six), the game's totals add those up.
         for seat, points in (deal.game_points or deal.scores).items():

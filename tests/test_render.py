@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections import Counter
@@ -76,6 +77,24 @@ def _stated_scores(text: str) -> dict[int, dict[str, int]]:
 def generated() -> tuple[str, ReplayResult]:
     text = generate_game("classic", SEED)
     return text, _replay(text, f"seed{SEED}.bzq")
+
+
+def test_a_render_leaves_no_reference_cycles(
+    tmp_path: Path, worked: ReplayResult, generated: tuple[str, ReplayResult]
+) -> None:
+    """render_site pauses the collector of reference cycles (see render._no_cycle_collection): that is safe only as
+    long as a render frees all it makes by reference counting. The collector is on again afterwards."""
+    gc.collect()
+    gc.disable()
+    try:
+        render_site([worked, generated[1]], tmp_path / "site", lang=["en", "ru"])
+        assert not gc.isenabled()
+        cycles = gc.collect()
+    finally:
+        gc.enable()
+    assert cycles == 0
+    render_site([worked], tmp_path / "again", lang="en")
+    assert gc.isenabled()
 
 
 def test_site_files_and_content(tmp_path: Path, generated: tuple[str, ReplayResult]) -> None:
