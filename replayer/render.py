@@ -218,6 +218,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for i, code in enumerate(langs)
     ]
 
+    rules_pages = [(f"{rules_slug(p.name)}.html", p.title) for p in profiles]
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -235,7 +236,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
             root=language.root,
             page=name,
             translations=translations,
-            rules_pages=[(f"{rules_slug(p.name)}.html", p.title) for p in profiles],
+            rules_pages=rules_pages,
             glossary_page=GLOSSARY_PAGE,
             **context,
         )
