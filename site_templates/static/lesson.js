@@ -3,7 +3,7 @@
 // for the previous one), a permanent link per step kept in the address (#trick-17), a film that plays the deal,
 // the view switch (all hands, or one seat's hand with the others hidden), four-colour suits, and the quizzes,
 // which hide the play a question asks about, and everything after it, until the learner answers. It also draws
-// each trick's table and each seat's bookkeeping from the lesson's data.
+// each trick's table from the lesson's data, and works out and draws each seat's bookkeeping.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -28,8 +28,8 @@
   // --- the table and the books ---------------------------------------------------------------------------------
   // The page writes what a learner reads (plays, draws, declarations, scores, commentary) and leaves each trick's
   // table before it and each seat's bookkeeping to this script, drawn from the lesson's data (a JSON block written
-  // by the renderer: cards and states are numbers into its tables, every text is in the page's language) the first
-  // time a step is shown. The markup is the one the stylesheet and the view switch expect.
+  // by the renderer: cards are numbers into its table, every text is in the page's language) the first time a step
+  // is shown. The markup is the one the stylesheet and the view switch expect.
 
   var data = null;
   try {
