@@ -1146,7 +1146,12 @@ class SourceItem:
     href: str | None = None
 
 
-@dataclass(frozen=True)
+# The values a lesson makes for every step (plays, draws, scores, score sheet rows, boards) are plain dataclasses, not
+# frozen ones: a frozen dataclass sets each field through object.__setattr__, five times slower, and a lesson makes
+# some three hundred of them. Nothing changes them once made.
+
+
+@dataclass
 class ScoreView:
     """A seat's score: the number and, during a deal, how much the last step added."""
 
@@ -1179,7 +1184,7 @@ class SeatView:
     """Whose score the seat adds to: the seat, or its side (``N+S``) in a partnership game."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class PlayView:
     """A card played to a trick (or drawn from the stock) by a seat."""
 
@@ -1234,7 +1239,7 @@ class QuestionView:
         return " / ".join(c.glyph for c in self.answers)
 
 
-@dataclass(frozen=True)
+@dataclass
 class SheetRow:
     """One line of a deal's score sheet."""
 
@@ -1293,7 +1298,7 @@ class Book:
     """False once declarations are over (``melds`` is then empty)."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Board:
     """The table before a trick, as the page's script draws it; each list has one entry per seat, in seat order."""
 
