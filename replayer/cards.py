@@ -254,14 +254,21 @@ class Card:
     """One card. Cards with the same rank and suit are equal: a replay tracks identity in its state. Immutable."""
 
     # A plain class, not a dataclass: see replayer/errors.py (every command imports this module).
-    __slots__ = ("rank", "suit")
+    __slots__ = ("_hash", "rank", "sort_key", "suit")
 
     suit: Suit
     rank: Rank
+    _hash: int
+    sort_key: tuple[int, int]
+    """Display order: spades, hearts, diamonds, clubs; high ranks first; the wild card last."""
 
     def __init__(self, suit: Suit, rank: Rank) -> None:
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "rank", rank)
+        # Worked out once: the engine hashes cards in every Counter it keeps, and every snapshot of a replay sorts
+        # every hand.
+        object.__setattr__(self, "_hash", hash((suit, rank)))
+        object.__setattr__(self, "sort_key", _WILD_SORT_KEY if rank is Rank.WILD else (_SUIT_ORDER[suit], -rank))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -272,7 +279,7 @@ class Card:
         return (self.suit, self.rank) == (other.suit, other.rank)
 
     def __hash__(self) -> int:
-        return hash((self.suit, self.rank))
+        return self._hash
 
     def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
         return Card, (self.suit, self.rank)
@@ -308,13 +315,6 @@ class Card:
     def is_wild(self) -> bool:
         """The wild card ("инфузорка"): no suit, no value of its own."""
         return self.rank is Rank.WILD
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Display order: spades, hearts, diamonds, clubs; high ranks first; the wild card last."""
-        # The rank tested directly, not through is_wild: every snapshot of a replay sorts every hand.
-        rank = self.rank
-        return _WILD_SORT_KEY if rank is Rank.WILD else (_SUIT_ORDER[self.suit], -rank)
 
     @property
     def glyph(self) -> str:

@@ -94,6 +94,10 @@ class SeatState:
             total[t.card] += 1
         return total
 
+    def held_kinds(self) -> set[Card]:
+        """The distinct cards of hand and table (the keys of :meth:`held`, without counting them)."""
+        return {*self.hand, *(t.card for t in self.table)}
+
     def copy(self) -> SeatState:
         """An independent copy."""
         return SeatState(
@@ -381,7 +385,7 @@ def _first_leader(profile: RuleProfile, dealer: str) -> str:
     return order[(order.index(dealer) + step) % len(order)]
 
 
-def _conservation(profile: RuleProfile, seen: Counter[Card]) -> list[RuleViolation]:
+def _conservation(profile: RuleProfile, seen: Mapping[Card, int]) -> list[RuleViolation]:
     problems = []
     for card, n in seen.items():
         copies = profile.copies(card)
@@ -414,7 +418,7 @@ def trick_winner(plays: Sequence[tuple[str, Card]], trump: Suit | None) -> int:
 
 def legal_plays(state: DealState, seat: str) -> set[Card]:
     """The cards ``seat`` may play now (any held card in phase 1 unless the profile obliges following)."""
-    held = set(state.seats[seat].held())
+    held = state.seats[seat].held_kinds()
     if not state.plays:
         if seat == state.leader and held & set(state.must_lead):
             return held & set(state.must_lead)
@@ -498,7 +502,7 @@ def _reveal(state: DealState, seat: str, card: Card) -> list[RuleViolation]:
         state.revealed[tag] = card
     seat_state.hand[card] += 1
     state.seen[card] += 1
-    return _conservation(state.profile, Counter({card: state.seen[card]}))
+    return _conservation(state.profile, {card: state.seen[card]})
 
 
 def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
@@ -540,7 +544,7 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         v.append(RuleViolation("BZ201", f"{seat} plays {card} but does not hold it"))
     elif new.plays:
         # Unknown cards cannot oblige: only the known ones (and the card played) are judged.
-        held = set(seat_state.held())
+        held = seat_state.held_kinds()
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
         if card not in allowed:
@@ -554,7 +558,7 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
             v.append(RuleViolation(code, f"{seat} plays {card} but {reason}"))
     if _take(seat_state, card, new.revealed) is None:
         new.seen[card] += 1
-        v.extend(_conservation(profile, Counter({card: new.seen[card]})))
+        v.extend(_conservation(profile, {card: new.seen[card]}))
     new.plays.append((seat, card))
     if (
         phase in profile.seven_played_phases
@@ -1067,7 +1071,7 @@ def apply_draw(state: DealState, seat: str, card: CardLike, force: bool = False)
             drawn = new.stock.pop(0)
         elif isinstance(card, Card):
             new.seen[card] += 1
-            v.extend(_conservation(new.profile, Counter({card: new.seen[card]})))
+            v.extend(_conservation(new.profile, {card: new.seen[card]}))
         new.stock_left -= 1
     elif new.turnup_in_stock and new.turnup is not None:
         if not _agrees(card, new.turnup):

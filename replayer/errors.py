@@ -37,10 +37,10 @@ class Span:
     length: int
 
     def __init__(self, line: int, column: int, length: int = 1) -> None:
-        _set = object.__setattr__
-        _set(self, "line", line)
-        _set(self, "column", column)
-        _set(self, "length", length)
+        # The slots' own setters (__setattr__ refuses): a record holds a span per card, seat and number.
+        _set_line(self, line)
+        _set_column(self, column)
+        _set_length(self, length)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -58,6 +58,11 @@ class Span:
 
     def __reduce__(self) -> tuple[type[Span], tuple[int, int, int]]:
         return Span, (self.line, self.column, self.length)
+
+
+_set_line = Span.__dict__["line"].__set__
+_set_column = Span.__dict__["column"].__set__
+_set_length = Span.__dict__["length"].__set__
 
 
 class Diagnostic:

@@ -19,8 +19,9 @@ import re
 from abc import ABCMeta
 from collections.abc import Callable
 from functools import cache
+from typing import cast
 
-__all__ = ["Token", "Tree", "read_tree"]
+__all__ = ["Line", "Token", "Tree", "read_statements", "read_tree"]
 
 
 class Token(str, metaclass=ABCMeta):
@@ -233,23 +234,34 @@ _KEYWORD_TYPES = {
 }
 
 
-class _Line:
-    """Makes the tokens of one matched line, at their line and column."""
+Spot = tuple[str, int]
+"""A token's text and where it starts in a line's text."""
 
-    __slots__ = ("line", "match", "one_line", "text")
 
-    def __init__(self, text: str, line: int, match: re.Match[str]) -> None:
+class Line:
+    """One matched line (or lines, when a comment spans several): its statement's kind and its regular expression's
+    match, from which the tokens are made at their line and column."""
+
+    __slots__ = ("kind", "line", "match", "one_line", "text")
+
+    def __init__(self, text: str, line: int, match: re.Match[str], kind: str) -> None:
         self.text = text
         self.line = line
         self.match = match
+        self.kind = kind  # the statement's rule: "unordered_trick" for a trick written with slashes
         self.one_line = "\n" not in text
+
+    def where(self, start: int) -> tuple[int, int]:
+        """The 1-based line and column of the offset ``start`` in the text."""
+        if self.one_line:
+            return self.line, start + 1
+        before = self.text.rfind("\n", 0, start)
+        return self.line + self.text.count("\n", 0, start), start - before
 
     def token(self, type_: str, value: str, start: int) -> Token:
         """A token starting at ``start`` in the text (which spans several lines when a comment does)."""
-        if self.one_line:
-            return Token(type_, value, self.line, start + 1)
-        before = self.text.rfind("\n", 0, start)
-        return Token(type_, value, self.line + self.text.count("\n", 0, start), start - before)
+        line, column = self.where(start)
+        return Token(type_, value, line, column)
 
     def group(self, type_: str, name: str) -> Token | None:
         """The token of a named group, or None when the group did not take part."""
@@ -276,33 +288,74 @@ class _Line:
         return [] if token is None else [Tree("points", [token])]
 
     def comments(self) -> list[Tree | Token]:
-        return [Tree("comment", [self.found("COMMENT", m)]) for m in self.each(_FIND_COMMENT, "tail")]
+        return [Tree("comment", [self.token("COMMENT", *spot)]) for spot in self.comment_spots()]
+
+    # The pieces of the commonest statements, each as (text, offset in the line's text): the tree's tokens are made
+    # from them, and the builder reads them straight (see read_statements).
+
+    def comment_spots(self) -> list[Spot]:
+        """The comments after the statement."""
+        if self.match.start("tail") == self.match.end("tail"):  # (most statements have none)
+            return []
+        return [(m.group(), m.start()) for m in self.each(_FIND_COMMENT, "tail")]
+
+    def plays(self) -> list[tuple[list[Spot], Spot, Spot]]:
+        """A trick's plays: the questions before each, its seat and its card."""
+        text = self.text
+        return [
+            (
+                [
+                    (q.group(), q.start())
+                    for q in _FIND_QUESTION.finditer(text, m.start("questions"), m.end("questions"))
+                ],
+                (m.group("seat"), m.start("seat")),
+                (m.group("card"), m.start("card")),
+            )
+            for m in self.each(_FIND_PLAY, "list")
+        ]
+
+    def seat_cards(self) -> list[tuple[Spot, Spot]]:
+        """The draws of a ``draws`` statement: each seat and its card."""
+        return [
+            ((m.group("seat"), m.start("seat")), (m.group("card"), m.start("card")))
+            for m in self.each(_FIND_SEAT_CARD, "list")
+        ]
+
+    def seat_values(self) -> list[tuple[Spot, Spot]]:
+        """The numbers of a ``score`` (``brisques``, ``result`` …) statement: each seat or side and its number."""
+        return [
+            (
+                (m.group("side"), m.start("side")) if m.start("side") >= 0 else (m.group("seat"), m.start("seat")),
+                (m.group("int"), m.start("int")),
+            )
+            for m in self.each(_FIND_SEAT_INT, "list")
+        ]
 
 
-def _keyword(line: _Line, kind: str) -> Token:
+def _keyword(line: Line, kind: str) -> Token:
     token = line.group(_KEYWORD_TYPES[kind], "kw")
     assert token is not None
     return token
 
 
-def _seat(line: _Line) -> Token:
+def _seat(line: Line) -> Token:
     token = line.group("SEAT", "seat")
     assert token is not None
     return token
 
 
-def _children_game(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_game(line: Line, kind: str) -> list[Tree | Token]:
     string = line.group("STRING", "string")
     return [_keyword(line, kind), *([string] if string is not None else [])]
 
 
-def _children_text(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_text(line: Line, kind: str) -> list[Tree | Token]:
     # Lark's TEXT takes the rest of the line up to a comment, blanks included (the builder strips it).
     text = line.group("TEXT", "text")
     return [_keyword(line, kind), *([text] if text else [])]
 
 
-def _children_players(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_players(line: Line, kind: str) -> list[Tree | Token]:
     players: list[Tree | Token] = []
     for m in line.each(_FIND_SEAT_STRING, "list"):
         parts: list[Tree | Token] = [line.found("SEAT", m, "seat")]
@@ -312,13 +365,13 @@ def _children_players(line: _Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), *players]
 
 
-def _children_profile(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_profile(line: Line, kind: str) -> list[Tree | Token]:
     name = line.group("NAME", "name") or line.group("PROFILE_NAME", "numbered")
     assert name is not None
     return [_keyword(line, kind), name]
 
 
-def _children_options(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_options(line: Line, kind: str) -> list[Tree | Token]:
     options: list[Tree | Token] = []
     for m in line.each(_FIND_OPTION, "list"):
         value = line.found("INT", m, "int") if m.start("int") >= 0 else line.found("NAME", m, "value")
@@ -326,64 +379,61 @@ def _children_options(line: _Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), *options]
 
 
-def _children_int(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_int(line: Line, kind: str) -> list[Tree | Token]:
     number = line.group("INT", "int")
     return [_keyword(line, kind), *([number] if number is not None else [])]
 
 
-def _children_seat_header(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_seat_header(line: Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), _seat(line)]
 
 
-def _children_winner(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_winner(line: Line, kind: str) -> list[Tree | Token]:
     side = line.group("SIDE", "side")
     return [_keyword(line, kind), side if side is not None else _seat(line)]
 
 
-def _children_trump(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_trump(line: Line, kind: str) -> list[Tree | Token]:
     suit = line.group("SUIT", "suit")
     assert suit is not None
     return [_keyword(line, kind), suit]
 
 
-def _children_turnup(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_turnup(line: Line, kind: str) -> list[Tree | Token]:
     card = line.group("CARD", "card")
     assert card is not None
     return [_keyword(line, kind), card]
 
 
-def _children_hand(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_hand(line: Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), _seat(line), *line.cards()]
 
 
-def _children_stock(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_stock(line: Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), *line.cards()]
 
 
-def _children_trick(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_trick(line: Line, kind: str) -> list[Tree | Token]:
     children: list[Tree | Token] = [_keyword(line, kind)]
     number = line.group("INT", "int")
     assert number is not None
     children.append(number)
-    for m in line.each(_FIND_PLAY, "list"):
-        questions: list[Tree | Token] = [
-            Tree("question", [line.found("QUESTION", q)])
-            for q in _FIND_QUESTION.finditer(line.text, m.start("questions"), m.end("questions"))
-        ]
-        children.append(Tree("play", [*questions, line.found("SEAT", m, "seat"), line.found("CARD", m, "card")]))
+    for questions, seat, card in line.plays():
+        parts: list[Tree | Token] = [Tree("question", [line.token("QUESTION", *q)]) for q in questions]
+        children.append(Tree("play", [*parts, line.token("SEAT", *seat), line.token("CARD", *card)]))
     winner = line.group("SEAT", "winner")
     if winner is not None:
         children.append(Tree("winner", [winner]))
     return children
 
 
-def _children_exchange(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_exchange(line: Line, kind: str) -> list[Tree | Token]:
     card = line.group("CARD", "card")
     assert card is not None
     return [_seat(line), _keyword(line, kind), card, *line.points()]
 
 
-def _children_declare(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_declare(line: Line, kind: str) -> list[Tree | Token]:
     meld = line.group("KIND", "kind")
     children = [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards()]
     with_ = line.group("WITH", "with")
@@ -394,63 +444,56 @@ def _children_declare(line: _Line, kind: str) -> list[Tree | Token]:
     return [*children, *line.points()]
 
 
-def _children_show(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_show(line: Line, kind: str) -> list[Tree | Token]:
     meld = line.group("KIND", "kind")
     return [_seat(line), _keyword(line, kind), *([meld] if meld is not None else []), *line.cards()]
 
 
-def _children_claim(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_claim(line: Line, kind: str) -> list[Tree | Token]:
     meld = line.group("KIND", "kind")
     assert meld is not None
     return [_seat(line), _keyword(line, kind), meld, *line.points()]
 
 
-def _children_draws(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_draws(line: Line, kind: str) -> list[Tree | Token]:
     draws: list[Tree | Token] = [
-        Tree("seat_card", [line.found("SEAT", m, "seat"), line.found("CARD", m, "card")])
-        for m in line.each(_FIND_SEAT_CARD, "list")
+        Tree("seat_card", [line.token("SEAT", *seat), line.token("CARD", *card)]) for seat, card in line.seat_cards()
     ]
     return [_keyword(line, kind), *draws]
 
 
-def _seat_values(line: _Line) -> list[Tree | Token]:
+def _seat_values(line: Line) -> list[Tree | Token]:
     return [
-        Tree(
-            "seat_points",
-            [
-                line.found("SIDE", m, "side") if m.start("side") >= 0 else line.found("SEAT", m, "seat"),
-                line.found("INT", m, "int"),
-            ],
-        )
-        for m in line.each(_FIND_SEAT_INT, "list")
+        Tree("seat_points", [line.token("SIDE" if "+" in seat[0] else "SEAT", *seat), line.token("INT", *value)])
+        for seat, value in line.seat_values()
     ]
 
 
-def _children_values(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_values(line: Line, kind: str) -> list[Tree | Token]:
     return [_keyword(line, kind), *_seat_values(line)]
 
 
-def _children_game_score(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_game_score(line: Line, kind: str) -> list[Tree | Token]:
     score = line.group("SCORE", "kw2")
     assert score is not None
     return [_keyword(line, kind), score, *_seat_values(line)]
 
 
-def _children_out(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_out(line: Line, kind: str) -> list[Tree | Token]:
     return [_seat(line), _keyword(line, kind), *line.points()]
 
 
-def _children_pass(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_pass(line: Line, kind: str) -> list[Tree | Token]:
     to, partner = line.group("TO", "kw2"), line.group("SEAT", "partner")
     assert to is not None and partner is not None
     return [_seat(line), _keyword(line, kind), to, partner]
 
 
-def _children_comments(line: _Line, kind: str) -> list[Tree | Token]:
+def _children_comments(line: Line, kind: str) -> list[Tree | Token]:
     return []
 
 
-_CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
+_CHILDREN: dict[str, Callable[[Line, str], list[Tree | Token]]] = {
     "game_stmt": _children_game,
     "text_header": _children_text,
     "players_header": _children_players,
@@ -485,8 +528,9 @@ _CHILDREN: dict[str, Callable[[_Line, str], list[Tree | Token]]] = {
 }
 
 
-def _statement(text: str, number: int) -> Tree | None:
-    """The tree of one line's statement; None when the line is not one of the shapes read here."""
+def _statement(text: str, number: int, matched: frozenset[str]) -> Tree | Line | None:
+    """The tree of one line's statement (its matched :class:`Line` when its kind is in ``matched``); None when the
+    line is not one of the shapes read here."""
     first = _FIRST_WORD.match(text)
     if first is None:
         return None
@@ -495,10 +539,12 @@ def _statement(text: str, number: int) -> Tree | None:
     for kind in kinds:
         match = _pattern(kind).match(text, first.start(1))
         if match is not None:
-            line = _Line(text, number, match)
+            data = "unordered_trick" if kind == "trick_stmt" and match.start("slash") >= 0 else kind
+            line = Line(text, number, match, data)
+            if kind in matched:
+                return line
             children = _CHILDREN[kind](line, kind)
             children.extend(line.comments())
-            data = "unordered_trick" if kind == "trick_stmt" and match.start("slash") >= 0 else kind
             return Tree(data, children)
     return None
 
@@ -508,7 +554,17 @@ def read_tree(text: str, first_line: int = 1) -> Tree | None:
 
     ``first_line`` is the line number of the text's first line (when the text is a part of a file).
     """
-    statements: list[Tree | Token] = []
+    statements = read_statements(text, first_line)
+    return None if statements is None else Tree("start", cast("list[Tree | Token]", statements))
+
+
+def read_statements(text: str, first_line: int = 1, matched: frozenset[str] = frozenset()) -> list[Tree | Line] | None:
+    """The statements of :func:`read_tree`'s tree; None when it gives up.
+
+    The statements of the kinds in ``matched`` are left as their :class:`Line`, without tokens or a tree: the
+    builder reads the commonest statements straight from the match (replayer/notation.py).
+    """
+    statements: list[Tree | Line] = []
     lines = text.split("\n")
     index = 0
     while index < len(lines):
@@ -522,8 +578,8 @@ def read_tree(text: str, first_line: int = 1) -> Tree | None:
             if line.strip(" \t\f"):  # other white space (a stray carriage return, …) is for Lark to judge
                 return None
             continue
-        statement = _statement(line, number)
+        statement = _statement(line, number, matched)
         if statement is None:
             return None
         statements.append(statement)
-    return Tree("start", statements)
+    return statements

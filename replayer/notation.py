@@ -8,13 +8,14 @@ then, which keeps it out of a command's start-up.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from .cards import Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
-from .fastread import read_tree
+from .fastread import Line, Spot, read_statements
 from .record import (
     Claim,
     Comment,
@@ -119,8 +120,20 @@ def parse_file(path: str | Path) -> Record:
 
 
 def _span(token: Token) -> Span:
-    end = token.find("\n")  # a comment may span lines: the span underlines its first line
-    return Span(token.line or 1, token.column or 1, max(1, len(token) if end < 0 else end))
+    return _text_span(token.line or 1, token.column or 1, token)
+
+
+def _text_span(line: int, column: int, text: str) -> Span:
+    end = text.find("\n")  # a comment may span lines: the span underlines its first line
+    return Span(line, column, max(1, len(text) if end < 0 else end))
+
+
+def _spot_span(line: Line, spot: Spot) -> Span:
+    """The span of a piece of a matched line: the span of the token the tree would hold."""
+    text, start = spot
+    if line.one_line:  # nothing in it spans lines (the common case, a span per card, seat and number)
+        return Span(line.line, start + 1, len(text) or 1)
+    return _text_span(*line.where(start), text)
 
 
 def _expected(names: set[str]) -> str:
@@ -210,9 +223,9 @@ def parse_record(text: str, path: str = "<record>") -> Record:
     if text.startswith("\ufeff"):
         text = text[1:]
     # The fast reader's tree has the shape of Lark's (see replayer/fastread.py), which the builder reads alike.
-    tree = cast("Tree | None", read_tree(text)) or _lark_tree(text, path)
+    statements = read_statements(text, 1, _MATCHED)
     builder = _Builder(path, text)
-    builder.build(tree)
+    builder.build(statements if statements is not None else _lark_tree(text, path).children)
     if builder.diagnostics:
         raise NotationError(builder.diagnostics)
     return builder.record
@@ -225,11 +238,11 @@ def read_fast(text: str, path: str, first_line: int = 1) -> Record | None:
     read game by game); positions are the file's. On None, :func:`parse_record` of the whole file reports the
     problems exactly.
     """
-    tree = read_tree(text, first_line)
-    if tree is None:
+    statements = read_statements(text, first_line, _MATCHED)
+    if statements is None:
         return None
     builder = _Builder(path, text)
-    builder.build(cast("Tree", tree))
+    builder.build(statements)
     return None if builder.diagnostics else builder.record
 
 
@@ -263,15 +276,16 @@ def _tok(item: object) -> Token:
     return item
 
 
-def _card(token: Token, diags: list[Diagnostic], path: str) -> CardLike | None:
+def _card(token: Token | str, diags: list[Diagnostic], path: str, span: Span | None = None) -> CardLike | None:
+    """The card a token spells; None (and a diagnostic at ``span``, else the token's) when it spells none."""
     try:
         return parse_card_like(str(token))
     except CardParseError as exc:
-        diags.append(Diagnostic("BZ003", str(exc), _span(token), path))
+        diags.append(Diagnostic("BZ003", str(exc), span or _span(cast("Token", token)), path))
         return None
 
 
-def _comment_text(token: Token, strip: int) -> str:
+def _comment_text(token: str, strip: int) -> str:
     inner = str(token)[strip:-1]
     return " ".join(inner.split())
 
@@ -292,7 +306,7 @@ class _Builder:
     def error(self, code: str, message: str, span: Span) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, self.path))
 
-    def seat(self, token: Token) -> str:
+    def seat(self, token: Token | str) -> str:
         raw = str(token)
         return SEAT_ALIASES.get(raw.upper(), raw.upper())
 
@@ -333,12 +347,59 @@ class _Builder:
                 result.append(Comment(_comment_text(token, 1), _span(token)))
         return result
 
-    def build(self, tree: Tree) -> None:
-        for stmt in tree.children:
-            if not isinstance(stmt, Tree):
-                continue
-            handler = getattr(self, f"on_{stmt.data}")
-            handler(stmt)
+    def build(self, statements: Sequence[object]) -> None:
+        """Add the statements of a record: Lark's or the fast reader's trees, or the fast reader's matched lines."""
+        for stmt in statements:
+            if isinstance(stmt, Line):
+                _LINE_HANDLERS[stmt.kind](self, stmt)
+            elif isinstance(stmt, Tree):
+                getattr(self, f"on_{stmt.data}")(stmt)
+
+    # --- the commonest statements, straight from the fast reader's match (see fastread.read_statements) ----------
+
+    def line_comments(self, line: Line) -> list[Comment]:
+        return [Comment(_comment_text(spot[0], 1), _spot_span(line, spot)) for spot in line.comment_spots()]
+
+    def line_trick(self, line: Line) -> None:
+        match = line.match
+        winner = match.group("winner")
+        self.trick_statement(
+            _spot_span(line, (match.group("kw"), match.start("kw"))),
+            int(match.group("int")),
+            [
+                (
+                    [(q[0], _spot_span(line, q)) for q in questions],
+                    seat[0],
+                    _spot_span(line, seat),
+                    card[0],
+                    _spot_span(line, card),
+                )
+                for questions, seat, card in line.plays()
+            ],
+            winner,
+            None if winner is None else _spot_span(line, (winner, match.start("winner"))),
+            line.kind == "trick_stmt",
+            self.line_comments(line),
+        )
+
+    def line_draws(self, line: Line) -> None:
+        match = line.match
+        self.draws_statement(
+            _spot_span(line, (match.group("kw"), match.start("kw"))),
+            [(seat[0], _spot_span(line, seat), card[0], _spot_span(line, card)) for seat, card in line.seat_cards()],
+            self.line_comments(line),
+        )
+
+    def line_score(self, line: Line) -> None:
+        match = line.match
+        self.score_statement(
+            _spot_span(line, (match.group("kw"), match.start("kw"))),
+            [
+                SeatValue(self.seat(seat[0]), int(value[0]), _spot_span(line, value))
+                for seat, value in line.seat_values()
+            ],
+            self.line_comments(line),
+        )
 
     # --- statements -------------------------------------------------------------------------------------
 
@@ -530,15 +591,7 @@ class _Builder:
     def on_trick_stmt(self, node: Tree) -> None:
         keyword = node.children[0]
         assert isinstance(keyword, Token)
-        deal = self.ensure_deal(_span(keyword))
-        if deal.end:
-            self.error(
-                "BZ101",
-                "a trick after the end of the deal (brisques/result); start a new deal with 'deal'",
-                _span(keyword),
-            )
-        number = int(str(node.children[1]))
-        plays: list[Play] = []
+        plays: list[_RawPlay] = []
         winner = None
         winner_span = None
         for child in node.children[2:]:
@@ -549,30 +602,65 @@ class _Builder:
                 seat_token = card_token = None
                 for part in child.children:
                     if isinstance(part, Tree) and part.data == "question":
-                        questions.append(self.question(_tok(part.children[0])))
+                        question = _tok(part.children[0])
+                        questions.append((str(question), _span(question)))
                     elif isinstance(part, Token) and part.type == "SEAT":
                         seat_token = part
                     elif isinstance(part, Token) and part.type == "CARD":
                         card_token = part
                 assert seat_token is not None and card_token is not None
-                card = _card(card_token, self.diagnostics, self.path)
-                if card is not None:
-                    plays.append(Play(self.seat(seat_token), card, _span(card_token), _span(seat_token), questions))
+                plays.append((questions, str(seat_token), _span(seat_token), str(card_token), _span(card_token)))
             elif child.data == "winner":
                 token = child.children[0]
                 assert isinstance(token, Token)
-                winner = self.seat(token)
+                winner = str(token)
                 winner_span = _span(token)
-        self.trick = Trick(number, plays, winner, winner_span, _span(keyword), ordered=node.data == "trick_stmt")
-        deal.tricks.append(self.trick)
-        self.target = self.trick
-        self.attach(self.comments_of(node))
+        self.trick_statement(
+            _span(keyword),
+            int(str(node.children[1])),
+            plays,
+            winner,
+            winner_span,
+            node.data == "trick_stmt",
+            self.comments_of(node),
+        )
 
     def on_unordered_trick(self, node: Tree) -> None:
         self.on_trick_stmt(node)
 
-    def question(self, token: Token) -> Question:
-        body = str(token)[2:-1]
+    def trick_statement(
+        self,
+        span: Span,
+        number: int,
+        plays: list[_RawPlay],
+        winner: str | None,
+        winner_span: Span | None,
+        ordered: bool,
+        comments: list[Comment],
+    ) -> None:
+        """A trick, from either reader: ``span`` is the keyword's, each play is read here."""
+        deal = self.ensure_deal(span)
+        if deal.end:
+            self.error(
+                "BZ101",
+                "a trick after the end of the deal (brisques/result); start a new deal with 'deal'",
+                span,
+            )
+        read: list[Play] = []
+        for questions, seat, seat_span, card_text, card_span in plays:
+            asked = [self.question(text, question_span) for text, question_span in questions]
+            card = _card(card_text, self.diagnostics, self.path, card_span)
+            if card is not None:
+                read.append(Play(self.seat(seat), card, card_span, seat_span, asked))
+        self.trick = Trick(
+            number, read, None if winner is None else self.seat(winner), winner_span, span, ordered=ordered
+        )
+        deal.tricks.append(self.trick)
+        self.target = self.trick
+        self.attach(comments)
+
+    def question(self, text: str, span: Span) -> Question:
+        body = text[2:-1]
         answers: list[Card] = []
         if "|" in body:
             body, _, accepted = body.rpartition("|")
@@ -580,14 +668,16 @@ class _Builder:
                 try:
                     answers.append(Card.parse(word))
                 except CardParseError:
-                    self.error("BZ003", f"the question's accepted answer {word!r} is not a card", _span(token))
-        return Question(" ".join(body.split()), answers, _span(token))
+                    self.error("BZ003", f"the question's accepted answer {word!r} is not a card", span)
+        return Question(" ".join(body.split()), answers, span)
 
     def _trick_item(self, node: Tree) -> Trick | None:
-        first = node.children[0]
-        assert isinstance(first, Token)
+        return self.trick_item(_span(_tok(node.children[0])))
+
+    def trick_item(self, span: Span) -> Trick | None:
+        """The trick a statement after a trick belongs to (None, and a diagnostic at ``span``, when there is none)."""
         if self.trick is None or (self.deal is not None and self.deal.end):
-            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", _span(first))
+            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", span)
             return None
         return self.trick
 
@@ -728,26 +818,26 @@ class _Builder:
         self.attach(self.comments_of(node))
 
     def on_draws_stmt(self, node: Tree) -> None:
-        trick = self._trick_item(node)
         draws = []
         for child in node.children:
             if isinstance(child, Tree) and child.data == "seat_card":
                 seat_token, card_token = (_tok(x) for x in child.children)
-                card = _card(card_token, self.diagnostics, self.path)
-                if card is not None:
-                    draws.append(
-                        Draw(
-                            self.seat(seat_token),
-                            card,
-                            _span(card_token),
-                            _span(seat_token),
-                        )
-                    )
+                draws.append((str(seat_token), _span(seat_token), str(card_token), _span(card_token)))
+        self.draws_statement(_span(_tok(node.children[0])), draws, self.comments_of(node))
+
+    def draws_statement(self, span: Span, draws: list[tuple[str, Span, str, Span]], comments: list[Comment]) -> None:
+        """``draws``, from either reader: each (seat, its span, card, its span) is read here."""
+        trick = self.trick_item(span)
+        read = []
+        for seat, seat_span, card_text, card_span in draws:
+            card = _card(card_text, self.diagnostics, self.path, card_span)
+            if card is not None:
+                read.append(Draw(self.seat(seat), card, card_span, seat_span))
         if trick is not None:
-            item = Draws(draws, _span(_tok(node.children[0])))
+            item = Draws(read, span)
             trick.items.append(item)
             self.target = item
-        self.attach(self.comments_of(node))
+        self.attach(comments)
 
     def values(self, node: Tree) -> list[SeatValue]:
         result = []
@@ -764,12 +854,16 @@ class _Builder:
         return result
 
     def on_score_stmt(self, node: Tree) -> None:
-        trick = self._trick_item(node)
+        self.score_statement(_span(_tok(node.children[0])), self.values(node), self.comments_of(node))
+
+    def score_statement(self, span: Span, values: list[SeatValue], comments: list[Comment]) -> None:
+        """``score``, from either reader."""
+        trick = self.trick_item(span)
         if trick is not None:
-            item = ScoreCheck("score", self.values(node), _span(_tok(node.children[0])))
+            item = ScoreCheck("score", values, span)
             trick.items.append(item)
             self.target = item
-        self.attach(self.comments_of(node))
+        self.attach(comments)
 
     def _end_statement(self, node: Tree, what: str) -> None:
         keyword = node.children[0]
@@ -799,3 +893,16 @@ class _Builder:
         game.winner_span = _span(seat_token)
         self.target = game
         self.attach(self.comments_of(node))
+
+
+_RawPlay = tuple[list[tuple[str, Span]], str, Span, str, Span]
+"""A play as read, before its card is: its questions (text, span), seat, the seat's span, card, the card's span."""
+
+# The statements read straight from the fast reader's match: most lines of a record are one of these.
+_LINE_HANDLERS: dict[str, Callable[[_Builder, Line], None]] = {
+    "trick_stmt": _Builder.line_trick,
+    "unordered_trick": _Builder.line_trick,
+    "draws_stmt": _Builder.line_draws,
+    "score_stmt": _Builder.line_score,
+}
+_MATCHED = frozenset(_LINE_HANDLERS)
