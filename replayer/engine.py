@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
 from .gamescore import brisques_counted
-from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
+from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, reuse_problem
 from .rules import MeldSpec, RuleProfile
 
 __all__ = [
@@ -859,7 +859,7 @@ def _fixing(state: DealState, cards: Sequence[Card]) -> tuple[list[MeldSpec], Su
         return [], None
     suit = cards[0].suit
     kinds = dict(state.profile.trump_fixing)
-    found = [spec for spec in state.profile.melds if spec.kind in kinds and matches(spec, cards, suit)]
+    found = [spec for spec in identify(state.profile, cards, suit) if spec.kind in kinds]
     return found, suit if found else None
 
 

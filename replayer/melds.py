@@ -100,7 +100,11 @@ def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
 
 def identify(profile: RuleProfile, cards: Sequence[Card], trump: Suit | None) -> list[MeldSpec]:
     """Every meld of the profile that these cards form (usually zero or one)."""
-    return [spec for spec in profile.melds if matches(spec, cards, trump)]
+    key = (tuple(cards), trump)
+    found = profile.identified.get(key)
+    if found is None:  # records declare the same few combinations again and again: each is tried once
+        found = profile.identified[key] = tuple(spec for spec in profile.melds if matches(spec, cards, trump))
+    return list(found)
 
 
 class Assignment:

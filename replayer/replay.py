@@ -583,6 +583,17 @@ class _Replayer:
         draws: list[tuple[str, Card]],
         trick: Trick | None,
     ) -> DealState:
+        # The commonest statements first: the draws and the running score after every trick.
+        if isinstance(item, Draws):
+            for draw in item.draws:
+                step = apply_draw(state, draw.seat, draw.card, force=True)
+                self.violations(step, draw.span, draw.seat_span)
+                state = step.state
+                draws.append((draw.seat, _known(draw.card)))
+            return state
+        if isinstance(item, ScoreCheck):
+            self.running_score(item, state)
+            return state
         if isinstance(item, Exchange):
             step = apply_exchange(state, item.seat, _known(item.card), item.points, force=True)
             self.violations(step, item.card_span, item.span)
@@ -616,16 +627,6 @@ class _Replayer:
                 self.report(v.code, v.message, span)
         elif isinstance(item, Claim):
             self.claim(item, events, state.profile)
-            return state
-        elif isinstance(item, Draws):
-            for draw in item.draws:
-                step = apply_draw(state, draw.seat, draw.card, force=True)
-                self.violations(step, draw.span, draw.seat_span)
-                state = step.state
-                draws.append((draw.seat, _known(draw.card)))
-            return state
-        elif isinstance(item, ScoreCheck):
-            self.running_score(item, state)
             return state
         else:  # pragma: no cover - the builder makes only the types above
             raise TypeError(item)

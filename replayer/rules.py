@@ -330,8 +330,27 @@ class RuleProfile(_Value):
 
     def copies(self, card: Card) -> int:
         """How many of ``card`` the deck holds (0: not in this profile's deck)."""
-        extra = sum(n for c, n in self.extra_cards if c == card)
-        return (self.packs if card.rank in self.ranks and not card.is_wild else 0) + extra
+        copies = self._copies.get(card)
+        if copies is None:
+            extra = sum(n for c, n in self.extra_cards if c == card)
+            copies = self._copies[card] = (self.packs if card.rank in self.ranks and not card.is_wild else 0) + extra
+        return copies
+
+    # Answers worked out once per profile (the replay asks after every card drawn, every score line, every
+    # declaration); a profile is immutable, so they never go stale.
+
+    @cached_property
+    def _copies(self) -> dict[Card, int]:
+        return {}
+
+    @cached_property
+    def _scorer_keys(self) -> dict[str, str | None]:
+        return {}
+
+    @cached_property
+    def identified(self) -> dict[tuple[tuple[Card, ...], Suit | None], tuple[MeldSpec, ...]]:
+        """The melds that cards form with a trump suit, as :func:`replayer.melds.identify` found them."""
+        return {}
 
     def pack(self) -> list[Card]:
         """Every card of the deck: the packs, then the extra cards."""
@@ -381,6 +400,12 @@ class RuleProfile(_Value):
 
     def resolve_scorer(self, written: str) -> str | None:
         """The score key a record names (``N+S``, ``S+N``, or one seat standing for its side); None if unknown."""
+        keys = self._scorer_keys
+        if written not in keys:
+            keys[written] = self._resolve_scorer(written)
+        return keys[written]
+
+    def _resolve_scorer(self, written: str) -> str | None:
         seats = written.split("+")
         if any(s not in self.seats for s in seats):
             return None
