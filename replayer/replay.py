@@ -8,6 +8,7 @@ discrepancy so that one mistake is not reported again at every later score line.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -64,25 +65,70 @@ def _sorted(cards: Any) -> list[Card]:
 _SORT_KEY = attrgetter("sort_key")  # in C: snapshots sort every hand after every trick
 
 
-@dataclass
 class Snapshot:
-    """What lies in front of each seat at a moment: concealed hand and table cards."""
+    """What lies in front of each seat at a moment: concealed hand and table cards, each sorted for display.
 
-    hands: dict[str, list[Card]]
-    tables: dict[str, list[Card]]
+    The cards are sorted when first asked for: a lesson shows every snapshot, a validation none (sorting every hand
+    after every trick took a fifth of a replay).
+    """
+
+    __slots__ = ("_hands", "_held", "_tables", "scores", "stock", "turnup")
+
     scores: dict[str, int]
     stock: int
     turnup: Card | None
 
+    def __init__(
+        self,
+        held: dict[str, tuple[dict[Card, int], list[Card]]],
+        scores: dict[str, int],
+        stock: int,
+        turnup: Card | None,
+    ) -> None:
+        self._held = held  # each seat's hand (card counts) and table cards, unsorted
+        self._hands: dict[str, list[Card]] | None = None
+        self._tables: dict[str, list[Card]] | None = None
+        self.scores = scores
+        self.stock = stock
+        self.turnup = turnup
+
     @classmethod
     def of(cls, state: DealState) -> Snapshot:
+        """What the state shows now (copied: the replay changes its state in place)."""
         return cls(
-            hands={s: _sorted(v.hand.elements()) for s, v in state.seats.items()},
-            tables={s: _sorted(t.card for t in v.table) for s, v in state.seats.items()},
-            scores=state.scores(),
-            stock=state.stock_count,
-            turnup=state.turnup if state.turnup_in_stock else None,
+            {s: (dict(v.hand), [t.card for t in v.table]) for s, v in state.seats.items()},
+            state.scores(),
+            state.stock_count,
+            state.turnup if state.turnup_in_stock else None,
         )
+
+    @property
+    def hands(self) -> dict[str, list[Card]]:
+        """Each seat's concealed hand, sorted."""
+        if self._hands is None:
+            self._hands = {s: _sorted(Counter(hand).elements()) for s, (hand, _) in self._held.items()}
+        return self._hands
+
+    @property
+    def tables(self) -> dict[str, list[Card]]:
+        """Each seat's declared cards lying face up, sorted."""
+        if self._tables is None:
+            self._tables = {s: _sorted(table) for s, (_, table) in self._held.items()}
+        return self._tables
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.hands, self.tables, self.scores, self.stock, self.turnup)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass it was)
+
+    def __repr__(self) -> str:
+        hands, tables, scores, stock, turnup = self._fields()
+        return f"Snapshot(hands={hands!r}, tables={tables!r}, scores={scores!r}, stock={stock!r}, turnup={turnup!r})"
 
 
 @dataclass

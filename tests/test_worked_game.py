@@ -122,3 +122,20 @@ def test_last_trick_final_moves_the_bonus(replayed) -> None:  # type: ignore[no-
     result = replay_text(text, "final.bzq")
     assert result.games[0].deals[0].scores == {"N": 580, "S": 740}
     assert any(d.code == "BZ310" for d in result.diagnostics)  # "N scores last_trick" no longer happens
+
+
+def test_snapshots_keep_their_moment(replayed) -> None:  # type: ignore[no-untyped-def]
+    """A snapshot sorts its cards only when asked (the replay changes its state in place meanwhile): each trick's
+    "before" still holds the cards then played, its "after" no longer does, and the hands shrink by one a trick in
+    the last eight."""
+    _, result = replayed
+    tricks = result.games[0].deals[0].tricks
+    for trick in tricks:
+        for seat, card in trick.plays:
+            assert card in trick.before.hands[seat] or card in trick.before.tables[seat]
+    for trick in tricks[24:]:
+        for seat in trick.before.hands:
+            held = len(trick.before.hands[seat]) + len(trick.before.tables[seat])
+            assert len(trick.after.hands[seat]) + len(trick.after.tables[seat]) == held - 1
+    assert tricks[-1].after.hands == {"N": [], "S": []}
+    assert tricks[0].before == tricks[0].before and tricks[0].before != tricks[0].after
