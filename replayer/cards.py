@@ -276,7 +276,7 @@ class Card:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return (self.suit, self.rank) == (other.suit, other.rank)
+        return self.suit == other.suit and self.rank == other.rank
 
     def __hash__(self) -> int:
         return self._hash

@@ -540,12 +540,12 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
         new.must_lead = ()
     seat_state = new.seats[seat]
     phase = new.phase
+    rule = profile.phase2_play if phase == 2 else profile.phase1_play
     if not seat_state.can_hold(card):
         v.append(RuleViolation("BZ201", f"{seat} plays {card} but does not hold it"))
-    elif new.plays:
+    elif new.plays and rule != "free":  # (under the free rule any card held may follow: nothing to work out)
         # Unknown cards cannot oblige: only the known ones (and the card played) are judged.
         held = seat_state.held_kinds()
-        rule = profile.phase2_play if phase == 2 else profile.phase1_play
         allowed, code, reason = _obliged(rule, held | {card}, new.plays, new.trump)
         if card not in allowed:
             led = new.plays[0][1].suit

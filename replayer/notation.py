@@ -307,8 +307,8 @@ class _Builder:
         self.diagnostics.append(Diagnostic(code, message, span, self.path))
 
     def seat(self, token: Token | str) -> str:
-        raw = str(token)
-        return SEAT_ALIASES.get(raw.upper(), raw.upper())
+        raw = str(token).upper()
+        return SEAT_ALIASES.get(raw, raw)
 
     def ensure_game(self, span: Span) -> Game:
         if self.game is None:

@@ -265,28 +265,32 @@ def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
     if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
         return True
     ended = False
+    # Plain loops, the commonest statements first: every replay asks this of every trick.
     for index, trick in enumerate(deal.tricks):
-        if not trick.ordered or any(isinstance(p.card, CardPattern) for p in trick.plays):
+        if not trick.ordered:
             return True
+        for play in trick.plays:
+            if isinstance(play.card, CardPattern):
+                return True
         has_draws = ended
         for item in trick.items:
-            if isinstance(item, Exchange) and isinstance(item.card, CardPattern):
-                return True
-            # A carte blanche written without its cards shows what the hand already gives (RULES.md §2.e rule 9).
-            spec = profile.meld(item.kind) if isinstance(item, Declare) and item.kind is not None else None
-            whole_hand = spec is not None and spec.whole_hand
-            if (
-                isinstance(item, Declare)
-                and not whole_hand
-                and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards))
-            ):
-                return True
-            if isinstance(item, GoesOut):
-                has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
             if isinstance(item, Draws):
                 has_draws = True
-                if any(isinstance(d.card, CardPattern) for d in item.draws):
+                for draw in item.draws:
+                    if isinstance(draw.card, CardPattern):
+                        return True
+            elif isinstance(item, Declare):
+                # A carte blanche written without its cards shows what the hand already gives (RULES.md §2.e
+                # rule 9).
+                spec = profile.meld(item.kind) if item.kind is not None else None
+                whole_hand = spec is not None and spec.whole_hand
+                if not whole_hand and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards)):
                     return True
+            elif isinstance(item, Exchange):
+                if isinstance(item.card, CardPattern):
+                    return True
+            elif isinstance(item, GoesOut):
+                has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
         if not has_draws and index < profile.phase1_tricks and deal.stock is None:
             return True
     return False

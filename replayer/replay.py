@@ -484,33 +484,31 @@ class _Replayer:
         plays twice to a trick."""
         ok = True
         seats = set(profile.seats)
+
+        def unknown(seat: str, span: Span) -> None:
+            nonlocal ok
+            self.report(
+                "BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})", span
+            )
+            ok = False
+
         for trick in deal.tricks:
             named = [p.seat for p in trick.plays]
             for play in trick.plays:
                 if play.seat not in seats:
-                    self.report(
-                        "BZ105",
-                        f"{play.seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
-                        play.seat_span,
-                    )
-                    ok = False
+                    unknown(play.seat, play.seat_span)
             if len(set(named)) != len(named):
                 self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
                 ok = False
             for item in trick.items:
-                item_seats = (
-                    [(d.seat, d.seat_span) for d in item.draws]
-                    if isinstance(item, Draws)
-                    else [(getattr(item, "seat", None), item.span)]
-                )
-                for seat, span in item_seats:
+                if isinstance(item, Draws):
+                    for draw in item.draws:
+                        if draw.seat not in seats:
+                            unknown(draw.seat, draw.seat_span)
+                else:
+                    seat = getattr(item, "seat", None)
                     if seat is not None and seat not in seats:
-                        self.report(
-                            "BZ105",
-                            f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
-                            span,
-                        )
-                        ok = False
+                        unknown(seat, item.span)
         for seat in deal.hands:
             if seat not in seats:
                 self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile", deal.hand_spans.get(seat))
