@@ -8,7 +8,6 @@ discrepancy so that one mistake is not reported again at every later score line.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -72,7 +71,7 @@ class Snapshot:
     after every trick took a fifth of a replay).
     """
 
-    __slots__ = ("_hands", "_held", "_tables", "scores", "stock", "turnup")
+    __slots__ = ("_hands", "_in_hand", "_on_table", "_tables", "scores", "stock", "turnup")
 
     scores: dict[str, int]
     stock: int
@@ -80,12 +79,14 @@ class Snapshot:
 
     def __init__(
         self,
-        held: dict[str, tuple[dict[Card, int], list[Card]]],
+        in_hand: dict[str, tuple[Card, ...]],
+        on_table: dict[str, tuple[Card, ...]],
         scores: dict[str, int],
         stock: int,
         turnup: Card | None,
     ) -> None:
-        self._held = held  # each seat's hand (card counts) and table cards, unsorted
+        self._in_hand = in_hand  # unsorted, until asked for
+        self._on_table = on_table
         self._hands: dict[str, list[Card]] | None = None
         self._tables: dict[str, list[Card]] | None = None
         self.scores = scores
@@ -95,8 +96,10 @@ class Snapshot:
     @classmethod
     def of(cls, state: DealState) -> Snapshot:
         """What the state shows now (copied: the replay changes its state in place)."""
+        seats = state.seats
         return cls(
-            {s: (dict(v.hand), [t.card for t in v.table]) for s, v in state.seats.items()},
+            {s: tuple(v.hand.elements()) for s, v in seats.items()},
+            {s: tuple(t.card for t in v.table) for s, v in seats.items()},
             state.scores(),
             state.stock_count,
             state.turnup if state.turnup_in_stock else None,
@@ -106,14 +109,14 @@ class Snapshot:
     def hands(self) -> dict[str, list[Card]]:
         """Each seat's concealed hand, sorted."""
         if self._hands is None:
-            self._hands = {s: _sorted(Counter(hand).elements()) for s, (hand, _) in self._held.items()}
+            self._hands = {s: _sorted(cards) for s, cards in self._in_hand.items()}
         return self._hands
 
     @property
     def tables(self) -> dict[str, list[Card]]:
         """Each seat's declared cards lying face up, sorted."""
         if self._tables is None:
-            self._tables = {s: _sorted(table) for s, (_, table) in self._held.items()}
+            self._tables = {s: _sorted(cards) for s, cards in self._on_table.items()}
         return self._tables
 
     def _fields(self) -> tuple[object, ...]:
@@ -560,7 +563,8 @@ class _Replayer:
             state = step.state
             if step.winner is not None:
                 winner = step.winner
-            questions.extend((play.seat, q) for q in play.questions)
+            if play.questions:
+                questions.extend((play.seat, q) for q in play.questions)
         if len(trick.plays) != profile.players:
             self.report(
                 "BZ207",
@@ -578,7 +582,8 @@ class _Replayer:
             )
         draws: list[tuple[str, Card]] = []
         comments = list(trick.comments)
-        stated_draws = any(isinstance(item, Draws) for item in trick.items)
+        # (Only a record that writes out the stock may leave the draws out.)
+        stated_draws = state.stock is None or any(isinstance(item, Draws) for item in trick.items)
         for item in trick.items:
             pending = not stated_draws and state.to_draw and state.stock is not None
             # The record leaves the draws out (the stock is written out): where the rules let a player declare or
