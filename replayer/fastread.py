@@ -11,6 +11,11 @@ for that statement, and a line that matches none of them (another spelling, a co
 statement added to the grammar later, a syntax error) makes :func:`read_tree` give up and return None, so that the
 Lark parser reads the record and reports its errors exactly as before. tests/test_fastread.py checks that whatever
 this reader accepts, Lark accepts with the same tree.
+
+Most lines of a record are tricks, draws and running scores: :func:`read_statements` can leave those as their matched
+:class:`Line`, which the builder reads without making tokens or a tree (a validation's largest cost was making them).
+The tree's tokens and the builder's values come from the same pieces of the match (:meth:`Line.plays` and its
+siblings), and the tests build every record they check both ways, to the same record and the same diagnostics.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 deals and tricks. This is the only module that imports lark.
 
 A record is first read by the fast reader (:mod:`replayer.fastread`), which builds the same tree as Lark for the
-common statements; when it gives up, Lark reads the record (and reports its syntax errors). Lark is imported only
+common statements (and leaves the commonest, tricks, draws and running scores, as their matched lines, which the
+builder reads straight); when it gives up, Lark reads the record (and reports its syntax errors). Lark is imported only
 then, which keeps it out of a command's start-up.
 """
 
