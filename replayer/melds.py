@@ -98,12 +98,19 @@ def matches(spec: MeldSpec, cards: Sequence[Card], trump: Suit | None) -> bool:
     return not Counter(c.rank for c in real) - Counter(spec.ranks) and sum(missing.values()) == wild
 
 
+_IDENTIFIED_MAX = 4096
+"""How many combinations :func:`identify` remembers per profile."""
+
+
 def identify(profile: RuleProfile, cards: Sequence[Card], trump: Suit | None) -> list[MeldSpec]:
     """Every meld of the profile that these cards form (usually zero or one)."""
     key = (tuple(cards), trump)
-    found = profile.identified.get(key)
+    known = profile.identified
+    found = known.get(key)
     if found is None:  # records declare the same few combinations again and again: each is tried once
-        found = profile.identified[key] = tuple(spec for spec in profile.melds if matches(spec, cards, trump))
+        if len(known) >= _IDENTIFIED_MAX:  # a corpus of odd declarations must not grow the memory without bound
+            known.clear()
+        found = known[key] = tuple(spec for spec in profile.melds if matches(spec, cards, trump))
     return list(found)
 
 

@@ -199,6 +199,23 @@ def test_extra_melds_are_recognised() -> None:
     assert identify(ua2, cards("7H 7H"), Suit.C) == []
 
 
+def test_the_melds_found_are_remembered_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # identify() remembers its answers on the profile; a corpus of ever new declarations must not grow that without
+    # end, and an answer worked out again after the memory is cleared is the same.
+    import replayer.melds
+
+    monkeypatch.setattr(replayer.melds, "_IDENTIFIED_MAX", 3)
+    rules = load_rules("classic")
+    rules.identified.clear()
+    sequence = cards("AC 10C KC QC JC")
+    assert [m.kind for m in identify(rules, sequence, Suit.C)] == ["sequence"]
+    for text in ("KH QH", "KS QS", "AH AS AD AC", "QS JD"):
+        identify(rules, cards(text), Suit.C)
+        assert len(rules.identified) <= 3
+    assert [m.kind for m in identify(rules, sequence, Suit.C)] == ["sequence"]
+    assert identify(rules, sequence, Suit.H) == []
+
+
 # --- play: following suit, draws, card points -------------------------------------------------------------------
 
 UA_N = "AS KH QH KH QH 9C 8C 7D"
