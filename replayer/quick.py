@@ -13,11 +13,14 @@ which reports exactly what is wrong; so the output of ``bezique validate`` is th
 tests/test_quick.py checks that it never accepts what the full path rejects, over records, generated games and
 mutants of them.
 
-What it covers: profiles of two seats with a turn-up and neither sides, fixed trumps by declaration, a hand target,
-game points, one-hand game scoring nor joint declarations (classic, ua2, ru19, ruwiki); statements ``game``,
-text headers, ``players``, ``profile``, ``deal``, ``dealer``, ``trump``, ``turnup``, ``hand``, ``trick`` (ordered),
-``exchanges``, ``declares``, ``draws``, ``score``, ``brisques``, ``result``, ``total`` and ``winner``, with comments
-closed on their line. Declarations go through the meld logic of replayer/melds.py, as in the engine.
+What it covers: profiles of two seats without sides, a hand target, game points or joint declarations: with a
+turn-up (classic, ua2, ru19, ruwiki), or without one and trumps fixed by the first marriage or sequence declared,
+with carte blanche, the six-pack cut bonuses, brisques counted only to break a tie or to escape the rubicon, and
+one-hand game scoring (rubicon-000/001, chinese-000/001, 8p-000/001, no-trump). Statements ``game``, text headers,
+``players``, ``profile``, ``deal``, ``dealer``, ``trump``, ``turnup``, ``hand``, ``cut``, ``guess``, ``trick``
+(ordered), ``exchanges``, ``declares``, ``draws``, ``score``, ``brisques``, ``result``, ``total``, ``game score`` and
+``winner``, with comments closed on their line. Declarations go through the meld logic of replayer/melds.py, and
+the one-hand game's score through replayer/gamescore.py, as in the engine and the replay.
 
 It imports neither Lark nor the reader, the record classes or the engine, so that a valid file is validated without
 loading them.
@@ -31,8 +34,9 @@ from functools import cache
 
 from .cards import Card, Rank, Suit
 from .errors import RuleProfileError
+from .gamescore import brisques_counted, game_score, game_winner
 from .melds import TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
-from .rules import RuleProfile, load_rules
+from .rules import MeldSpec, RuleProfile, load_rules
 
 __all__ = ["accept"]
 
@@ -49,6 +53,8 @@ _CARD_OF_TEXT = {r + s: _SUITS.index(s) * 8 + int(rank) for r, rank in _RANK_TEX
 _CARDS = [Card(Suit(_SUITS[i // 8]), Rank(i % 8)) for i in range(32)]
 """The card of each int."""
 _SEVEN = int(Rank.SEVEN)
+_COURT = [card.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for card in _CARDS]
+"""Whether each card is a court card (a figure), which a carte blanche may not hold."""
 
 # Subsets of the grammar's statements (grammar/bezique.lark), as replayer/fastread.py reads them: ASCII spellings,
 # upper case cards and seats, lower case keywords. A line of any other shape is a doubt.
@@ -61,7 +67,9 @@ _TRICK = re.compile(
     rf"trick{_G}({_INT}){_W}:{_W}({_SEAT}){_G}({_CARD}){_W},{_W}({_SEAT}){_G}({_CARD})(?:{_W}->{_W}({_SEAT}))?"
 )
 _DRAWS = re.compile(rf"draws?{_G}({_SEAT}){_G}({_CARD})(?:{_W},{_W}({_SEAT}){_G}({_CARD}))?")
-_VALUES = re.compile(rf"(score|brisques|result|total){_G}({_SEAT}){_G}({_INT})(?:{_W},{_W}({_SEAT}){_G}({_INT}))?")
+_VALUES = re.compile(
+    rf"(score|brisques|result|total|game{_G}score){_G}({_SEAT}){_G}({_INT})(?:{_W},{_W}({_SEAT}){_G}({_INT}))?"
+)
 _EXCHANGE = re.compile(rf"({_SEAT}){_G}exchanges?{_G}({_CARD})(?:{_W}={_W}({_INT}))?")
 _DECLARE = re.compile(
     rf"({_SEAT}){_G}declares?(?:{_G}(?!with\b)((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*))?((?:{_G}{_CARD})*)"
@@ -88,6 +96,7 @@ _DEAL = re.compile(rf"deal(?:{_G}{_INT})?")
 _DEALER = re.compile(rf"dealer{_W}:{_W}({_SEAT})")
 _TRUMP = re.compile(rf"trumps?{_W}:{_W}([SHDC])")
 _TURNUP = re.compile(rf"turn-?up{_W}:{_W}({_CARD})")
+_CUT = re.compile(rf"(cut|guess){_W}:{_W}({_INT})")
 _HAND = re.compile(rf"hand{_G}({_SEAT}){_W}:((?:{_W}{_CARD}(?:{_G}{_CARD})*)?)")
 _WINNER = re.compile(rf"winner{_G}({_SEAT})")
 # What str.splitlines() breaks at besides "\n" (see replayer/stream.py): such a text is left to the full path.
@@ -107,7 +116,7 @@ class _Rules:
         self.card_points = [points.get(card.rank, 0) for card in _CARDS]
         self.points_at_trick = bool(profile.card_points) and profile.card_points_when == "trick"
         self.points_at_end = bool(profile.card_points) and profile.card_points_when == "end"
-        self.face_down = profile.stock_size - 1
+        self.face_down = profile.stock_size - (1 if profile.turnup else 0)
         self.total_tricks = profile.total_tricks
         last = str(options.get("last_trick", "final"))
         self.last_trick = profile.phase1_tricks if last == "24" else profile.total_tricks
@@ -121,16 +130,21 @@ class _Rules:
         self.meld_points = {m.kind: m.points for m in profile.melds}
         target = options.get("target")
         self.target = target if isinstance(target, int) else None
+        self.fixing = dict(profile.trump_fixing)
+        """The kinds whose first declaration fixes trumps, with what it scores then (no turn-up)."""
+        self.game_scoring = profile.game_scoring
+        self.brisques_conditional = profile.brisques_when == "tie_or_rubicon" and profile.game_scoring is not None
 
 
 def _supported(profile: RuleProfile) -> bool:
-    """The profiles whose rules this module implements (the two-seat turn-up games of the classic family)."""
+    """The profiles whose rules this module implements: the two-seat games of the classic family, with a turn-up,
+    or without one and trumps fixed by the first declaration of a marriage or sequence (Rubicon, the six- and
+    eight-pack games, no-trump), scored to a target or as a one-hand game."""
     return (
         profile.players == 2
-        and profile.turnup
+        and profile.turnup != bool(profile.trump_fixing)
+        and not (profile.trump_fixing and profile.card_points_trump_seven)
         and not profile.sides
-        and not profile.trump_fixing
-        and profile.game_scoring is None
         and not profile.hand_target
         and not profile.game_points
         and not profile.declare_lead_from
@@ -145,10 +159,10 @@ def _supported(profile: RuleProfile) -> bool:
         and profile.phase2_play in ("free", "follow_suit", "follow_trump", "follow_win_trump")
         and profile.draw_order in ("winner_first", "leader_first")
         and profile.last_trick_to == "winner"
-        and profile.brisques_when == "always"
+        and profile.brisques_when in ("always", "tie_or_rubicon")
         and profile.next_dealer == "alternate"
         and set(profile.ranks) <= set(_RANK_TEXT.values())
-        and not any(m.whole_hand or m.extends is not None for m in profile.melds)
+        and all(m.hand in (None, "no_court") and m.extends is None for m in profile.melds)
     )
 
 
@@ -166,20 +180,24 @@ def _rules(name: str, given: tuple[tuple[str, str], ...], target: int | None) ->
     if target is not None and "target" in options:
         options["target"] = target
     profile = base.with_options(options)
-    # (The replay checks the next dealer by the profile's own rule, before options: both must alternate.)
-    if not _supported(profile) or base.next_dealer != "alternate":
+    # (The replay checks the next dealer by the profile's own rule, before options: both must alternate; it scores
+    # a one-hand game by the profile's own game scoring too.)
+    if not _supported(profile) or base.next_dealer != "alternate" or base.game_scoring != profile.game_scoring:
         return None
     return _Rules(profile, options)
 
 
 class _Deal:
-    """One deal on a lean state: per seat (0, 1) the count of each card held, in hand and on the table together."""
+    """One deal on a lean state: per seat (0, 1) the count of each card held, in hand and on the table together.
+    ``trump`` and ``turnup`` are -1 while there are none (a profile without a turn-up, before trumps are fixed)."""
 
-    def __init__(self, rules: _Rules, dealer: int, trump: int, turnup: int, hands: list[list[int]]) -> None:
+    def __init__(
+        self, rules: _Rules, dealer: int, trump: int, turnup: int, hands: list[list[int]], cut: dict[str, int]
+    ) -> None:
         self.rules = rules
         self.trump = trump
         self.turnup = turnup
-        self.turnup_waiting = True
+        self.turnup_waiting = turnup >= 0
         self.stock_left = rules.face_down
         self.held = [[0] * 32, [0] * 32]
         seen = [0] * 32
@@ -188,7 +206,8 @@ class _Deal:
             for card in cards:
                 held[card] += 1
                 seen[card] += 1
-        seen[turnup] += 1
+        if turnup >= 0:
+            seen[turnup] += 1
         copies = rules.copies
         if any(n > copies[card] for card, n in enumerate(seen) if n):
             raise _Doubt
@@ -198,8 +217,16 @@ class _Deal:
         profile = rules.profile
         self.leader = 1 - dealer  # of two seats, the dealer's left and his right are the same seat
         self.scores = [0, 0]
-        if profile.seven_turnup and turnup == trump * 8 + _SEVEN:
+        if profile.seven_turnup and turnup >= 0 and turnup == trump * 8 + _SEVEN:
             self.scores[dealer] += profile.seven_turnup
+        # The six-pack deal's bonuses (the engine's apply_cut): the non-dealer's exact guess of the cards the dealer
+        # lifted, and the dealer's lift of exactly the profile's count.
+        guess_points, lift_points, lift_count = profile.cut_bonus
+        lifted = cut.get("cut")
+        if lifted is not None and cut.get("guess") == lifted and guess_points:
+            self.scores[1 - dealer] += guess_points
+        if lifted is not None and lifted == lift_count and lift_points:
+            self.scores[dealer] += lift_points
         self.trick_no = 0
         self.events: list[tuple[int, str, int]] = []
         """The automatic scores of the last trick and its exchange, (seat, kind, points): what a claim names."""
@@ -214,8 +241,13 @@ class _Deal:
         self.tricks_won = [0, 0]
         self.declared_kinds: list[Counter[str]] = [Counter(), Counter()]
         self.winners: list[int] = []
+        self.blanche = [0, 0]
+        """Carte blanche per seat: 0 not declared, 1 declared (each non-court card drawn may be shown for another),
+        2 ended by a court card drawn (the engine's ``SeatState.blanche``)."""
+        self.blanche_card = [-1, -1]
+        """The non-court card just drawn that may be shown for another carte blanche, until the seat plays."""
         values = list(rules.card_points)
-        if self.rules.profile.card_points_trump_seven:
+        if self.rules.profile.card_points_trump_seven:  # (with a turn-up: trumps known from the deal)
             values[trump * 8 + _SEVEN] = self.rules.profile.card_points_trump_seven
         self.values = values
 
@@ -233,17 +265,19 @@ class _Deal:
         phase = self.phase
         self.winner = -1
         self.window_open = False
+        self.blanche_card = [-1, -1]
         self._take(first, lead)
         profile = rules.profile
         if not self._may_follow(profile.phase2_play if phase == 2 else profile.phase1_play, second, lead, follow):
             raise _Doubt
         self._take(second, follow)
         trump = self.trump
+        seven = trump * 8 + _SEVEN if trump >= 0 else -1
         scores = self.scores
         events = self.events = []
         if phase in rules.seven_played_phases and rules.seven_played and not profile.seven_played_must_win:
             for seat, card in ((first, lead), (second, follow)):
-                if card == trump * 8 + _SEVEN:
+                if card == seven:
                     scores[seat] += rules.seven_played
                     events.append((seat, "seven_played", rules.seven_played))
         if (follow >> 3 == lead >> 3 and follow & 7 > lead & 7) or (follow >> 3 == trump and lead >> 3 != trump):
@@ -261,7 +295,7 @@ class _Deal:
             events.append((winner, "card_points", values[lead] + values[follow]))
         elif rules.points_at_end:
             self.points_at_end[winner] += values[lead] + values[follow]
-        seven_won = top == trump * 8 + _SEVEN
+        seven_won = top == seven
         if phase in rules.seven_played_phases and rules.seven_played and profile.seven_played_must_win and seven_won:
             scores[winner] += rules.seven_played
             events.append((winner, "seven_played", rules.seven_played))
@@ -288,7 +322,7 @@ class _Deal:
             return True
         if any(held[led * 8 : led * 8 + 8]):
             return False
-        if rule in ("follow_win_trump", "follow_trump") and card >> 3 != self.trump:
+        if rule in ("follow_win_trump", "follow_trump") and self.trump >= 0 and card >> 3 != self.trump:
             return not any(held[self.trump * 8 : self.trump * 8 + 8])
         return True
 
@@ -321,6 +355,10 @@ class _Deal:
         else:
             raise _Doubt
         self.held[seat][card] += 1
+        if self.blanche[seat] == 1:
+            # Each non-court card drawn may be shown for another carte blanche; the first court card ends it.
+            self.blanche[seat] = 2 if _COURT[card] else 1
+            self.blanche_card[seat] = -1 if _COURT[card] else card
         if not self.to_draw and self.stock_left == 0 and not self.turnup_waiting:
             self.tables = [[], []]  # phase 2: the declared cards go back into the hands
 
@@ -354,18 +392,27 @@ class _Deal:
         self.turnup = card
 
     def declare(self, seat: int, kind: str | None, cards: list[int], points: int | None) -> None:
-        """A declaration scored after a won trick: the engine's ``apply_declare`` for one seat's own cards."""
+        """A declaration scored after a won trick: the engine's ``apply_declare`` for one seat's own cards (and its
+        ``apply_carte_blanche`` for a whole-hand meld named)."""
         rules = self.rules
         profile = rules.profile
+        named = profile.meld(kind) if kind is not None else None
+        if named is not None and named.whole_hand:
+            self._carte_blanche(seat, named, cards, points)
+            return
         self._window(seat)
-        trump = Suit(_SUITS[self.trump])
+        trump = Suit(_SUITS[self.trump]) if self.trump >= 0 else None
         shown = [_CARDS[c] for c in cards]
+        # Before trumps are fixed, the fixing kinds the cards form as if their suit were trumps (engine's _fixing).
+        fixing: list[MeldSpec] = []
+        if trump is None and rules.fixing and shown:
+            fixing = [m for m in profile.melds if m.kind in rules.fixing and matches(m, shown, shown[0].suit)]
         if kind is None:
-            found = identify(profile, shown, trump)
+            found = identify(profile, shown, trump) + fixing
             spec = found[0] if found else None
         else:  # (the kind named must be one the cards form: identify()'s test of that kind alone)
-            spec = profile.meld(kind)
-            if spec is not None and not matches(spec, shown, trump):
+            spec = named
+            if spec is not None and not matches(spec, shown, trump) and spec not in fixing:
                 spec = None
         if spec is None:
             raise _Doubt
@@ -397,12 +444,33 @@ class _Deal:
             self.next_uid += 1
         nth = self.declared_kinds[seat][spec.kind] + 1
         value = spec.points_for(nth, profile.repeat_rule)
+        if spec in fixing:  # the first marriage (or sequence) fixes trumps and scores what the profile gives it
+            self.trump = cards[0] >> 3
+            value = rules.fixing[spec.kind]
         if points is not None and points != value:
             raise _Doubt
         mark_scored(table, uids, spec, self.trick_no)
         self.scores[seat] += value
         self.declared_kinds[seat][spec.kind] += 1
         self.declared.append(as_set)
+
+    def _carte_blanche(self, seat: int, spec: MeldSpec, cards: list[int], points: int | None) -> None:
+        """A carte blanche: the whole hand without a court card shown before the first trick, then again each
+        non-court card drawn, shown before the seat plays (the engine's ``apply_carte_blanche``). No trick need be
+        won, and it is not the trick's one declaration."""
+        if points is not None and points != spec.points:
+            raise _Doubt
+        if self.blanche[seat] == 0:
+            held = self.held[seat]
+            if self.trick_no or any(n and _COURT[card] for card, n in enumerate(held)):
+                raise _Doubt
+            if cards and Counter(cards) != Counter({card: n for card, n in enumerate(held) if n}):
+                raise _Doubt
+        elif self.blanche_card[seat] < 0 or cards not in ([], [self.blanche_card[seat]]):
+            raise _Doubt  # (also once a court card drawn has ended it: no card may then be shown)
+        self.blanche[seat] = 1
+        self.blanche_card[seat] = -1
+        self.scores[seat] += spec.points
 
     def claim(self, seat: int, kind: str, points: int | None) -> None:
         """``N scores seven_played = 10``: an automatic score of this trick, stated (the replay's ``claim``)."""
@@ -414,10 +482,21 @@ class _Deal:
         """The end of the hand: every trick played, brisques and the card points counted at the end."""
         if self.trick_no != self.rules.total_tricks:
             raise _Doubt
-        points = self.rules.profile.brisque_points
+        rules = self.rules
+        points = rules.profile.brisque_points
+        won = [n * points for n in self.brisques]
+        if rules.brisques_conditional and rules.game_scoring is not None:
+            # Rubicon: the brisques count only to break a tie or to lift a seat to the rubicon (both seats or none).
+            seats = rules.seats
+            counted = brisques_counted(
+                dict(zip(seats, self.scores, strict=True)),
+                dict(zip(seats, won, strict=True)),
+                rules.game_scoring.rubicon,
+            )
+            won = won if counted else [0, 0]
+        self.brisques = won
         for seat in (0, 1):
-            self.brisques[seat] *= points
-            self.scores[seat] += self.brisques[seat] + self.points_at_end[seat]
+            self.scores[seat] += won[seat] + self.points_at_end[seat]
 
 
 class _Game:
@@ -441,8 +520,12 @@ class _Game:
         self.trump = -1
         self.turnup = -1
         self.hands: dict[int, list[int]] = {}
+        self.cut: dict[str, int] = {}
+        """The deal's ``cut`` and ``guess`` headers."""
         self.ended = False
-        """The deal's end statements (brisques, result, total) have begun."""
+        """The deal's end statements (brisques, result, total, game score) have begun."""
+        self.game_scores: list[int] | None = None
+        """A one-hand game's scores after the deal (Rubicon scoring), once it has ended."""
 
     def start(self) -> _Rules:
         """The game's headers are read: its rules."""
@@ -461,6 +544,7 @@ class _Game:
         self.deal = None
         self.dealer = self.trump = self.turnup = -1
         self.hands = {}
+        self.cut = {}
         self.ended = False
 
     def seat(self, letter: str) -> int:
@@ -470,26 +554,32 @@ class _Game:
         return index
 
     def playing(self) -> _Deal:
-        """The deal's state, set up at its first trick from its headers."""
+        """The deal's state, set up from its headers at its first trick (or a declaration before it: a carte
+        blanche)."""
         deal = self.deal
         if deal is None:
             rules = self.rules
-            if self.deals == 0 or rules is None or self.ended or self.dealer < 0 or self.turnup < 0:
+            if self.deals == 0 or rules is None or self.ended or self.dealer < 0:
                 raise _Doubt
             if len(self.hands) != 2 or any(len(h) != rules.profile.hand_size for h in self.hands.values()):
                 raise _Doubt
-            trump = self.turnup >> 3 if self.trump < 0 else self.trump
-            if trump != self.turnup >> 3:
+            # A turn-up where the profile turns one up, which fixes trumps (a ``trump`` header may only agree);
+            # without one, no trumps until a declaration fixes them.
+            if rules.profile.turnup != (self.turnup >= 0) or (self.turnup < 0 and self.trump >= 0):
                 raise _Doubt
-            deal = self.deal = _Deal(rules, self.dealer, trump, self.turnup, [self.hands[0], self.hands[1]])
+            trump = self.turnup >> 3 if self.turnup >= 0 else -1
+            if self.trump >= 0 and trump != self.trump:
+                raise _Doubt
+            hands = [self.hands[0], self.hands[1]]
+            deal = self.deal = _Deal(rules, self.dealer, trump, self.turnup, hands, self.cut)
         elif self.ended:
             raise _Doubt
         return deal
 
     def current(self) -> _Deal:
-        """The deal's state for a statement that follows a trick (draws, a score, an exchange, a declaration)."""
+        """The deal's state for a statement that follows a trick (draws, a score, an exchange, a claim)."""
         deal = self.deal
-        if deal is None or self.ended:
+        if deal is None or self.ended or not deal.trick_no:
             raise _Doubt
         return deal
 
@@ -498,15 +588,22 @@ class _Game:
         deal = self.deal
         if deal is None:
             raise _Doubt
-        if not self.ended:
+        rules = self.rules
+        if not self.ended and rules is not None:
             self.ended = True
             deal.finish()
             for seat in (0, 1):
                 self.totals[seat] += deal.scores[seat]
+            if rules.game_scoring is not None:
+                scores = game_score(rules.game_scoring, dict(zip(rules.seats, deal.scores, strict=True)))
+                self.game_scores = [scores[seat] for seat in rules.seats]
             self.decide(deal)
-        actual = {"brisques": deal.brisques, "result": deal.scores, "total": self.totals}[what]
+        actual = {"brisques": deal.brisques, "result": deal.scores, "total": self.totals, "game": self.game_scores}
+        checked = actual["game" if what.startswith("game") else what]
+        if checked is None:
+            raise _Doubt  # a game score where the game is played to a target
         for letter, value in values:
-            if actual[self.seat(letter)] != value:
+            if checked[self.seat(letter)] != value:
                 raise _Doubt
 
     def close_deal(self) -> None:
@@ -515,9 +612,16 @@ class _Game:
             self.end("result", [])
 
     def decide(self, deal: _Deal) -> None:
-        """The game's winner once a seat reaches the target (the replay's ``decide``)."""
+        """The game's winner: of a one-hand game the seat with more points, else once a seat reaches the target
+        (the replay's ``decide``); while there is none, the next deal decides."""
         rules = self.rules
-        if self.decided >= 0 or rules is None or rules.target is None:
+        if self.decided >= 0 or rules is None:
+            return
+        if rules.game_scoring is not None:
+            winner = game_winner(dict(zip(rules.seats, deal.scores, strict=True)))
+            self.decided = -1 if winner is None else rules.seats.index(winner)
+            return
+        if rules.target is None:
             return
         over = [seat for seat in (0, 1) if self.totals[seat] >= rules.target]
         if len(over) == 1:
@@ -671,9 +775,9 @@ def _other(game: _Game, line: str) -> None:
         game.current().exchange(game.seat(seat), _CARD_OF_TEXT[card], int(points) if points else None)
     elif (m := _DECLARE.fullmatch(line)) is not None:
         seat, kind, cards, points = m.groups()
-        if not cards:
-            raise _Doubt
-        game.current().declare(
+        if not cards and kind is None:
+            raise _Doubt  # (the reader's BZ304: a declaration names its kind, its cards, or both)
+        game.playing().declare(
             game.seat(seat), kind, [_CARD_OF_TEXT[c] for c in cards.split()], int(points) if points else None
         )
     elif (m := _CLAIM.fullmatch(line)) is not None:
@@ -685,9 +789,9 @@ def _other(game: _Game, line: str) -> None:
         game.new_deal()
     elif (m := _WINNER.fullmatch(line)) is not None:
         game.close_deal()
-        rules = game.start()
+        game.start()
         game.winner = m.group(1)
-        if game.seat(game.winner) != game.decided or rules.target is None:
+        if game.seat(game.winner) != game.decided:
             raise _Doubt
     elif game.deal is not None or game.ended:
         raise _Doubt
@@ -698,7 +802,8 @@ def _other(game: _Game, line: str) -> None:
 
 
 def _deal_header(game: _Game, line: str) -> None:
-    """``dealer``, ``trump``, ``turnup`` and ``hand``, each once, before the deal's first trick."""
+    """``dealer``, ``trump``, ``turnup``, ``hand``, ``cut`` and ``guess``, each once, before the deal's first trick
+    (no turn-up where the profile turns none up, no trumps where a declaration fixes them)."""
     if (m := _HAND.fullmatch(line)) is not None:
         seat = game.seat(m.group(1))
         if seat in game.hands:
@@ -706,10 +811,12 @@ def _deal_header(game: _Game, line: str) -> None:
         game.hands[seat] = [_CARD_OF_TEXT[c] for c in m.group(2).split()]
     elif (m := _DEALER.fullmatch(line)) is not None and game.dealer < 0:
         game.dealer = game.seat(m.group(1))
-    elif (m := _TURNUP.fullmatch(line)) is not None and game.turnup < 0:
+    elif (m := _TURNUP.fullmatch(line)) is not None and game.turnup < 0 and game.start().profile.turnup:
         game.turnup = _CARD_OF_TEXT[m.group(1)]
-    elif (m := _TRUMP.fullmatch(line)) is not None and game.trump < 0:
+    elif (m := _TRUMP.fullmatch(line)) is not None and game.trump < 0 and not game.start().fixing:
         game.trump = _SUITS.index(m.group(1))
+    elif (m := _CUT.fullmatch(line)) is not None and m.group(1) not in game.cut:
+        game.cut[m.group(1)] = int(m.group(2))
     else:
         raise _Doubt
 

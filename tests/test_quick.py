@@ -33,7 +33,12 @@ from replayer.rules import load_rules, profile_names
 from replayer.stream import NotStreamable, game_chunks, read_part
 
 SUPPORTED = ["classic", "ua2", "ru19", "ruwiki"]
-"""The profiles the fast path plays (two seats, a turn-up, the classic family's play)."""
+"""The profiles the fast path plays with a turn-up (two seats, the classic family's play)."""
+
+NO_TURNUP = ["8p-000", "8p-001", "chinese-000", "chinese-001", "rubicon-000", "rubicon-001", "no-trump"]
+"""The two-seat profiles without a turn-up, trumps fixed by the first marriage or sequence declared, which the fast
+path plays too: carte blanche, cut bonuses, conditional brisques, one-hand game scoring (all but no-trump). Their
+deals are long (up to 128 tricks): their tests sample."""
 
 
 def full_valid(text: str) -> tuple[bool, int]:
@@ -76,6 +81,7 @@ ACCEPTED_RECORDS = [
     "constructed-ua2.bzq",
     "constructed-ru19.bzq",
     "constructed-ruwiki.bzq",
+    *(f"constructed-{profile}.bzq" for profile in NO_TURNUP),
 ]
 """The records of games/ that the fast path accepts (questions, claims, options and comments included)."""
 
@@ -143,7 +149,7 @@ def test_generated_games_of_the_other_supported_profiles_are_accepted(profile: s
         assert agrees(text), f"{profile} seed {seed} left to the full path"
 
 
-@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED)))
+@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED) - set(NO_TURNUP)))
 def test_the_other_profiles_are_left_to_the_full_path(profile: str) -> None:
     assert not agrees(generate_game(profile, 3))
 
@@ -498,6 +504,159 @@ def test_random_byte_edits(data: bytes) -> None:
 @given(st.sampled_from(SUPPORTED), st.integers(0, 10_000))
 def test_random_generated_games(profile: str, seed: int) -> None:
     assert agrees(generate_game(profile, seed))
+
+
+# --- the profiles without a turn-up ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", NO_TURNUP)
+def test_generated_games_of_the_profiles_without_a_turnup_are_accepted(profile: str) -> None:
+    """Every one of 10 seeds takes the fast path (two deals in the first); the full path agrees on two more."""
+    for seed in range(10):
+        text = generate_game(profile, seed, 1 + (seed == 0))
+        assert accept(text.encode("utf-8")) == 1, f"{profile} seed {seed} left to the full path"
+    for seed in range(2):
+        assert agrees(generate_game(profile, 100 + seed)), f"{profile} seed {100 + seed} left to the full path"
+
+
+@pytest.fixture(scope="module")
+def no_turnup_mutants() -> list[tuple[str, str, int]]:
+    """A sample of the mutants of a generated game of each profile (tests/mutate.py walks no carte blanche: the
+    targeted edits below change those)."""
+    texts = [generate_game(profile, 1) for profile in NO_TURNUP]
+    rng = random.Random(6)
+    return [(m.operator, m.text, m.line) for text in texts for m in mutants(walk(text), 6, rng)]
+
+
+def test_mutants_of_the_profiles_without_a_turnup_are_never_accepted(
+    no_turnup_mutants: list[tuple[str, str, int]],
+) -> None:
+    """As for the other profiles: never accepted, and doubted on the line where the full path reports them."""
+    operators = Counter(operator for operator, _, _ in no_turnup_mutants)
+    assert len(no_turnup_mutants) >= 400 and len(operators) >= 15, operators
+    missed = []
+    for operator, text, line in no_turnup_mutants:
+        assert not agrees(text), operator
+        variants = [text] if operator == "wrong-winner" else [text, without_winner(text, line)]
+        for variant in variants:
+            verdict = doubted_by(variant, line)
+            assert verdict is not None or "stock:" in text
+            if verdict is False:
+                missed.append((operator, line, variant.split("\n")[line - 1]))
+    assert not missed
+
+
+def _no_turnup_edits(text: str) -> list[str]:
+    """Edits of what these profiles add to the classic family: a trump or turn-up header, the declaration that fixes
+    trumps named as a plain one or left unnamed, the cut and the guess, the game score (or one where the game is
+    played to a target), and the winner named. A carte blanche (in the record without its running scores, which
+    would tell a change before the line that makes it) moved after the next play, repeated, shown with another card
+    or without its card, by the other seat, for other points, after any later draw of its seat, or a score stated
+    before the first trick."""
+    lines = text.split("\n")
+    edits = []
+    if "carte_blanche" in text:
+        edits += _carte_blanche_edits([line for line in lines if not line.lstrip().startswith("score ")])
+
+    def variant(i: int, line: str) -> None:
+        if line != lines[i]:
+            edits.append("\n".join([*lines[:i], line, *lines[i + 1 :]]))
+
+    def insert(i: int, line: str) -> None:
+        edits.append("\n".join([*lines[:i], line, *lines[i:]]))
+
+    hand = next(i for i, line in enumerate(lines) if line.startswith("hand "))
+    insert(hand, "trump: S")
+    insert(hand, "turnup: 7S")
+    fixing = next(
+        i for i, line in enumerate(lines) if re.search(r"declares (royal_marriage|sequence|double_roy)", line)
+    )
+    plain = {"declares royal_": "declares ", "declares sequence": "declares plain_sequence"}
+    as_plain = re.sub("|".join(plain), lambda m: plain[m.group()], lines[fixing])
+    variant(fixing, as_plain)
+    variant(fixing, re.sub(r" = \d+", "", as_plain))  # (the kind alone wrong)
+    variant(fixing, re.sub(r"declares [a-z_]+ ", "declares ", lines[fixing]))
+    for i, line in enumerate(lines):
+        body = line.split("{")[0]  # (not the numbers of a comment)
+        if m := re.fullmatch(r"(cut|guess): (\d+)", body.strip()):
+            for value in {int(m.group(2)) - 1, int(m.group(2)) + 1, 24}:
+                variant(i, f"{m.group(1)}: {value}")
+        elif body.startswith("game score"):
+            for number in re.finditer(r"\d+", body):
+                variant(i, f"{line[: number.start()]}{int(number.group()) + 1}{line[number.end() :]}")
+        elif body.startswith("result ") and "game score" not in text:
+            insert(i + 1, "game score N 0, S 0")
+    if "\nwinner " not in text:
+        edits += [f"{text.rstrip()}\nwinner {seat}\n" for seat in "NS"]
+    return edits
+
+
+def _carte_blanche_edits(lines: list[str]) -> list[str]:
+    """The carte blanche edits of :func:`_no_turnup_edits`."""
+    edits = []
+    for i, line in enumerate(lines):
+        m = re.fullmatch(r"(\s*)([NS]) declares carte_blanche( \S+)? = (\d+)", line)
+        if m is None:
+            continue
+        indent, seat, card, points = m.groups()
+        other = "S" if seat == "N" else "N"
+        after = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("trick "))
+        edits.append("\n".join([*lines[:i], *lines[i + 1 : after + 1], line, *lines[after + 1 :]]))
+        variants = [
+            f"{line}\n{line}",
+            line.replace(seat, other, 1),
+            line.replace(f" = {points}", f" = {int(points) + 10}"),
+        ]
+        variants += [line.replace(card, "") if card else line.replace(" =", " 8D =")]
+        if card is None:  # shown before the first trick: no score may be stated before it
+            variants.append(f"{line}\n{indent}score {seat} {points}")
+            # After the next draws of the seat, another carte blanche (only a card just drawn, not a court card).
+            draws = [j for j in range(i + 1, len(lines)) if re.match(rf"\s*draws .*{seat} ", lines[j])]
+            for j in draws[:6]:
+                edits.append("\n".join([*lines[: j + 1], f"{indent}{seat} declares carte_blanche", *lines[j + 1 :]]))
+        edits += ["\n".join([*lines[:i], changed, *lines[i + 1 :]]) for changed in variants]
+    return edits
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "constructed-chinese-001.bzq",
+        "constructed-rubicon-000.bzq",
+        "constructed-8p-001.bzq",
+        "chinese-000 3",
+        "no-trump 2",
+    ],
+)
+def test_edits_of_the_rules_without_a_turnup_are_doubted_where_the_full_path_finds_them(source: str) -> None:
+    if source.endswith(".bzq"):
+        text = (GAMES / source).read_text(encoding="utf-8")
+    else:
+        profile, seed = source.split()
+        text = generate_game(profile, int(seed))
+    assert agrees(text)
+    edits = _no_turnup_edits(text)
+    accepted = rejected = 0
+    for edit in edits:
+        line = first_error_line(edit)
+        if line is None:
+            accepted += agrees(edit)
+            continue
+        rejected += 1
+        assert doubted_by(edit, line), (line, edit.split("\n")[line - 1])
+    # Most edits break a rule; naming no kind for the fixing declaration (or the right winner) breaks none.
+    assert rejected >= len(edits) // 2 and accepted >= 1, (accepted, rejected, len(edits))
+
+
+def test_the_declaration_that_fixes_trumps_scores_what_the_profile_gives_it() -> None:
+    """In no-trump a double royal marriage that fixes trumps scores 50, or 80 under an option, whatever the meld
+    table gives it (80)."""
+    for options, points in ((None, 50), ({"nt_double_first_marriage": "80"}, 80)):
+        text = generate_game("no-trump", 30, options=options)
+        fixing = f"S declares double_royal_marriage KD KD QD QD = {points}"
+        assert fixing in text and agrees(text)
+        edited = text.replace(fixing, fixing.replace(f"= {points}", f"= {130 - points}"))  # (50 and 80 swapped)
+        assert not agrees(edited) and not full_valid(edited)[0]
 
 
 # --- the command line -------------------------------------------------------------------------------------------
