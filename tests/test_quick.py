@@ -659,6 +659,25 @@ def test_the_declaration_that_fixes_trumps_scores_what_the_profile_gives_it() ->
         assert not agrees(edited) and not full_valid(edited)[0]
 
 
+OPTIONS = [
+    (profile, name, value)
+    for profile in ("no-trump", "rubicon-000", "rubicon-001", "chinese-000", "chinese-001")
+    for name, spec in load_rules(profile).options.items()
+    for value in spec.values
+    if value != str(spec.default)
+]
+"""Every house rule of the shorter profiles without a turn-up (the eight-pack games have the six-pack ones')."""
+
+
+@pytest.mark.parametrize(("profile", "name", "value"), OPTIONS)
+def test_the_options_of_the_profiles_without_a_turnup_are_played(profile: str, name: str, value: str) -> None:
+    """A generated game under each option takes the fast path, the full path agrees, and a sample of its mutants
+    is never accepted."""
+    text = generate_game(profile, 0, options={name: value})
+    assert f"{name}={value}" in text and agrees(text)
+    assert not [m.operator for m in mutants(walk(text), 2, random.Random(0)) if agrees(m.text)]
+
+
 # --- the command line -------------------------------------------------------------------------------------------
 
 
