@@ -76,14 +76,12 @@ def fields(part: cli._Part) -> tuple[object, ...]:
     return tuple(getattr(part, name) for name in part.__slots__)
 
 
-ACCEPTED_RECORDS = [
-    "worked-deal-000.bzq",
-    "constructed-ua2.bzq",
-    "constructed-ru19.bzq",
-    "constructed-ruwiki.bzq",
-    *(f"constructed-{profile}.bzq" for profile in NO_TURNUP),
-]
-"""The records of games/ that the fast path accepts (questions, claims, options and comments included)."""
+TURNUP_RECORDS = ["worked-deal-000.bzq", "constructed-ua2.bzq", "constructed-ru19.bzq", "constructed-ruwiki.bzq"]
+"""The records of games/ with a turn-up that the fast path accepts (questions, claims, options and comments)."""
+
+ACCEPTED_RECORDS = [*TURNUP_RECORDS, *(f"constructed-{profile}.bzq" for profile in NO_TURNUP)]
+"""The records of games/ that the fast path accepts (the long records without a turn-up are not mutated whole: see
+the tests of those profiles)."""
 
 RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
 
@@ -191,7 +189,7 @@ def _walks() -> list[str]:
     texts = [generate_game("classic", seed, 1 + seed % 3) for seed in range(12)]
     texts += [generate_game(profile, seed, 1 + seed % 2) for profile in SUPPORTED[1:] for seed in range(4)]
     # The worked game and the constructed records of these profiles: questions, claims, options, comments.
-    texts += [(GAMES / name).read_text(encoding="utf-8") for name in ACCEPTED_RECORDS]
+    texts += [(GAMES / name).read_text(encoding="utf-8") for name in TURNUP_RECORDS]
     return texts
 
 
@@ -521,11 +519,21 @@ def test_generated_games_of_the_profiles_without_a_turnup_are_accepted(profile: 
 
 @pytest.fixture(scope="module")
 def no_turnup_mutants() -> list[tuple[str, str, int]]:
-    """A sample of the mutants of a generated game of each profile (tests/mutate.py walks no carte blanche: the
-    targeted edits below change those)."""
-    texts = [generate_game(profile, 1) for profile in NO_TURNUP]
+    """A sample of the mutants of a generated game of each profile and of the constructed records (tests/mutate.py
+    walks no carte blanche: the targeted edits below change those)."""
     rng = random.Random(6)
-    return [(m.operator, m.text, m.line) for text in texts for m in mutants(walk(text), 6, rng)]
+    walks = [walk(generate_game(profile, 1)) for profile in NO_TURNUP]
+    found = [(m.operator, m.text, m.line) for w in walks for m in mutants(w, 6, rng)]
+    walked = 0
+    for profile in NO_TURNUP:
+        try:
+            w = walk((GAMES / f"constructed-{profile}.bzq").read_text(encoding="utf-8"))
+        except NotApplicable:  # (a carte blanche)
+            continue
+        walked += 1
+        found.extend((m.operator, m.text, m.line) for m in mutants(w, 3, rng))
+    assert walked >= 4
+    return found
 
 
 def test_mutants_of_the_profiles_without_a_turnup_are_never_accepted(
@@ -607,7 +615,10 @@ def _carte_blanche_edits(lines: list[str]) -> list[str]:
             line.replace(seat, other, 1),
             line.replace(f" = {points}", f" = {int(points) + 10}"),
         ]
-        variants += [line.replace(card, "") if card else line.replace(" =", " 8D =")]
+        if card:  # shown again with the card just drawn: without it, or with another
+            variants += [line.replace(card, ""), line.replace(card, " 9D" if card == " 8D" else " 8D")]
+        else:
+            variants.append(line.replace(" =", " 8D ="))
         if card is None:  # shown before the first trick: no score may be stated before it
             variants.append(f"{line}\n{indent}score {seat} {points}")
             # After the next draws of the seat, another carte blanche (only a card just drawn, not a court card).
