@@ -406,7 +406,7 @@ class _Deal:
         # Before trumps are fixed, the fixing kinds the cards form as if their suit were trumps (engine's _fixing).
         fixing: list[MeldSpec] = []
         if trump is None and rules.fixing and shown:
-            fixing = [m for m in profile.melds if m.kind in rules.fixing and matches(m, shown, shown[0].suit)]
+            fixing = [m for m in identify(profile, shown, shown[0].suit) if m.kind in rules.fixing]
         if kind is None:
             found = identify(profile, shown, trump) + fixing
             spec = found[0] if found else None
