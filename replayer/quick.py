@@ -31,11 +31,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache
+from itertools import permutations, product
 
 from .cards import Card, Rank, Suit
 from .errors import RuleProfileError
 from .gamescore import brisques_counted, game_score, game_winner
-from .melds import TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
+from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
 from .rules import MeldSpec, RuleProfile, load_rules
 
 __all__ = ["accept"]
@@ -63,22 +64,25 @@ _G = r"[ \t\f]+"
 _CARD = r"(?:10|[AKQJT987])[SHDC]"
 _INT = r"\d{1,9}"
 _SEAT = r"[NSEW]"
+_SCORER = r"[NSEW](?:\+[NSEW])?"
+"""A seat, or a side of a partnership game (``N+S``)."""
 _TRICK = re.compile(
-    rf"trick{_G}({_INT}){_W}:{_W}({_SEAT}){_G}({_CARD}){_W},{_W}({_SEAT}){_G}({_CARD})(?:{_W}->{_W}({_SEAT}))?"
+    rf"trick{_G}({_INT}){_W}:{_W}({_SEAT}{_G}{_CARD}(?:{_W},{_W}{_SEAT}{_G}{_CARD})+)(?:{_W}->{_W}({_SEAT}))?"
 )
-_DRAWS = re.compile(rf"draws?{_G}({_SEAT}){_G}({_CARD})(?:{_W},{_W}({_SEAT}){_G}({_CARD}))?")
+_DRAWS = re.compile(rf"draws?{_G}({_SEAT}{_G}{_CARD}(?:{_W},{_W}{_SEAT}{_G}{_CARD})*)")
 _VALUES = re.compile(
-    rf"(score|brisques|result|total|game{_G}score){_G}({_SEAT}){_G}({_INT})(?:{_W},{_W}({_SEAT}){_G}({_INT}))?"
+    rf"(score|brisques|result|total|game{_G}score){_G}({_SCORER}{_G}{_INT}(?:{_W},{_W}{_SCORER}{_G}{_INT})*)"
 )
 _EXCHANGE = re.compile(rf"({_SEAT}){_G}exchanges?{_G}({_CARD})(?:{_W}={_W}({_INT}))?")
 _DECLARE = re.compile(
     rf"({_SEAT}){_G}declares?(?:{_G}(?!with\b)((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*))?((?:{_G}{_CARD})*)"
-    rf"(?:{_W}={_W}({_INT}))?"
+    rf"(?:{_G}with{_G}({_SEAT})((?:{_G}{_CARD})+))?(?:{_W}={_W}({_INT}))?"
 )
+_PASS = re.compile(rf"({_SEAT}){_G}pass(?:es)?{_G}to{_G}({_SEAT})")
 _CLAIM = re.compile(rf"({_SEAT}){_G}scores{_G}((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*)(?:{_W}={_W}({_INT}))?")
 _QUESTION = re.compile(r"\{\?([^}]*)\}")
-# Where the grammar puts a question: just before a play of a trick (the first or the second).
-_ASKED_AT = re.compile(rf"[ \t\f]*trick{_G}{_INT}{_W}:(?:{_W}{_SEAT}{_G}{_CARD}{_W},)?{_W}")
+# Where the grammar puts a question: just before a play of a trick.
+_ASKED_AT = re.compile(rf"[ \t\f]*trick{_G}{_INT}{_W}:(?:{_W}{_SEAT}{_G}{_CARD}{_W},)*{_W}")
 _ASKED_OF = re.compile(rf"{_W}{_SEAT}{_G}{_CARD}")
 _GAME = re.compile(rf'game(?:{_G}"[^"\n]*")?')
 _TEXT_HEADER = re.compile(
@@ -98,7 +102,7 @@ _TRUMP = re.compile(rf"trumps?{_W}:{_W}([SHDC])")
 _TURNUP = re.compile(rf"turn-?up{_W}:{_W}({_CARD})")
 _CUT = re.compile(rf"(cut|guess){_W}:{_W}({_INT})")
 _HAND = re.compile(rf"hand{_G}({_SEAT}){_W}:((?:{_W}{_CARD}(?:{_G}{_CARD})*)?)")
-_WINNER = re.compile(rf"winner{_G}({_SEAT})")
+_WINNER = re.compile(rf"winner{_G}({_SCORER})")
 # What str.splitlines() breaks at besides "\n" (see replayer/stream.py): such a text is left to the full path.
 _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
@@ -110,6 +114,22 @@ class _Rules:
         self.profile = profile
         self.options = options
         self.seats = profile.seats
+        self.players = len(profile.seats)
+        self.scorers = profile.scorers
+        """Who keeps a score: the seats, or the sides (``N+S``) where partners score jointly."""
+        self.scorer = [profile.scorers.index(profile.scorer(seat)) for seat in profile.seats]
+        """The index in ``scorers`` of each seat's score."""
+        self.scorer_of_text = {
+            "+".join(written): self.scorer[profile.seats.index(side[0])]
+            for side in profile.sides
+            for written in permutations(side)
+        }
+        """A score's key as a record writes it (a seat stands for its side too, as ``resolve_scorer`` reads it)."""
+        self.scorer_of_text.update((seat, self.scorer[i]) for i, seat in enumerate(profile.seats))
+        partners = [profile.partner(seat) for seat in profile.seats]
+        self.partner = [profile.seats.index(p) if p is not None else -1 for p in partners]
+        self.first_leader = -1 if profile.first_leader == "dealer_right" else 1
+        """The first leader's place after the dealer in playing order (the engine's ``_first_leader``)."""
         self.copies = [profile.copies(card) for card in _CARDS]
         self.brisque = [card.rank in profile.brisque_ranks for card in _CARDS]
         points = dict(profile.card_points)
@@ -134,22 +154,31 @@ class _Rules:
         """The kinds whose first declaration fixes trumps, with what it scores then (no turn-up)."""
         self.game_scoring = profile.game_scoring
         self.brisques_conditional = profile.brisques_when == "tie_or_rubicon" and profile.game_scoring is not None
+        self.last_trick_halves = profile.last_trick_to == "halves" and bool(profile.sides)
+
+    def scorer_index(self, written: str) -> int:
+        """The score a record's seat or side names (``N``, ``N+S``); a doubt where the full path reports it."""
+        index = self.scorer_of_text.get(written)
+        if index is None:
+            raise _Doubt
+        return index
 
 
 def _supported(profile: RuleProfile) -> bool:
-    """The profiles whose rules this module implements: the two-seat games of the classic family, with a turn-up,
-    or without one and trumps fixed by the first declaration of a marriage or sequence (Rubicon, the six- and
-    eight-pack games, no-trump), scored to a target or as a one-hand game."""
+    """The profiles whose rules this module implements: the games of the classic family, with a turn-up, or without
+    one and trumps fixed by the first declaration of a marriage or sequence (Rubicon, the six- and eight-pack games,
+    no-trump), scored to a target or as a one-hand game; of two seats or more, each for himself or in partnerships
+    of two (three-handed, the four-handed games), partners declaring for and with each other."""
     return (
-        profile.players == 2
+        profile.players == len(profile.seats)
         and profile.turnup != bool(profile.trump_fixing)
         and not (profile.trump_fixing and profile.card_points_trump_seven)
-        and not profile.sides
+        and all(len(side) == 2 for side in profile.sides)
         and not profile.hand_target
         and not profile.game_points
         and not profile.declare_lead_from
-        and not profile.declare_joint
-        and profile.declare_by == "winner"
+        and (not profile.declare_joint or bool(profile.sides))
+        and profile.declare_by in ("winner", "winner_or_partner")
         and profile.declare_after == "won_trick"
         and profile.declare_phases == (1,)
         and profile.declare_until in ("draw", "lead")
@@ -158,11 +187,11 @@ def _supported(profile: RuleProfile) -> bool:
         and profile.phase1_play in ("free", "follow_suit")
         and profile.phase2_play in ("free", "follow_suit", "follow_trump", "follow_win_trump")
         and profile.draw_order in ("winner_first", "leader_first")
-        and profile.last_trick_to == "winner"
+        and profile.last_trick_to in ("winner", "halves")
         and profile.brisques_when in ("always", "tie_or_rubicon")
         and profile.next_dealer == "alternate"
         and set(profile.ranks) <= set(_RANK_TEXT.values())
-        and all(m.hand in (None, "no_court") and m.extends is None for m in profile.melds)
+        and all(m.hand in (None, "no_court", "no_court_side") and m.extends is None for m in profile.melds)
     )
 
 
@@ -187,9 +216,24 @@ def _rules(name: str, given: tuple[tuple[str, str], ...], target: int | None) ->
     return _Rules(profile, options)
 
 
+def _best(cards: list[int], trump: int) -> int:
+    """The index of the winning card (the engine's ``trick_winner``): the highest trump, else the highest card of
+    the suit led; of equal cards the first played."""
+    best = 0
+    for i in range(1, len(cards)):
+        card, top = cards[i], cards[best]
+        if card >> 3 == top >> 3:
+            if card & 7 > top & 7:
+                best = i
+        elif card >> 3 == trump:
+            best = i
+    return best
+
+
 class _Deal:
-    """One deal on a lean state: per seat (0, 1) the count of each card held, in hand and on the table together.
-    ``trump`` and ``turnup`` are -1 while there are none (a profile without a turn-up, before trumps are fixed)."""
+    """One deal on a lean state: per seat (its index in the profile's seats) the count of each card held, in hand
+    and on the table together; the scores per scorer (a seat, or a side). ``trump`` and ``turnup`` are -1 while
+    there are none (a profile without a turn-up, before trumps are fixed)."""
 
     def __init__(
         self, rules: _Rules, dealer: int, trump: int, turnup: int, hands: list[list[int]], cut: dict[str, int]
@@ -199,7 +243,8 @@ class _Deal:
         self.turnup = turnup
         self.turnup_waiting = turnup >= 0
         self.stock_left = rules.face_down
-        self.held = [[0] * 32, [0] * 32]
+        players = rules.players
+        self.held = [[0] * 32 for _ in range(players)]
         seen = [0] * 32
         for seat, cards in enumerate(hands):
             held = self.held[seat]
@@ -212,40 +257,46 @@ class _Deal:
         if any(n > copies[card] for card, n in enumerate(seen) if n):
             raise _Doubt
         self.seen = seen
-        self.tables: list[list[TabledCard]] = [[], []]
+        self.tables: list[list[TabledCard]] = [[] for _ in range(players)]
         self.next_uid = 0
         profile = rules.profile
-        self.leader = 1 - dealer  # of two seats, the dealer's left and his right are the same seat
-        self.scores = [0, 0]
+        self.leader = (dealer + rules.first_leader) % players
+        scorer = rules.scorer
+        self.scores = [0] * len(rules.scorers)
         if profile.seven_turnup and turnup >= 0 and turnup == trump * 8 + _SEVEN:
-            self.scores[dealer] += profile.seven_turnup
+            self.scores[scorer[dealer]] += profile.seven_turnup
         # The six-pack deal's bonuses (the engine's apply_cut): the non-dealer's exact guess of the cards the dealer
         # lifted, and the dealer's lift of exactly the profile's count.
         guess_points, lift_points, lift_count = profile.cut_bonus
         lifted = cut.get("cut")
         if lifted is not None and cut.get("guess") == lifted and guess_points:
-            self.scores[1 - dealer] += guess_points
+            self.scores[scorer[(dealer + 1) % players]] += guess_points
         if lifted is not None and lifted == lift_count and lift_points:
-            self.scores[dealer] += lift_points
+            self.scores[scorer[dealer]] += lift_points
         self.trick_no = 0
         self.events: list[tuple[int, str, int]] = []
         """The automatic scores of the last trick and its exchange, (seat, kind, points): what a claim names."""
         self.winner = -1
         """The last trick's winner while he may still act on it (-1: nobody)."""
         self.window_open = False
+        self.declarer = -1
+        """Who may declare after the last trick when its winner has let his partner declare (-1: the winner)."""
         self.to_draw: list[int] = []
         self.declared: list[set[int]] = []
         self.second_seven_shown = False
-        self.brisques = [0, 0]
-        self.points_at_end = [0, 0]
-        self.tricks_won = [0, 0]
-        self.declared_kinds: list[Counter[str]] = [Counter(), Counter()]
+        self.brisques = [0] * players
+        """The brisques won per seat; per scorer once the deal is finished."""
+        self.points_at_end = [0] * players
+        self.tricks_won = [0] * players
+        self.declared_kinds: list[Counter[str]] = [Counter() for _ in range(players)]
         self.winners: list[int] = []
-        self.blanche = [0, 0]
+        self.blanche = [0] * players
         """Carte blanche per seat: 0 not declared, 1 declared (each non-court card drawn may be shown for another),
         2 ended by a court card drawn (the engine's ``SeatState.blanche``)."""
-        self.blanche_card = [-1, -1]
+        self.blanche_card = [-1] * players
         """The non-court card just drawn that may be shown for another carte blanche, until the seat plays."""
+        self.side_blanche: set[int] = set()
+        """The sides (scorers) that have scored a double carte blanche."""
         values = list(rules.card_points)
         if self.rules.profile.card_points_trump_seven:  # (with a turn-up: trumps known from the deal)
             values[trump * 8 + _SEVEN] = self.rules.profile.card_points_trump_seven
@@ -255,75 +306,98 @@ class _Deal:
     def phase(self) -> int:
         return 1 if (self.stock_left > 0 or self.turnup_waiting or self.to_draw) else 2
 
-    def trick(self, number: int, first: int, lead: int, second: int, follow: int, stated: int) -> None:
-        """Both plays of a trick, its winner and automatic scores, and the draws due after it."""
+    def trick(self, number: int, plays: list[tuple[int, int]], stated: int) -> None:
+        """The plays of a trick (seat, card), every seat's in playing order from the leader, its winner and automatic
+        scores, and the draws due after it."""
         rules = self.rules
-        if number != self.trick_no + 1 or self.to_draw or first != self.leader or second != 1 - first:
+        players = rules.players
+        if number != self.trick_no + 1 or self.to_draw or len(plays) != players or number > rules.total_tricks:
             raise _Doubt
-        if number > rules.total_tricks:
+        leader = self.leader
+        if any(seat != (leader + i) % players for i, (seat, _) in enumerate(plays)):
             raise _Doubt
         phase = self.phase
         self.winner = -1
+        self.declarer = -1
         self.window_open = False
-        self.blanche_card = [-1, -1]
-        self._take(first, lead)
+        self.blanche_card = [-1] * players
         profile = rules.profile
-        if not self._may_follow(profile.phase2_play if phase == 2 else profile.phase1_play, second, lead, follow):
-            raise _Doubt
-        self._take(second, follow)
+        rule = profile.phase2_play if phase == 2 else profile.phase1_play
+        cards: list[int] = []
+        for seat, card in plays:
+            if cards and not self._may_follow(rule, seat, cards, card):
+                raise _Doubt
+            self._take(seat, card)
+            cards.append(card)
         trump = self.trump
         seven = trump * 8 + _SEVEN if trump >= 0 else -1
         scores = self.scores
+        scorer = rules.scorer
         events = self.events = []
         if phase in rules.seven_played_phases and rules.seven_played and not profile.seven_played_must_win:
-            for seat, card in ((first, lead), (second, follow)):
+            for seat, card in plays:
                 if card == seven:
-                    scores[seat] += rules.seven_played
+                    scores[scorer[seat]] += rules.seven_played
                     events.append((seat, "seven_played", rules.seven_played))
-        if (follow >> 3 == lead >> 3 and follow & 7 > lead & 7) or (follow >> 3 == trump and lead >> 3 != trump):
-            winner, top = second, follow
-        else:
-            winner, top = first, lead
+        best = _best(cards, trump)
+        winner, top = plays[best]
         if stated >= 0 and stated != winner:
             raise _Doubt
         self.trick_no = number
         self.tricks_won[winner] += 1
-        self.brisques[winner] += rules.brisque[lead] + rules.brisque[follow]
+        brisque = rules.brisque
+        self.brisques[winner] += sum(brisque[card] for card in cards)
         values = self.values
         if rules.points_at_trick:
-            scores[winner] += values[lead] + values[follow]
-            events.append((winner, "card_points", values[lead] + values[follow]))
+            points = sum(values[card] for card in cards)
+            if points:  # (the engine books no card points for a trick without any: nothing for a claim to name)
+                scores[scorer[winner]] += points
+                events.append((winner, "card_points", points))
         elif rules.points_at_end:
-            self.points_at_end[winner] += values[lead] + values[follow]
+            self.points_at_end[winner] += sum(values[card] for card in cards)
         seven_won = top == seven
         if phase in rules.seven_played_phases and rules.seven_played and profile.seven_played_must_win and seven_won:
-            scores[winner] += rules.seven_played
+            scores[scorer[winner]] += rules.seven_played
             events.append((winner, "seven_played", rules.seven_played))
         if number == rules.last_trick and profile.last_trick_points:
-            scores[winner] += profile.last_trick_points
-            events.append((winner, "last_trick", profile.last_trick_points))
+            if rules.last_trick_halves:  # shared out between the sides: the first seat of each books it
+                share = profile.last_trick_points // len(profile.sides)
+                for side in profile.sides:
+                    first_seat = rules.seats.index(side[0])
+                    scores[scorer[first_seat]] += share
+                    events.append((first_seat, "last_trick", share))
+            else:
+                scores[scorer[winner]] += profile.last_trick_points
+                events.append((winner, "last_trick", profile.last_trick_points))
         self.winners.append(winner)
         self.leader = self.winner = winner
         self.declared = []
         if phase == 1:
             self.window_open = True
-            self.to_draw = [winner if profile.draw_order == "winner_first" else first]
-            self.to_draw.append(1 - self.to_draw[0])
+            first = winner if profile.draw_order == "winner_first" else leader
+            self.to_draw = [(first + i) % players for i in range(players)]
 
-    def _may_follow(self, rule: str, seat: int, lead: int, card: int) -> bool:
-        """Whether the second card may be played to this lead under a play rule (the engine's ``_obliged``)."""
+    def _may_follow(self, rule: str, seat: int, played: list[int], card: int) -> bool:
+        """Whether ``card`` may be played to the trick's cards so far under a play rule (the engine's ``_obliged``)."""
         if rule == "free":
             return True
         held = self.held[seat]
-        led = lead >> 3
-        if card >> 3 == led:
-            if rule == "follow_win_trump" and card & 7 <= lead & 7:
-                return not any(held[c] for c in range(led * 8 + (lead & 7) + 1, led * 8 + 8))
-            return True
+        led = played[0] >> 3
+        top = played[_best(played, self.trump)]
         if any(held[led * 8 : led * 8 + 8]):
-            return False
-        if rule in ("follow_win_trump", "follow_trump") and self.trump >= 0 and card >> 3 != self.trump:
-            return not any(held[self.trump * 8 : self.trump * 8 + 8])
+            if card >> 3 != led:
+                return False
+            if rule == "follow_win_trump" and top >> 3 == led and card & 7 <= top & 7:
+                return not any(held[led * 8 + (top & 7) + 1 : led * 8 + 8])
+            return True
+        trump = self.trump
+        if rule in ("follow_win_trump", "follow_trump") and trump >= 0 and any(held[trump * 8 : trump * 8 + 8]):
+            if top >> 3 == trump:
+                if any(held[trump * 8 + (top & 7) + 1 : trump * 8 + 8]):
+                    return card >> 3 == trump and card & 7 > top & 7
+                if rule == "follow_win_trump":
+                    return True  # a third hand that can neither follow nor over-trump may discard anything
+            return card >> 3 == trump
         return True
 
     def _take(self, seat: int, card: int) -> None:
@@ -360,19 +434,32 @@ class _Deal:
             self.blanche[seat] = 2 if _COURT[card] else 1
             self.blanche_card[seat] = -1 if _COURT[card] else card
         if not self.to_draw and self.stock_left == 0 and not self.turnup_waiting:
-            self.tables = [[], []]  # phase 2: the declared cards go back into the hands
+            self.tables = [[] for _ in self.tables]  # phase 2: the declared cards go back into the hands
 
-    def _window(self, seat: int) -> None:
-        """The engine's ``_window_problem``: only the winner of the last trick, while his window is open."""
-        if self.phase != 1 or self.winner != seat or not self.window_open:
+    def _window(self, seat: int, declaring: bool = True) -> None:
+        """The engine's ``_window_problem``: only the winner of the last trick, while his window is open (or, to
+        declare, the partner he has passed it to)."""
+        if self.phase != 1 or self.winner < 0 or not self.window_open:
             raise _Doubt
+        if seat != (self.declarer if declaring and self.declarer >= 0 else self.winner):
+            raise _Doubt
+
+    def pass_to(self, seat: int, partner: int) -> None:
+        """``N passes to S``: the trick's winner lets his partner declare instead (the engine's ``apply_pass``)."""
+        rules = self.rules
+        if rules.profile.declare_by != "winner_or_partner" or rules.partner[seat] != partner:
+            raise _Doubt
+        self._window(seat)
+        if self.declared:
+            raise _Doubt
+        self.declarer = partner
 
     def exchange(self, seat: int, card: int, points: int | None) -> None:
         """The trump seven exchanged for the turn-up (or, where it scores, the other seven shown)."""
         rules = self.rules
         profile = rules.profile
         if not rules.exchange_any_time:
-            self._window(seat)
+            self._window(seat, declaring=False)
         exchange_card = self.trump * 8 + rules.exchange_rank
         if card != exchange_card or not self.turnup_waiting or not self.held[seat][card]:
             raise _Doubt
@@ -382,7 +469,7 @@ class _Deal:
         awarded = profile.seven_second if show else profile.seven_exchange
         if points is not None and points != awarded:
             raise _Doubt
-        self.scores[seat] += awarded
+        self.scores[rules.scorer[seat]] += awarded
         self.events.append((seat, "seven_shown" if show else "seven_exchange", awarded))
         if show:
             self.second_seven_shown = True
@@ -391,18 +478,36 @@ class _Deal:
         self.held[seat][self.turnup] += 1
         self.turnup = card
 
-    def declare(self, seat: int, kind: str | None, cards: list[int], points: int | None) -> None:
-        """A declaration scored after a won trick: the engine's ``apply_declare`` for one seat's own cards (and its
-        ``apply_carte_blanche`` for a whole-hand meld named)."""
+    def declare(
+        self,
+        seat: int,
+        kind: str | None,
+        cards: list[int],
+        points: int | None,
+        partner: int = -1,
+        theirs: list[int] | None = None,
+    ) -> None:
+        """A declaration scored after a won trick: the engine's ``apply_declare`` for one seat's own cards, or with
+        his partner's (``theirs``, ``partner``) where partners declare together (and its ``apply_carte_blanche`` for a
+        whole-hand meld named)."""
         rules = self.rules
         profile = rules.profile
         named = profile.meld(kind) if kind is not None else None
         if named is not None and named.whole_hand:
+            if theirs:
+                raise _Doubt
             self._carte_blanche(seat, named, cards, points)
             return
+        theirs = theirs or []
+        parts = [(seat, cards)]
+        if theirs:
+            if not profile.declare_joint or partner != rules.partner[seat] or not cards:
+                raise _Doubt
+            parts.append((partner, theirs))
         self._window(seat)
         trump = Suit(_SUITS[self.trump]) if self.trump >= 0 else None
-        shown = [_CARDS[c] for c in cards]
+        everything = cards + theirs
+        shown = [_CARDS[c] for c in everything]
         # Before trumps are fixed, the fixing kinds the cards form as if their suit were trumps (engine's _fixing).
         fixing: list[MeldSpec] = []
         if trump is None and rules.fixing and shown:
@@ -419,47 +524,75 @@ class _Deal:
         waits = not profile.declare_wait_kinds or spec.kind in profile.declare_wait_kinds
         if waits and self.tricks_won[seat] < profile.declare_after_tricks:
             raise _Doubt
-        as_set = set(cards)
+        as_set = set(everything)
         if self.declared and (rules.one_per_trick or any(as_set & prev for prev in self.declared)):
             raise _Doubt
-        held = self.held[seat]
-        table = self.tables[seat]
-        # The concealed cards among those declared (the only ones choose_instances() looks up).
-        on_table = Counter(t.card for t in table)
-        hand = Counter({_CARDS[c]: held[c] - on_table[_CARDS[c]] for c in as_set})
-        chosen = None
-        for assignment in choose_instances(shown, hand, table):
-            problem = reuse_problem(
-                spec, assignment, table, rules.reuse, rules.meld_points, profile.no_reuse, self.trick_no
-            )
-            if problem is None:
-                chosen = assignment
-                break
-        if chosen is None:
-            raise _Doubt
-        uids = list(chosen.tabled)
-        for card in chosen.from_hand:
-            table.append(TabledCard(self.next_uid, card))
-            uids.append(self.next_uid)
-            self.next_uid += 1
+        chosen = self._choose(seat, spec, parts)
+        uids: list[int] = []
+        for (owner, _), assignment in zip(parts, chosen, strict=True):
+            table = self.tables[owner]
+            uids.extend(assignment.tabled)
+            for card in assignment.from_hand:
+                table.append(TabledCard(self.next_uid, card))
+                uids.append(self.next_uid)
+                self.next_uid += 1
         nth = self.declared_kinds[seat][spec.kind] + 1
         value = spec.points_for(nth, profile.repeat_rule)
         if spec in fixing:  # the first marriage (or sequence) fixes trumps and scores what the profile gives it
-            self.trump = cards[0] >> 3
+            self.trump = everything[0] >> 3
             value = rules.fixing[spec.kind]
         if points is not None and points != value:
             raise _Doubt
-        mark_scored(table, uids, spec, self.trick_no)
-        self.scores[seat] += value
+        for owner, _ in parts:
+            mark_scored(self.tables[owner], uids, spec, self.trick_no)
+        self.scores[rules.scorer[seat]] += value
         self.declared_kinds[seat][spec.kind] += 1
         self.declared.append(as_set)
+
+    def _choose(self, seat: int, spec: MeldSpec, parts: list[tuple[int, list[int]]]) -> tuple[Assignment, ...]:
+        """The physical cards of a declaration, one assignment per part (the engine's ``_pick``): the first choice
+        that breaks no re-use rule, judged against the tables of the declarer's whole side."""
+        rules = self.rules
+        per_part = []
+        for owner, part in parts:
+            held = self.held[owner]
+            table = self.tables[owner]
+            # The concealed cards among those declared (the only ones choose_instances() looks up).
+            on_table = Counter(t.card for t in table)
+            hand = Counter({_CARDS[c]: held[c] - on_table[_CARDS[c]] for c in set(part)})
+            per_part.append(choose_instances([_CARDS[c] for c in part], hand, table))
+        scorer = rules.scorer
+        side = [t for other, table in enumerate(self.tables) if scorer[other] == scorer[seat] for t in table]
+        profile = rules.profile
+        # (One part, the common case, is tried lazily: the first choice without a problem is taken.)
+        choices = ((a,) for a in per_part[0]) if len(parts) == 1 else product(*per_part)
+        for choice in choices:
+            merged = Assignment(
+                tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand)
+            )
+            problem = reuse_problem(spec, merged, side, rules.reuse, rules.meld_points, profile.no_reuse, self.trick_no)
+            if problem is None:
+                return choice
+        raise _Doubt
 
     def _carte_blanche(self, seat: int, spec: MeldSpec, cards: list[int], points: int | None) -> None:
         """A carte blanche: the whole hand without a court card shown before the first trick, then again each
         non-court card drawn, shown before the seat plays (the engine's ``apply_carte_blanche``). No trick need be
-        won, and it is not the trick's one declaration."""
+        won, and it is not the trick's one declaration. A side's double carte blanche: neither partner was dealt a
+        court card, once for the side, before the first trick."""
         if points is not None and points != spec.points:
             raise _Doubt
+        rules = self.rules
+        if spec.hand == "no_court_side":
+            partner = rules.partner[seat]
+            side = rules.scorer[seat]
+            if cards or partner < 0 or self.trick_no or side in self.side_blanche:
+                raise _Doubt  # (cards shown: the engine takes none, the fast path doubts them)
+            if any(n and _COURT[card] for who in (seat, partner) for card, n in enumerate(self.held[who])):
+                raise _Doubt
+            self.side_blanche.add(side)
+            self.scores[side] += spec.points
+            return
         if self.blanche[seat] == 0:
             held = self.held[seat]
             if self.trick_no or any(n and _COURT[card] for card, n in enumerate(held)):
@@ -470,7 +603,7 @@ class _Deal:
             raise _Doubt  # (also once a court card drawn has ended it: no card may then be shown)
         self.blanche[seat] = 1
         self.blanche_card[seat] = -1
-        self.scores[seat] += spec.points
+        self.scores[rules.scorer[seat]] += spec.points
 
     def claim(self, seat: int, kind: str, points: int | None) -> None:
         """``N scores seven_played = 10``: an automatic score of this trick, stated (the replay's ``claim``)."""
@@ -484,19 +617,23 @@ class _Deal:
             raise _Doubt
         rules = self.rules
         points = rules.profile.brisque_points
-        won = [n * points for n in self.brisques]
+        won = [0] * len(self.scores)
+        at_end = [0] * len(self.scores)
+        for seat, scorer in enumerate(rules.scorer):
+            won[scorer] += self.brisques[seat] * points
+            at_end[scorer] += self.points_at_end[seat]
         if rules.brisques_conditional and rules.game_scoring is not None:
-            # Rubicon: the brisques count only to break a tie or to lift a seat to the rubicon (both seats or none).
-            seats = rules.seats
+            # Rubicon: the brisques count only to break a tie or to lift a score to the rubicon (all or none).
+            scorers = rules.scorers
             counted = brisques_counted(
-                dict(zip(seats, self.scores, strict=True)),
-                dict(zip(seats, won, strict=True)),
+                dict(zip(scorers, self.scores, strict=True)),
+                dict(zip(scorers, won, strict=True)),
                 rules.game_scoring.rubicon,
             )
-            won = won if counted else [0, 0]
+            won = won if counted else [0] * len(won)
         self.brisques = won
-        for seat in (0, 1):
-            self.scores[seat] += won[seat] + self.points_at_end[seat]
+        for scorer, points in enumerate(won):
+            self.scores[scorer] += points + at_end[scorer]
 
 
 class _Game:
@@ -511,7 +648,7 @@ class _Game:
         self.rules: _Rules | None = None
         self.seat_index: dict[str, int] = {}
         self.deals = 0
-        self.totals = [0, 0]
+        self.totals: list[int] = []
         self.decided = -1
         self.winner: str | None = None
         # The deal being read: its headers until its first trick, then its state.
@@ -535,6 +672,7 @@ class _Game:
                 raise _Doubt
             self.rules = rules
             self.seat_index = {seat: i for i, seat in enumerate(rules.seats)}
+            self.totals = [0] * len(rules.scorers)
         return self.rules
 
     def new_deal(self) -> None:
@@ -561,7 +699,7 @@ class _Game:
             rules = self.rules
             if self.deals == 0 or rules is None or self.ended or self.dealer < 0:
                 raise _Doubt
-            if len(self.hands) != 2 or any(len(h) != rules.profile.hand_size for h in self.hands.values()):
+            if len(self.hands) != rules.players or any(len(h) != rules.profile.hand_size for h in self.hands.values()):
                 raise _Doubt
             # A turn-up where the profile turns one up, which fixes trumps (a ``trump`` header may only agree);
             # without one, no trumps until a declaration fixes them.
@@ -570,7 +708,7 @@ class _Game:
             trump = self.turnup >> 3 if self.turnup >= 0 else -1
             if self.trump >= 0 and trump != self.trump:
                 raise _Doubt
-            hands = [self.hands[0], self.hands[1]]
+            hands = [self.hands[seat] for seat in range(rules.players)]
             deal = self.deal = _Deal(rules, self.dealer, trump, self.turnup, hands, self.cut)
         elif self.ended:
             raise _Doubt
@@ -584,7 +722,8 @@ class _Game:
         return deal
 
     def end(self, what: str, values: list[tuple[str, int]]) -> None:
-        """A deal's end statement: ``brisques``, ``result`` or ``total``."""
+        """A deal's end statement: ``brisques``, ``result``, ``total`` or ``game score``, each value of a seat or
+        a side."""
         deal = self.deal
         if deal is None:
             raise _Doubt
@@ -592,18 +731,19 @@ class _Game:
         if not self.ended and rules is not None:
             self.ended = True
             deal.finish()
-            for seat in (0, 1):
-                self.totals[seat] += deal.scores[seat]
+            for scorer, points in enumerate(deal.scores):
+                self.totals[scorer] += points
             if rules.game_scoring is not None:
-                scores = game_score(rules.game_scoring, dict(zip(rules.seats, deal.scores, strict=True)))
-                self.game_scores = [scores[seat] for seat in rules.seats]
+                scores = game_score(rules.game_scoring, dict(zip(rules.scorers, deal.scores, strict=True)))
+                self.game_scores = [scores[scorer] for scorer in rules.scorers]
             self.decide(deal)
         actual = {"brisques": deal.brisques, "result": deal.scores, "total": self.totals, "game": self.game_scores}
         checked = actual["game" if what.startswith("game") else what]
         if checked is None:
             raise _Doubt  # a game score where the game is played to a target
-        for letter, value in values:
-            if checked[self.seat(letter)] != value:
+        assert rules is not None
+        for written, value in values:
+            if checked[rules.scorer_index(written)] != value:
                 raise _Doubt
 
     def close_deal(self) -> None:
@@ -618,19 +758,23 @@ class _Game:
         if self.decided >= 0 or rules is None:
             return
         if rules.game_scoring is not None:
-            winner = game_winner(dict(zip(rules.seats, deal.scores, strict=True)))
-            self.decided = -1 if winner is None else rules.seats.index(winner)
+            winner = game_winner(dict(zip(rules.scorers, deal.scores, strict=True)))
+            self.decided = -1 if winner is None else rules.scorers.index(winner)
             return
         if rules.target is None:
             return
-        over = [seat for seat in (0, 1) if self.totals[seat] >= rules.target]
+        over = [scorer for scorer, total in enumerate(self.totals) if total >= rules.target]
         if len(over) == 1:
             self.decided = over[0]
-        elif over and rules.options.get("tie_rule") == "last_trick":
+            return
+        if over and rules.options.get("tie_rule") == "last_trick":
+            # The winner of the last trick; when a third player (or side) took it, of those over the target the one
+            # who won a trick last.
             last = str(rules.options.get("last_trick", "final"))
             index = rules.profile.phase1_tricks if last == "24" else len(deal.winners)
-            self.decided = deal.winners[index - 1]
-        elif over:
+            scorer = rules.scorer
+            self.decided = next((scorer[w] for w in reversed(deal.winners[:index]) if scorer[w] in over), -1)
+        if over and self.decided < 0:
             self.decided = max(over, key=lambda s: self.totals[s])
 
 
@@ -727,14 +871,11 @@ def _replay(statements: list[str], whole: bool = True) -> int:
             m = _TRICK.fullmatch(line)
             if m is None:
                 raise _Doubt
-            number, first, lead, second, follow, stated = m.groups()
+            number, plays, stated = m.groups()
             seat = game.seat
             game.playing().trick(
                 int(number),
-                seat(first),
-                _CARD_OF_TEXT[lead],
-                seat(second),
-                _CARD_OF_TEXT[follow],
+                [(seat(who), _CARD_OF_TEXT[card]) for who, card in map(str.split, plays.split(","))],
                 seat(stated) if stated else -1,
             )
         elif head == "d" and line.startswith("draw"):
@@ -742,18 +883,15 @@ def _replay(statements: list[str], whole: bool = True) -> int:
             if m is None:
                 raise _Doubt
             deal = game.current()
-            seat_a, card_a, seat_b, card_b = m.groups()
-            deal.draw(game.seat(seat_a), _CARD_OF_TEXT[card_a])
-            if seat_b is not None:
-                deal.draw(game.seat(seat_b), _CARD_OF_TEXT[card_b])
+            for who, card in map(str.split, m.group(1).split(",")):
+                deal.draw(game.seat(who), _CARD_OF_TEXT[card])
         elif (m := _VALUES.fullmatch(line)) is not None:
-            what, seat_a, value_a, seat_b, value_b = m.groups()
-            values = [(seat_a, int(value_a))]
-            if seat_b is not None:
-                values.append((seat_b, int(value_b)))
+            what, listed = m.groups()
+            values = [(who, int(value)) for who, value in map(str.split, listed.split(","))]
             if what == "score":
                 scores = game.current().scores
-                if any(scores[game.seat(letter)] != value for letter, value in values):
+                scorer_index = game.start().scorer_index
+                if any(scores[scorer_index(written)] != value for written, value in values):
                     raise _Doubt
             else:
                 game.end(what, values)
@@ -774,12 +912,19 @@ def _other(game: _Game, line: str) -> None:
         seat, card, points = m.groups()
         game.current().exchange(game.seat(seat), _CARD_OF_TEXT[card], int(points) if points else None)
     elif (m := _DECLARE.fullmatch(line)) is not None:
-        seat, kind, cards, points = m.groups()
+        seat, kind, cards, partner, theirs, points = m.groups()
         if not cards and kind is None:
             raise _Doubt  # (the reader's BZ304: a declaration names its kind, its cards, or both)
         game.playing().declare(
-            game.seat(seat), kind, [_CARD_OF_TEXT[c] for c in cards.split()], int(points) if points else None
+            game.seat(seat),
+            kind,
+            [_CARD_OF_TEXT[c] for c in cards.split()],
+            int(points) if points else None,
+            game.seat(partner) if partner is not None else -1,
+            [_CARD_OF_TEXT[c] for c in theirs.split()] if theirs is not None else None,
         )
+    elif (m := _PASS.fullmatch(line)) is not None:
+        game.current().pass_to(game.seat(m.group(1)), game.seat(m.group(2)))
     elif (m := _CLAIM.fullmatch(line)) is not None:
         seat, kind, points = m.groups()
         game.current().claim(game.seat(seat), kind, int(points) if points else None)
@@ -791,7 +936,7 @@ def _other(game: _Game, line: str) -> None:
         game.close_deal()
         game.start()
         game.winner = m.group(1)
-        if game.seat(game.winner) != game.decided:
+        if game.start().scorer_index(game.winner) != game.decided:
             raise _Doubt
     elif game.deal is not None or game.ended:
         raise _Doubt
