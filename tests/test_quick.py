@@ -40,6 +40,10 @@ NO_TURNUP = ["8p-000", "8p-001", "chinese-000", "chinese-001", "rubicon-000", "r
 path plays too: carte blanche, cut bonuses, conditional brisques, one-hand game scoring (all but no-trump). Their
 deals are long (up to 128 tricks): their tests sample."""
 
+SEATS = ["three-handed", "4h-three-001", "4h-six-000"]
+"""The profiles of more seats that the fast path plays: three each for himself, two partnerships of two (a joint
+score, and in 4h-six-000 partners who declare for and with each other, without a turn-up)."""
+
 
 def full_valid(text: str) -> tuple[bool, int]:
     """The full path's verdict on a text: (no diagnostic at all, the number of games)."""
@@ -147,7 +151,7 @@ def test_generated_games_of_the_other_supported_profiles_are_accepted(profile: s
         assert agrees(text), f"{profile} seed {seed} left to the full path"
 
 
-@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED) - set(NO_TURNUP)))
+@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED) - set(NO_TURNUP) - set(SEATS)))
 def test_the_other_profiles_are_left_to_the_full_path(profile: str) -> None:
     assert not agrees(generate_game(profile, 3))
 
@@ -682,6 +686,226 @@ OPTIONS = [
 
 @pytest.mark.parametrize(("profile", "name", "value"), OPTIONS)
 def test_the_options_of_the_profiles_without_a_turnup_are_played(profile: str, name: str, value: str) -> None:
+    """A generated game under each option takes the fast path, the full path agrees, and a sample of its mutants
+    is never accepted."""
+    text = generate_game(profile, 0, options={name: value})
+    assert f"{name}={value}" in text and agrees(text)
+    assert not [m.operator for m in mutants(walk(text), 2, random.Random(0)) if agrees(m.text)]
+
+
+# --- the games of more seats -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", SEATS)
+def test_generated_games_of_more_seats_are_accepted(profile: str) -> None:
+    """Every one of 10 seeds takes the fast path (two deals in the first), the constructed record too; the full path
+    agrees on two more seeds and on the record."""
+    for seed in range(10):
+        text = generate_game(profile, seed, 1 + (seed == 0))
+        assert accept(text.encode("utf-8")) == 1, f"{profile} seed {seed} left to the full path"
+    for seed in range(2):
+        assert agrees(generate_game(profile, 100 + seed)), f"{profile} seed {100 + seed} left to the full path"
+    assert agrees((GAMES / f"constructed-{profile}.bzq").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def seat_mutants() -> list[tuple[str, str, int]]:
+    """A sample of the mutants of two generated games of each profile of more seats and of its constructed record."""
+    rng = random.Random(7)
+    texts = [generate_game(profile, seed) for profile in SEATS for seed in (1, 2)]
+    texts += [(GAMES / f"constructed-{profile}.bzq").read_text(encoding="utf-8") for profile in SEATS]
+    return [(m.operator, m.text, m.line) for text in texts for m in mutants(walk(text), 6, rng)]
+
+
+def test_mutants_of_the_games_of_more_seats_are_never_accepted(seat_mutants: list[tuple[str, str, int]]) -> None:
+    """Never accepted, and doubted on the line where the full path reports them (the trick's winner stated or not)."""
+    operators = Counter(operator for operator, _, _ in seat_mutants)
+    assert len(seat_mutants) >= 400 and len(operators) >= 14, operators
+    missed = []
+    for operator, text, line in seat_mutants:
+        assert not agrees(text), operator
+        variants = [text] if operator == "wrong-winner" else [text, without_winner(text, line)]
+        for variant in variants:
+            if doubted_by(variant, line) is False:
+                missed.append((operator, line, variant.split("\n")[line - 1]))
+    assert not missed
+
+
+def _seat_edits(text: str) -> list[tuple[str, int]]:
+    """Edits of what the games of more seats add: a trick's plays out of turn or one short, the draws of a trick
+    in another order round the table; a pass by the partner or to a seat not the partner, a pass after a
+    declaration, repeated, or left out before the partner declares; a joint declaration with another seat, with
+    none of the declarer's own cards, one card moved to the other part, or none of the partner's; a score, result,
+    total or winner named by a seat (which stands for its side), by its side written the other way round, by two
+    seats that are not partners, or by the other side. Each edit comes with the line it changes."""
+    lines = text.split("\n")
+    edits = []
+    seats = "NESW" if "\nhand W" in text else "NES"
+
+    def variant(i: int, line: str) -> None:
+        if line != lines[i]:
+            edits.append(("\n".join([*lines[:i], line, *lines[i + 1 :]]), i + 1))
+
+    tricks = [i for i, line in enumerate(lines) if line.startswith("trick ")]
+    for i in tricks[:3] + tricks[-2:]:
+        head, plays = lines[i].split(": ", 1)
+        played = plays.split(" -> ")[0].split(", ")
+        variant(i, f"{head}: {', '.join([*played[1:], played[0]])}")
+        variant(i, f"{head}: {', '.join(played[:-1])}")
+        variant(i, f"{head}: {', '.join([played[0], played[2], played[1], *played[3:]])}")
+    draws = [i for i, line in enumerate(lines) if line.lstrip().startswith("draws ")]
+    for i in draws[:3]:
+        indent, listed = lines[i].split("draws ")
+        drawn = listed.split(", ")
+        variant(i, f"{indent}draws {', '.join([*drawn[1:], drawn[0]])}")
+    for i, line in enumerate(lines):
+        if m := re.fullmatch(r"(\s*)([NESW]) passes to ([NESW])", line):
+            indent, seat, to = m.groups()
+            variant(i, f"{indent}{to} passes to {seat}")
+            variant(i, f"{indent}{seat} passes to {seat}")
+            variant(i, f"{indent}{seat} passes to {seats[(seats.index(seat) + 1) % len(seats)]}")
+            variant(i, f"{line}\n{line}")
+            if lines[i + 1].lstrip().startswith(f"{to} declares"):
+                edits.append(("\n".join([*lines[:i], *lines[i + 1 :]]), i + 1))
+                edits.append(("\n".join([*lines[:i], lines[i + 1], line, *lines[i + 2 :]]), i + 1))
+        elif m := re.fullmatch(r"(\s*)([NESW]) declares ([a-z_]+) ([^=]*?) with ([NESW]) ([^=]*?)( = \d+)?", line):
+            indent, seat, kind, own, other, theirs, points = m.groups()
+            points = points or ""
+            variant(
+                i, f"{indent}{seat} declares {kind} {own} with {seats[(seats.index(seat) + 1) % 4]} {theirs}{points}"
+            )
+            variant(i, f"{indent}{seat} declares {kind} with {other} {own} {theirs}{points}")
+            variant(i, f"{indent}{seat} declares {kind} {own}{points}")
+            mine, yours = own.split(), theirs.split()
+            if len(mine) > 1:
+                variant(
+                    i, f"{indent}{seat} declares {kind} {' '.join(mine[1:])} with {other} {mine[0]} {theirs}{points}"
+                )
+            if len(yours) > 1:
+                variant(
+                    i, f"{indent}{seat} declares {kind} {own} {yours[0]} with {other} {' '.join(yours[1:])}{points}"
+                )
+        elif m := re.fullmatch(r"(\s*)(score|result|total|game score|winner) ([NESW])\+([NESW])(.*)", line):
+            indent, what, first, second, rest = m.groups()
+            if what == "score" and i > tricks[2]:
+                continue  # (the running scores of the first tricks only)
+            for written in (first, f"{second}+{first}", f"{first}+{seats[(seats.index(first) + 1) % 4]}"):
+                variant(i, f"{indent}{what} {written}{rest}")
+            if what == "winner":
+                variant(i, f"{indent}winner {seats[(seats.index(first) + 1) % 4]}")
+    return edits
+
+
+@pytest.mark.parametrize("source", ["constructed-4h-six-000.bzq", "4h-six-000 1", "4h-three-001 2", "three-handed 3"])
+def test_edits_of_the_games_of_more_seats_are_doubted_where_the_full_path_finds_them(source: str) -> None:
+    if source.endswith(".bzq"):
+        text = (GAMES / source).read_text(encoding="utf-8")
+    else:
+        profile, seed = source.split()
+        text = generate_game(profile, int(seed))
+    assert agrees(text)
+    edits = _seat_edits(text)
+    accepted = rejected = 0
+    for edit, changed in edits:
+        line = first_error_line(edit)
+        if line is None:
+            accepted += agrees(edit)
+            continue
+        rejected += 1
+        # (A deal whose declared cards are not all held is reported at the deal: BZ603, the cards taken as unknown.)
+        line = max(line, changed)
+        assert doubted_by(edit, line), (line, edit.split("\n")[line - 1])
+    # Most edits break a rule; a seat for its side, a side written the other way round, break none.
+    assert rejected >= 15, (accepted, rejected, len(edits))
+    assert accepted >= (6 if "+" in text else 0), (accepted, rejected, len(edits))
+
+
+def test_a_sides_double_carte_blanche() -> None:
+    """Neither partner dealt a court card: either may declare it before the first trick, once for the side. The
+    deal is judged up to the declaration (its later plays no longer fit the hands changed)."""
+    lines = generate_game("4h-six-000", 1).split("\n")
+    hands = {line[5]: i for i, line in enumerate(lines) if line.startswith("hand ")}
+    lines[hands["N"]] = "hand N: AS 10S 9S 8S 7S AH 10H 9H 8H"
+    lines[hands["S"]] = "hand S: AD 10D 9D 8D 7D AC 10C 9C 8C"
+    at = max(hands.values()) + 1
+
+    def declared(*statements: str) -> str:
+        return "\n".join([*lines[:at], *statements, *lines[at:]])
+
+    line = at + 1
+    for valid in (
+        declared("N declares double_carte_blanche = 50"),
+        declared("S declares double_carte_blanche"),
+        declared("N declares carte_blanche = 100", "N declares double_carte_blanche = 50"),
+    ):
+        assert doubted_by(valid, line) is False
+        assert first_error_line(valid) > line + 1  # type: ignore[operator]
+    court = "\n".join([*lines[: hands["S"]], "hand S: AD 10D 9D 8D 7D AC 10C 9C KC", *lines[hands["S"] + 1 :]])
+    for edit, wrong in (
+        (declared("N declares double_carte_blanche = 50", "S declares double_carte_blanche"), line + 1),
+        (declared("N declares double_carte_blanche = 100"), line),
+        (declared("E declares double_carte_blanche"), line),
+        ("\n".join([*court.split("\n")[:at], "N declares double_carte_blanche", *lines[at:]]), line),
+    ):
+        assert doubted_by(edit, wrong), edit.split("\n")[wrong - 1]
+        assert first_error_line(edit) == wrong
+    # Cards shown with it, which the engine does not look at: the fast path leaves them to the full path.
+    assert doubted_by(declared("N declares double_carte_blanche AS"), line)
+
+
+def test_ties_among_three_are_decided_by_the_last_trick_won_by_one_of_them() -> None:
+    """Under a target every player passes, or only two of them, in the same deal: the winner is the one over it who
+    won a trick last (the last trick's winner may be the third), or by option the higher total; only that winner is
+    accepted, as the full path says."""
+    third = 0
+    for seed, options in ((0, {}), (0, {"tie_rule": "higher_total"}), (1, {"last_trick": "24"}), (7, {})):
+        text = generate_game("three-handed", seed, options=options)
+        result = re.search(r"^result N (\d+), E (\d+), S (\d+)$", text, re.M)
+        assert result is not None
+        totals = dict(zip("NES", (int(n) for n in result.groups()), strict=True))
+        last = re.findall(rf"^trick {32 if not options else 24}: .* -> ([NES])$", text, re.M)[0]
+        for target in (1, sorted(totals.values())[1]):
+            base = text.replace("profile: three-handed", f"profile: three-handed\ntarget: {target}")
+            verdicts = [agrees(f"{base}\nwinner {seat}\n") for seat in "NES"]
+            assert verdicts.count(True) == 1, (seed, options, target)
+            assert [full_valid(f"{base}\nwinner {seat}\n")[0] for seat in "NES"] == verdicts
+            third += "NES"[verdicts.index(True)] != last and "tie_rule" not in options
+    assert third >= 2
+
+
+def test_a_claim_of_card_points_names_a_trick_that_scored_them() -> None:
+    """A trick without card points books none: a claim of them is the full path's BZ310 (as a seat's claim of the
+    last trick's share it did not score)."""
+    lines = generate_game("ua2", 4).split("\n")
+    tricks = [i for i, line in enumerate(lines) if line.startswith("trick ")]
+    claimed = []
+    for i in tricks:
+        winner = lines[i].rsplit("-> ", 1)[1]
+        claimed.append("\n".join([*lines[: i + 1], f"  {winner} scores card_points", *lines[i + 1 :]]))
+    verdicts = [agrees(text) for text in claimed]
+    assert True in verdicts and [full_valid(text)[0] for text in claimed] == verdicts
+    assert False in verdicts  # (a trick of a nine and an eight, say)
+    halves = generate_game("4h-three-001", 4, options={"last_trick_share": "halves"})
+    assert agrees(halves)
+    last = halves.rstrip().split("\n").index(next(line for line in halves.split("\n") if line.startswith("trick 24:")))
+    lines = halves.split("\n")
+    for seat, valid in (("N", True), ("E", True), ("S", False), ("W", False)):
+        edited = "\n".join([*lines[: last + 1], f"  {seat} scores last_trick = 5", *lines[last + 1 :]])
+        assert agrees(edited) == valid == full_valid(edited)[0], seat
+
+
+SEAT_OPTIONS = [
+    (profile, name, value)
+    for profile in SEATS
+    for name, spec in load_rules(profile).options.items()
+    for value in spec.values
+    if value != str(spec.default)
+]
+"""Every house rule of the games of more seats but the target (which the tie test above sets)."""
+
+
+@pytest.mark.parametrize(("profile", "name", "value"), SEAT_OPTIONS)
+def test_the_options_of_the_games_of_more_seats_are_played(profile: str, name: str, value: str) -> None:
     """A generated game under each option takes the fast path, the full path agrees, and a sample of its mutants
     is never accepted."""
     text = generate_game(profile, 0, options={name: value})
