@@ -768,6 +768,11 @@ def _seat_edits(text: str) -> list[tuple[str, int]]:
             if lines[i + 1].lstrip().startswith(f"{to} declares"):
                 edits.append(("\n".join([*lines[:i], *lines[i + 1 :]]), i + 1))
                 edits.append(("\n".join([*lines[:i], lines[i + 1], line, *lines[i + 2 :]]), i + 1))
+                # The partner's declaration made by the winner with none of his own cards, all the partner's.
+                alone = re.fullmatch(rf"(\s*){to} declares ([a-z_]+) ([^=]*?)( = \d+)?", lines[i + 1])
+                if alone is not None:
+                    joint = f"{indent}{seat} declares {alone[2]} with {to} {alone[3]}{alone[4] or ''}"
+                    edits.append(("\n".join([*lines[:i], joint, *lines[i + 2 :]]), i + 1))
         elif m := re.fullmatch(r"(\s*)([NESW]) declares ([a-z_]+) ([^=]*?) with ([NESW]) ([^=]*?)( = \d+)?", line):
             indent, seat, kind, own, other, theirs, points = m.groups()
             points = points or ""
@@ -818,6 +823,64 @@ def test_edits_of_the_games_of_more_seats_are_doubted_where_the_full_path_finds_
     # Most edits break a rule; a seat for its side, a side written the other way round, break none.
     assert rejected >= 15, (accepted, rejected, len(edits))
     assert accepted >= (6 if "+" in text else 0), (accepted, rejected, len(edits))
+
+
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [
+        ("4h-six-000", {}),
+        ("4h-three-001", {}),
+        ("three-handed", {}),
+        ("three-handed", {"phase2_play": "follow_win_trump"}),
+    ],
+)
+def test_every_card_played_to_the_last_tricks_is_judged_as_the_full_path_judges_it(
+    profile: str, options: dict[str, str]
+) -> None:
+    """Each play after the lead of the tricks once the stock is drawn, replaced by every card (the trick's winner
+    left unstated): where the fast path takes the record up to that trick, the full path finds nothing there either
+    (following suit, beating the highest card so far, trumping, over-trumping an earlier trump)."""
+    text = generate_game(profile, 1, options=options)
+    lines = text.split("\n")
+    hand_size = load_rules(profile).hand_size
+    tricks = [i for i, line in enumerate(lines) if line.startswith("trick ")][-hand_size:-1]
+    taken = doubted = 0
+    for i in tricks:
+        head, plays = lines[i].split(": ", 1)
+        played = plays.split(" -> ")[0].split(", ")
+        for k in range(1, len(played)):
+            seat = played[k].split()[0]
+            for card in {f"{rank}{suit}" for rank in ("A", "10", "K", "Q", "J", "9", "8", "7") for suit in "SHDC"}:
+                changed = ", ".join([*played[:k], f"{seat} {card}", *played[k + 1 :]])
+                edit = "\n".join([*lines[:i], f"{head}: {changed}", *lines[i + 1 :]])
+                if doubted_by(edit, i + 1):
+                    doubted += 1
+                    continue
+                taken += 1
+                assert (first_error_line(edit) or len(lines) + 1) > i + 1, (i + 1, changed)
+    assert taken >= len(tricks) and doubted >= 10 * taken, (taken, doubted)
+
+
+@pytest.mark.parametrize(
+    ("profile", "options", "seed", "trick", "seat", "lower"),
+    [
+        ("4h-six-000", {}, 7, 41, "E", "8D"),
+        ("4h-three-001", {}, 5, 17, "W", "7D"),
+        ("three-handed", {"phase2_play": "follow_win_trump"}, 3, 30, "E", "7C"),
+    ],
+)
+def test_an_earlier_trump_is_beaten_by_a_higher_one_where_held(
+    profile: str, options: dict[str, str], seed: int, trick: int, seat: str, lower: str
+) -> None:
+    """A later hand void in the suit led, after an earlier hand trumped, plays a higher trump where he holds one
+    (these tricks are found in the generated games: he beat it); a lower trump instead is BZ204 on that line."""
+    text = generate_game(profile, seed, options=options)
+    lines = text.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith(f"trick {trick}:"))
+    played = re.search(rf"{seat} (\w+)", lines[i].split(": ", 1)[1])
+    assert played is not None and agrees(text)
+    edit = "\n".join([*lines[:i], without_winner(lines[i], 1).replace(played[0], f"{seat} {lower}"), *lines[i + 1 :]])
+    assert first_error_line(edit) == i + 1 and doubted_by(edit, i + 1)
 
 
 def test_a_sides_double_carte_blanche() -> None:
