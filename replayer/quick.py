@@ -66,12 +66,17 @@ _INT = r"\d{1,9}"
 _SEAT = r"[NSEW]"
 _SCORER = r"[NSEW](?:\+[NSEW])?"
 """A seat, or a side of a partnership game (``N+S``)."""
+# The first two plays, draws or values in groups of their own, those of more seats (rarer) as one more group.
 _TRICK = re.compile(
-    rf"trick{_G}({_INT}){_W}:{_W}({_SEAT}{_G}{_CARD}(?:{_W},{_W}{_SEAT}{_G}{_CARD})+)(?:{_W}->{_W}({_SEAT}))?"
+    rf"trick{_G}({_INT}){_W}:{_W}({_SEAT}){_G}({_CARD}){_W},{_W}({_SEAT}){_G}({_CARD})"
+    rf"((?:{_W},{_W}{_SEAT}{_G}{_CARD})*)(?:{_W}->{_W}({_SEAT}))?"
 )
-_DRAWS = re.compile(rf"draws?{_G}({_SEAT}{_G}{_CARD}(?:{_W},{_W}{_SEAT}{_G}{_CARD})*)")
+_DRAWS = re.compile(
+    rf"draws?{_G}({_SEAT}){_G}({_CARD})(?:{_W},{_W}({_SEAT}){_G}({_CARD}))?((?:{_W},{_W}{_SEAT}{_G}{_CARD})*)"
+)
 _VALUES = re.compile(
-    rf"(score|brisques|result|total|game{_G}score){_G}({_SCORER}{_G}{_INT}(?:{_W},{_W}{_SCORER}{_G}{_INT})*)"
+    rf"(score|brisques|result|total|game{_G}score){_G}({_SCORER}){_G}({_INT})(?:{_W},{_W}({_SCORER}){_G}({_INT}))?"
+    rf"((?:{_W},{_W}{_SCORER}{_G}{_INT})*)"
 )
 _EXCHANGE = re.compile(rf"({_SEAT}){_G}exchanges?{_G}({_CARD})(?:{_W}={_W}({_INT}))?")
 _DECLARE = re.compile(
@@ -126,8 +131,12 @@ class _Rules:
         }
         """A score's key as a record writes it (a seat stands for its side too, as ``resolve_scorer`` reads it)."""
         self.scorer_of_text.update((seat, self.scorer[i]) for i, seat in enumerate(profile.seats))
+        self.mates = [[other for other in range(self.players) if self.scorer[other] == own] for own in self.scorer]
+        """The seats of each seat's side (itself alone where everyone scores for himself), in seat order."""
         partners = [profile.partner(seat) for seat in profile.seats]
         self.partner = [profile.seats.index(p) if p is not None else -1 for p in partners]
+        self.order = [[(first + i) % self.players for i in range(self.players)] for first in range(self.players)]
+        """The seats in playing order from each seat."""
         self.first_leader = -1 if profile.first_leader == "dealer_right" else 1
         """The first leader's place after the dealer in playing order (the engine's ``_first_leader``)."""
         self.copies = [profile.copies(card) for card in _CARDS]
@@ -306,55 +315,52 @@ class _Deal:
     def phase(self) -> int:
         return 1 if (self.stock_left > 0 or self.turnup_waiting or self.to_draw) else 2
 
-    def trick(self, number: int, plays: list[tuple[int, int]], stated: int) -> None:
-        """The plays of a trick (seat, card), every seat's in playing order from the leader, its winner and automatic
-        scores, and the draws due after it."""
+    def trick(self, number: int, seats: list[int], cards: list[int], stated: int) -> None:
+        """The plays of a trick (the seats and their cards), every seat's in playing order from the leader, its
+        winner and automatic scores, and the draws due after it."""
         rules = self.rules
-        players = rules.players
-        if number != self.trick_no + 1 or self.to_draw or len(plays) != players or number > rules.total_tricks:
-            raise _Doubt
         leader = self.leader
-        if any(seat != (leader + i) % players for i, (seat, _) in enumerate(plays)):
+        if number != self.trick_no + 1 or self.to_draw or seats != rules.order[leader] or number > rules.total_tricks:
             raise _Doubt
         phase = self.phase
         self.winner = -1
         self.declarer = -1
         self.window_open = False
-        self.blanche_card = [-1] * players
+        self.blanche_card = [-1] * rules.players
         profile = rules.profile
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
-        cards: list[int] = []
-        for seat, card in plays:
-            if cards and not self._may_follow(rule, seat, cards, card):
+        free = rule == "free"
+        for i, seat in enumerate(seats):
+            if i and not free and not self._may_follow(rule, seat, cards[:i], cards[i]):
                 raise _Doubt
-            self._take(seat, card)
-            cards.append(card)
+            self._take(seat, cards[i])
         trump = self.trump
         seven = trump * 8 + _SEVEN if trump >= 0 else -1
         scores = self.scores
         scorer = rules.scorer
         events = self.events = []
-        if phase in rules.seven_played_phases and rules.seven_played and not profile.seven_played_must_win:
-            for seat, card in plays:
+        played = 0 if profile.seven_played_must_win else rules.seven_played  # (for playing it, not winning with it)
+        if played and seven in cards and phase in rules.seven_played_phases:
+            for seat, card in zip(seats, cards, strict=True):
                 if card == seven:
-                    scores[scorer[seat]] += rules.seven_played
-                    events.append((seat, "seven_played", rules.seven_played))
+                    scores[scorer[seat]] += played
+                    events.append((seat, "seven_played", played))
         best = _best(cards, trump)
-        winner, top = plays[best]
+        winner, top = seats[best], cards[best]
         if stated >= 0 and stated != winner:
             raise _Doubt
         self.trick_no = number
         self.tricks_won[winner] += 1
         brisque = rules.brisque
-        self.brisques[winner] += sum(brisque[card] for card in cards)
+        self.brisques[winner] += sum(map(brisque.__getitem__, cards))
         values = self.values
         if rules.points_at_trick:
-            points = sum(values[card] for card in cards)
+            points = sum(map(values.__getitem__, cards))
             if points:  # (the engine books no card points for a trick without any: nothing for a claim to name)
                 scores[scorer[winner]] += points
                 events.append((winner, "card_points", points))
         elif rules.points_at_end:
-            self.points_at_end[winner] += sum(values[card] for card in cards)
+            self.points_at_end[winner] += sum(map(values.__getitem__, cards))
         seven_won = top == seven
         if phase in rules.seven_played_phases and rules.seven_played and profile.seven_played_must_win and seven_won:
             scores[scorer[winner]] += rules.seven_played
@@ -374,8 +380,7 @@ class _Deal:
         self.declared = []
         if phase == 1:
             self.window_open = True
-            first = winner if profile.draw_order == "winner_first" else leader
-            self.to_draw = [(first + i) % players for i in range(players)]
+            self.to_draw = list(rules.order[winner if profile.draw_order == "winner_first" else leader])
 
     def _may_follow(self, rule: str, seat: int, played: list[int], card: int) -> bool:
         """Whether ``card`` may be played to the trick's cards so far under a play rule (the engine's ``_obliged``)."""
@@ -561,14 +566,19 @@ class _Deal:
             on_table = Counter(t.card for t in table)
             hand = Counter({_CARDS[c]: held[c] - on_table[_CARDS[c]] for c in set(part)})
             per_part.append(choose_instances([_CARDS[c] for c in part], hand, table))
-        scorer = rules.scorer
-        side = [t for other, table in enumerate(self.tables) if scorer[other] == scorer[seat] for t in table]
+        mates = rules.mates[seat]
+        tables = self.tables
+        side = tables[seat] if len(mates) == 1 else [t for other in mates for t in tables[other]]
         profile = rules.profile
         # (One part, the common case, is tried lazily: the first choice without a problem is taken.)
         choices = ((a,) for a in per_part[0]) if len(parts) == 1 else product(*per_part)
         for choice in choices:
-            merged = Assignment(
-                tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand)
+            merged = (
+                choice[0]
+                if len(choice) == 1
+                else Assignment(
+                    tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand)
+                )
             )
             problem = reuse_problem(spec, merged, side, rules.reuse, rules.meld_points, profile.no_reuse, self.trick_no)
             if problem is None:
@@ -871,28 +881,43 @@ def _replay(statements: list[str], whole: bool = True) -> int:
             m = _TRICK.fullmatch(line)
             if m is None:
                 raise _Doubt
-            number, plays, stated = m.groups()
-            seat = game.seat
-            game.playing().trick(
-                int(number),
-                [(seat(who), _CARD_OF_TEXT[card]) for who, card in map(str.split, plays.split(","))],
-                seat(stated) if stated else -1,
-            )
+            number, first, lead, second, follow, more, stated = m.groups()
+            seat_index = game.seat_index  # (a seat not the profile's, -1, plays out of turn)
+            seats = [seat_index.get(first, -1), seat_index.get(second, -1)]
+            cards = [_CARD_OF_TEXT[lead], _CARD_OF_TEXT[follow]]
+            if more:
+                words = more.replace(",", " ").split()
+                seats += [seat_index.get(who, -1) for who in words[0::2]]
+                cards += [_CARD_OF_TEXT[card] for card in words[1::2]]
+            game.playing().trick(int(number), seats, cards, game.seat(stated) if stated else -1)
         elif head == "d" and line.startswith("draw"):
             m = _DRAWS.fullmatch(line)
             if m is None:
                 raise _Doubt
             deal = game.current()
-            for who, card in map(str.split, m.group(1).split(",")):
-                deal.draw(game.seat(who), _CARD_OF_TEXT[card])
+            seat_a, card_a, seat_b, card_b, more = m.groups()
+            deal.draw(game.seat(seat_a), _CARD_OF_TEXT[card_a])
+            if seat_b is not None:
+                deal.draw(game.seat(seat_b), _CARD_OF_TEXT[card_b])
+            if more:
+                words = more.replace(",", " ").split()
+                for i in range(0, len(words), 2):
+                    deal.draw(game.seat(words[i]), _CARD_OF_TEXT[words[i + 1]])
         elif (m := _VALUES.fullmatch(line)) is not None:
-            what, listed = m.groups()
-            values = [(who, int(value)) for who, value in map(str.split, listed.split(","))]
+            what, scorer_a, value_a, scorer_b, value_b, more = m.groups()
+            values = [(scorer_a, int(value_a))]
+            if scorer_b is not None:
+                values.append((scorer_b, int(value_b)))
+            if more:
+                words = more.replace(",", " ").split()
+                values += [(words[i], int(words[i + 1])) for i in range(0, len(words), 2)]
             if what == "score":
-                scores = game.current().scores
-                scorer_index = game.start().scorer_index
-                if any(scores[scorer_index(written)] != value for written, value in values):
-                    raise _Doubt
+                deal = game.current()
+                scores, scorer_of_text = deal.scores, deal.rules.scorer_of_text
+                for written, value in values:
+                    index = scorer_of_text.get(written)
+                    if index is None or scores[index] != value:
+                        raise _Doubt
             else:
                 game.end(what, values)
         else:
