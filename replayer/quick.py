@@ -13,14 +13,17 @@ which reports exactly what is wrong; so the output of ``bezique validate`` is th
 tests/test_quick.py checks that it never accepts what the full path rejects, over records, generated games and
 mutants of them.
 
-What it covers: profiles of two seats without sides, a hand target, game points or joint declarations: with a
-turn-up (classic, ua2, ru19, ruwiki), or without one and trumps fixed by the first marriage or sequence declared,
-with carte blanche, the six-pack cut bonuses, brisques counted only to break a tie or to escape the rubicon, and
-one-hand game scoring (rubicon-000/001, chinese-000/001, 8p-000/001, no-trump). Statements ``game``, text headers,
-``players``, ``profile``, ``deal``, ``dealer``, ``trump``, ``turnup``, ``hand``, ``cut``, ``guess``, ``trick``
-(ordered), ``exchanges``, ``declares``, ``draws``, ``score``, ``brisques``, ``result``, ``total``, ``game score`` and
-``winner``, with comments closed on their line. Declarations go through the meld logic of replayer/melds.py, and
-the one-hand game's score through replayer/gamescore.py, as in the engine and the replay.
+What it covers: profiles without a hand target, game points or wild cards: with a turn-up (classic, ua2, ru19,
+ruwiki), or without one and trumps fixed by the first marriage or sequence declared, with carte blanche, the six-pack
+cut bonuses, brisques counted only to break a tie or to escape the rubicon, and one-hand game scoring (rubicon-000/001,
+chinese-000/001, 8p-000/001, no-trump); of two seats or more, each for himself or in partnerships of two with a joint
+score (three-handed, 4h-three-001, 4h-six-000: the last trick shared out, a partner let declare, a declaration with
+the partner's cards, the side's double carte blanche). Statements ``game``, text headers, ``players``, ``profile``,
+``deal``, ``dealer``, ``trump``, ``turnup``, ``hand``, ``cut``, ``guess``, ``trick`` (ordered), ``exchanges``,
+``declares`` (``with`` the partner's cards), ``passes to``, ``draws``, ``score``, ``brisques``, ``result``,
+``total``, ``game score`` and ``winner`` (of a seat or a side, ``N+S``), with comments closed on their line.
+Declarations go through the meld logic of replayer/melds.py, and the one-hand game's score through
+replayer/gamescore.py, as in the engine and the replay.
 
 It imports neither Lark nor the reader, the record classes or the engine, so that a valid file is validated without
 loading them.
@@ -329,11 +332,15 @@ class _Deal:
         self.blanche_card = [-1] * rules.players
         profile = rules.profile
         rule = profile.phase2_play if phase == 2 else profile.phase1_play
-        free = rule == "free"
-        for i, seat in enumerate(seats):
-            if i and not free and not self._may_follow(rule, seat, cards[:i], cards[i]):
-                raise _Doubt
-            self._take(seat, cards[i])
+        take = self._take
+        if rule == "free":
+            for seat, card in zip(seats, cards, strict=True):
+                take(seat, card)
+        else:
+            for i, seat in enumerate(seats):
+                if i and not self._may_follow(rule, seat, cards[:i], cards[i]):
+                    raise _Doubt
+                take(seat, cards[i])
         trump = self.trump
         seven = trump * 8 + _SEVEN if trump >= 0 else -1
         scores = self.scores
