@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import WILD, Card, CardLike, CardPattern, Rank, Suit
 from .errors import RuleViolation
 from .gamescore import brisques_counted
-from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, reuse_problem
+from .melds import Assignment, TabledCard, choose_instances, extends_problem, identify, mark_scored, reuse_problem
 from .rules import MeldSpec, RuleProfile
 
 __all__ = [
@@ -789,28 +789,12 @@ def _pick(
         merged = Assignment(tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand))
         problem = reuse_problem(spec, merged, table, mode, points, profile.no_reuse, state.trick_no)
         if problem is None:
-            problem = _extends_problem(spec, merged, table)
+            problem = extends_problem(spec, merged, table)
         if problem is None:
             return choice, None
         if first_problem is None:
             first_problem = RuleViolation(*problem)
     return choices[0], first_problem
-
-
-def _extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[TabledCard]) -> tuple[str, str] | None:
-    """A kind that adds a card to a declared one needs all its other cards already scored in that kind."""
-    if spec.extends is None:
-        return None
-    by_uid = {t.uid: t for t in table}
-    scored = sum(1 for u in assignment.tabled if spec.extends in by_uid[u].kinds)
-    if scored >= spec.size - 1:
-        return None
-    earlier = spec.extends.replace("_", " ")
-    return (
-        "BZ304",
-        f"a {spec.label} adds one card to a declared {earlier}: {spec.size - 1} of its cards must already be "
-        f"scored in a {earlier} (here {scored})",
-    )
 
 
 def _reveal_all(state: DealState, seat: str, cards: Sequence[Card]) -> list[RuleViolation]:

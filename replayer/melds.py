@@ -9,7 +9,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from .cards import Card, Suit
 from .rules import MeldSpec, RuleProfile
 
-__all__ = ["Assignment", "TabledCard", "choose_instances", "identify", "matches", "reuse_problem"]
+__all__ = [
+    "Assignment",
+    "TabledCard",
+    "choose_instances",
+    "extends_problem",
+    "identify",
+    "matches",
+    "reuse_problem",
+]
 
 
 class TabledCard:
@@ -270,6 +278,22 @@ def reuse_problem(
             f"{t.card} was already scored in a {spec.label}; a card scores only once in each kind of combination",
         )
     return None
+
+
+def extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[TabledCard]) -> tuple[str, str] | None:
+    """A kind that adds a card to a declared one needs all its other cards already scored in that kind."""
+    if spec.extends is None:
+        return None
+    by_uid = {t.uid: t for t in table}
+    scored = sum(1 for u in assignment.tabled if spec.extends in by_uid[u].kinds)
+    if scored >= spec.size - 1:
+        return None
+    earlier = spec.extends.replace("_", " ")
+    return (
+        "BZ304",
+        f"a {spec.label} adds one card to a declared {earlier}: {spec.size - 1} of its cards must already be "
+        f"scored in a {earlier} (here {scored})",
+    )
 
 
 def _swap(spec: MeldSpec, assignment: Assignment, used: Sequence[TabledCard]) -> bool:

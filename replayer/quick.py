@@ -13,7 +13,7 @@ which reports exactly what is wrong; so the output of ``bezique validate`` is th
 tests/test_quick.py checks that it never accepts what the full path rejects, over records, generated games and
 mutants of them.
 
-What it covers: profiles without a hand target, game points or wild cards: with a turn-up (classic, ua2, ru19,
+What it covers: profiles without a hand target or game points: with a turn-up (classic, ua2, ru19,
 ruwiki), or without one and trumps fixed by the first marriage or sequence declared, with carte blanche, the six-pack
 cut bonuses, brisques counted only to break a tie or to escape the rubicon, and one-hand game scoring (rubicon-000/001,
 chinese-000/001, 8p-000/001, no-trump); of two seats or more, each for himself or in partnerships of two with a joint
@@ -24,6 +24,11 @@ the partner's cards, the side's double carte blanche). Statements ``game``, text
 ``total``, ``game score`` and ``winner`` (of a seat or a side, ``N+S``), with comments closed on their line.
 Declarations go through the meld logic of replayer/melds.py, and the one-hand game's score through
 replayer/gamescore.py, as in the engine and the replay.
+
+The many-pack game of 004-C (infuzorka) too: cards added to the packs, the wild card (``*``, an int of its own
+that follows no suit, wins no trick and may not be turned up; in a declaration it stands for a card as
+melds.matches() judges it), the kinds that extend a declared one (melds.extends_problem(), as the engine picks
+the cards), the repeat progressions and distinct fours as the meld specs score and match them.
 
 It imports neither Lark nor the reader, the record classes or the engine, so that a valid file is validated without
 loading them.
@@ -36,10 +41,19 @@ from collections import Counter
 from functools import cache
 from itertools import permutations, product
 
-from .cards import Card, Rank, Suit
+from .cards import WILD, Card, Rank, Suit
 from .errors import RuleProfileError
 from .gamescore import brisques_counted, game_score, game_winner
-from .melds import Assignment, TabledCard, choose_instances, identify, mark_scored, matches, reuse_problem
+from .melds import (
+    Assignment,
+    TabledCard,
+    choose_instances,
+    extends_problem,
+    identify,
+    mark_scored,
+    matches,
+    reuse_problem,
+)
 from .rules import MeldSpec, RuleProfile, load_rules
 
 __all__ = ["accept"]
@@ -52,9 +66,13 @@ class _Doubt(Exception):
 _SUITS = "SHDC"
 _RANK_TEXT = {"7": Rank.SEVEN, "8": Rank.EIGHT, "9": Rank.NINE, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING}
 _RANK_TEXT.update({"10": Rank.TEN, "T": Rank.TEN, "A": Rank.ACE})
+_WILD = 32
+"""The wild card's int (004-C's "инфузорка"): of a suit of its own, 4, that no real card has, so that it follows
+no suit and trumps nothing."""
 _CARD_OF_TEXT = {r + s: _SUITS.index(s) * 8 + int(rank) for r, rank in _RANK_TEXT.items() for s in _SUITS}
-"""A card's ASCII spelling (``QS``, ``10C``, ``TC``) as its int."""
-_CARDS = [Card(Suit(_SUITS[i // 8]), Rank(i % 8)) for i in range(32)]
+_CARD_OF_TEXT["*"] = _WILD
+"""A card's ASCII spelling (``QS``, ``10C``, ``TC``, the wild card ``*``) as its int."""
+_CARDS = [*(Card(Suit(_SUITS[i // 8]), Rank(i % 8)) for i in range(32)), WILD]
 """The card of each int."""
 _SEVEN = int(Rank.SEVEN)
 _COURT = [card.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for card in _CARDS]
@@ -64,7 +82,7 @@ _COURT = [card.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for card in _CARDS]
 # upper case cards and seats, lower case keywords. A line of any other shape is a doubt.
 _W = r"[ \t\f]*"
 _G = r"[ \t\f]+"
-_CARD = r"(?:10|[AKQJT987])[SHDC]"
+_CARD = r"(?:(?:10|[AKQJT987])[SHDC]|\*)"
 _INT = r"\d{1,9}"
 _SEAT = r"[NSEW]"
 _SCORER = r"[NSEW](?:\+[NSEW])?"
@@ -180,7 +198,8 @@ def _supported(profile: RuleProfile) -> bool:
     """The profiles whose rules this module implements: the games of the classic family, with a turn-up, or without
     one and trumps fixed by the first declaration of a marriage or sequence (Rubicon, the six- and eight-pack games,
     no-trump), scored to a target or as a one-hand game; of two seats or more, each for himself or in partnerships
-    of two (three-handed, the four-handed games), partners declaring for and with each other."""
+    of two (three-handed, the four-handed games), partners declaring for and with each other; with cards added to
+    the packs, the wild card among them, and kinds that extend a declared one (004-C's many-pack game)."""
     return (
         profile.players == len(profile.seats)
         and profile.turnup != bool(profile.trump_fixing)
@@ -194,7 +213,6 @@ def _supported(profile: RuleProfile) -> bool:
         and profile.declare_after == "won_trick"
         and profile.declare_phases == (1,)
         and profile.declare_until in ("draw", "lead")
-        and not profile.extra_cards
         and profile.seven_exchange_when in ("won_trick", "any_time")
         and profile.phase1_play in ("free", "follow_suit")
         and profile.phase2_play in ("free", "follow_suit", "follow_trump", "follow_win_trump")
@@ -203,7 +221,7 @@ def _supported(profile: RuleProfile) -> bool:
         and profile.brisques_when in ("always", "tie_or_rubicon")
         and profile.next_dealer == "alternate"
         and set(profile.ranks) <= set(_RANK_TEXT.values())
-        and all(m.hand in (None, "no_court", "no_court_side") and m.extends is None for m in profile.melds)
+        and all(m.hand in (None, "no_court", "no_court_side") for m in profile.melds)
     )
 
 
@@ -230,14 +248,14 @@ def _rules(name: str, given: tuple[tuple[str, str], ...], target: int | None) ->
 
 def _best(cards: list[int], trump: int) -> int:
     """The index of the winning card (the engine's ``trick_winner``): the highest trump, else the highest card of
-    the suit led; of equal cards the first played."""
+    the suit led; of equal cards the first played; never the wild card while another card is played."""
     best = 0
     for i in range(1, len(cards)):
         card, top = cards[i], cards[best]
         if card >> 3 == top >> 3:
             if card & 7 > top & 7:
                 best = i
-        elif card >> 3 == trump:
+        elif card >> 3 == trump or top == _WILD:  # (the wild card wins no trick: led, the next card beats it)
             best = i
     return best
 
@@ -256,8 +274,8 @@ class _Deal:
         self.turnup_waiting = turnup >= 0
         self.stock_left = rules.face_down
         players = rules.players
-        self.held = [[0] * 32 for _ in range(players)]
-        seen = [0] * 32
+        self.held = [[0] * len(_CARDS) for _ in range(players)]
+        seen = [0] * len(_CARDS)
         for seat, cards in enumerate(hands):
             held = self.held[seat]
             for card in cards:
@@ -393,6 +411,8 @@ class _Deal:
         """Whether ``card`` may be played to the trick's cards so far under a play rule (the engine's ``_obliged``)."""
         if rule == "free":
             return True
+        if played[0] == _WILD:
+            return True  # (a wild card led has no suit to follow)
         held = self.held[seat]
         led = played[0] >> 3
         top = played[_best(played, self.trump)]
@@ -588,7 +608,7 @@ class _Deal:
                 )
             )
             problem = reuse_problem(spec, merged, side, rules.reuse, rules.meld_points, profile.no_reuse, self.trick_no)
-            if problem is None:
+            if problem is None and (spec.extends is None or extends_problem(spec, merged, side) is None):
                 return choice
         raise _Doubt
 
@@ -835,7 +855,9 @@ def _without_questions(text: str) -> str:
         if not _ASKED_AT.fullmatch(text, line_start, start) or not _ASKED_OF.match(text, m.end()):
             raise _Doubt
         body = m.group(1)
-        if "|" in body and any(word not in _CARD_OF_TEXT for word in body.rpartition("|")[2].replace(",", " ").split()):
+        if "|" in body and any(
+            word not in _CARD_OF_TEXT or word == "*" for word in body.rpartition("|")[2].replace(",", " ").split()
+        ):
             raise _Doubt
         parts.append(text[pos:start])
         pos = m.end()
@@ -990,6 +1012,8 @@ def _deal_header(game: _Game, line: str) -> None:
         game.dealer = game.seat(m.group(1))
     elif (m := _TURNUP.fullmatch(line)) is not None and game.turnup < 0 and game.start().profile.turnup:
         game.turnup = _CARD_OF_TEXT[m.group(1)]
+        if game.turnup == _WILD:
+            raise _Doubt  # (the engine's BZ107: the wild card has no suit to turn up)
     elif (m := _TRUMP.fullmatch(line)) is not None and game.trump < 0 and not game.start().fixing:
         game.trump = _SUITS.index(m.group(1))
     elif (m := _CUT.fullmatch(line)) is not None and m.group(1) not in game.cut:

@@ -151,7 +151,9 @@ def test_generated_games_of_the_other_supported_profiles_are_accepted(profile: s
         assert agrees(text), f"{profile} seed {seed} left to the full path"
 
 
-@pytest.mark.parametrize("profile", sorted(set(profile_names()) - set(SUPPORTED) - set(NO_TURNUP) - set(SEATS)))
+@pytest.mark.parametrize(
+    "profile", sorted(set(profile_names()) - set(SUPPORTED) - set(NO_TURNUP) - set(SEATS) - {"infuzorka"})
+)
 def test_the_other_profiles_are_left_to_the_full_path(profile: str) -> None:
     assert not agrees(generate_game(profile, 3))
 
@@ -1034,3 +1036,117 @@ def test_stream_of_parts_is_read_part_by_part() -> None:
     text = "\n".join(generate_game("classic", seed) for seed in range(3))
     parts = list(game_chunks(io.BytesIO(text.encode("utf-8"))))
     assert [accept(data, first) for first, data in parts] == [1, 1, 1]
+
+
+# --- the many-pack game with the wild card -----------------------------------------------------------------------
+
+
+def test_generated_infuzorka_games_are_accepted() -> None:
+    """Every one of 10 seeds takes the fast path (two deals in the first), the wild card played, drawn and declared
+    for another card; the full path agrees on three of them, on those that extend a four of trump cards and on the
+    constructed record."""
+    texts = [generate_game("infuzorka", seed, 1 + (seed == 0)) for seed in range(10)]
+    assert all(accept(text.encode("utf-8")) == 1 for text in texts)
+    assert all(agrees(text) for text in texts[:3])
+    assert re.search(r"trick \d+: [NS] \*", "".join(texts)) and re.search(r"declares .*\*", "".join(texts))
+    extended = [generate_game("infuzorka", seed) for seed in (17, 22)]
+    assert all("declares five_" in text and agrees(text) for text in extended)
+    assert agrees((GAMES / "constructed-infuzorka.bzq").read_text(encoding="utf-8"))
+
+
+def test_the_infuzorka_options_are_played() -> None:
+    """The repeat rule off (each declaration at its own value), unlimited declarations after a trick, the other
+    play rules of the last tricks and a bonus for the last trick."""
+    options = [
+        {"repeat_rule": "none"},
+        {"declarations_per_trick": "unlimited_disjoint"},
+        {"phase2_play": "free"},
+        {"phase2_play": "follow_trump", "last_trick_bonus": "10"},
+    ]
+    for option in options:
+        assert agrees(generate_game("infuzorka", 3, options=option)), option
+
+
+@pytest.fixture(scope="module")
+def infuzorka_mutants() -> list[tuple[str, str, int]]:
+    """A sample of the mutants of two generated games and of the constructed record (tests/mutate.py)."""
+    rng = random.Random(7)
+    texts = [generate_game("infuzorka", seed) for seed in (1, 17)]
+    texts.append((GAMES / "constructed-infuzorka.bzq").read_text(encoding="utf-8"))
+    return [(m.operator, m.text, m.line) for text in texts for m in mutants(walk(text), 6, rng)]
+
+
+def test_mutants_of_infuzorka_games_are_doubted_on_their_line(infuzorka_mutants: list[tuple[str, str, int]]) -> None:
+    operators = Counter(operator for operator, _, _ in infuzorka_mutants)
+    assert len(infuzorka_mutants) >= 100 and len(operators) >= 12, operators
+    missed = []
+    for operator, text, _ in infuzorka_mutants[::3]:  # (the whole text, replayed the full way: a sample)
+        assert not agrees(text), operator
+    for operator, text, line in infuzorka_mutants:
+        for variant in [text] if operator == "wrong-winner" else [text, without_winner(text, line)]:
+            verdict = doubted_by(variant, line)
+            assert verdict is not None or "stock:" in text
+            if verdict is False:  # (a "revoke" after a wild card led is none: its card is then missed later)
+                first = first_error_line(variant)
+                if first is None or not doubted_by(variant, first):
+                    missed.append((operator, line, variant.split("\n")[line - 1]))
+    assert not missed
+
+
+def _infuzorka_edits(text: str) -> list[str]:
+    """Edits of what 004-C adds: the wild card turned up, declared for every card of a meld or in place of a card
+    the seat may not hold, a wild card led stated to win the trick; a four of a kind of the same suit twice; a
+    repeated declaration claimed for its first value; an extension declared again, or without its base (the
+    base's line taken out, with the running scores that would tell it earlier); a declaration made again after a
+    later trick won by the seat with the same cards (no new card, points left out)."""
+    lines = text.split("\n")
+    edits = []
+
+    def variant(i: int, line: str, source: list[str] = lines) -> None:
+        if line != source[i]:
+            edits.append("\n".join([*source[:i], line, *source[i + 1 :]]))
+
+    unscored = [line for line in lines if not line.lstrip().startswith("score ")]
+    profile = load_rules("infuzorka")
+    for i, line in enumerate(lines):
+        if line.startswith("turnup: "):
+            variant(i, "turnup: *")
+        elif m := re.fullmatch(r"trick (\d+): ([NS]) \*, ([NS]) (\S+)( -> [NS])?", line):
+            variant(i, f"trick {m.group(1)}: {m.group(2)} *, {m.group(3)} {m.group(4)} -> {m.group(2)}")
+        elif m := re.fullmatch(r"(\s*)([NS]) declares (\w+) ([^=]+) = (\d+)", line):
+            indent, seat, kind, cards, points = m.groups()
+            spec = profile.meld(kind)
+            assert spec is not None
+            variant(i, line.replace(cards, " ".join("*" * len(cards.split()))))
+            variant(i, line.replace(cards, re.sub(r"^\S+", "*", cards)))
+            if spec.distinct:
+                variant(i, line.replace(cards, " ".join([cards.split()[0]] * 4)))
+            if int(points) != spec.points:
+                variant(i, line.replace(f"= {points}", f"= {spec.points}"))
+            later = [j for j in range(i + 1, len(lines)) if re.fullmatch(rf"trick \d+: .* -> {seat}", lines[j])]
+            for j in later[:3]:
+                edits.append("\n".join([*lines[: j + 1], f"{indent}{seat} declares {kind} {cards}", *lines[j + 1 :]]))
+            if spec.extends is not None:  # without its base: the base's line and the running scores taken out
+                base = next(k for k, other in enumerate(unscored) if f"declares {spec.extends} " in other)
+                edits.append("\n".join([*unscored[:base], *unscored[base + 1 :]]))
+    return edits
+
+
+@pytest.mark.parametrize("seed", [17, 22])
+def test_edits_of_the_infuzorka_rules_are_doubted_where_the_full_path_finds_them(seed: int) -> None:
+    text = generate_game("infuzorka", seed)
+    codes: Counter[str] = Counter()
+    for edit in _infuzorka_edits(text):
+        # (A deal left short, or a card counted too often over the deal, is reported at the deal's line.)
+        diagnostics = [
+            d for d in replay_text(edit, "record.bzq").diagnostics if d.span and d.code not in ("BZ506", "BZ404")
+        ]
+        if not diagnostics:
+            assert not agrees(edit) or full_valid(edit)[0]
+            continue
+        first = min(diagnostics, key=lambda d: d.span.line if d.span else 0)
+        assert first.span is not None
+        codes[first.code] += 1
+        assert doubted_by(edit, first.span.line), (first.code, edit.split("\n")[first.span.line - 1])
+    # The wild card misused, a repeat's points, a card scored twice in a kind, an extension without its base.
+    assert {"BZ107", "BZ303", "BZ304", "BZ305", "BZ306"} <= set(codes), codes
