@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -676,18 +677,24 @@ def test_the_declaration_that_fixes_trumps_scores_what_the_profile_gives_it() ->
         assert not agrees(edited) and not full_valid(edited)[0]
 
 
-OPTIONS = [
-    (profile, name, value)
-    for profile in ("no-trump", "rubicon-000", "rubicon-001", "chinese-000", "chinese-001")
-    for name, spec in load_rules(profile).options.items()
-    for value in spec.values
-    if value != str(spec.default)
-]
-"""Every house rule of the shorter profiles without a turn-up (the eight-pack games have the six-pack ones')."""
+def house_rules(profiles: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Every house rule of these profiles: each option at each value but its default."""
+    return [
+        (profile, name, value)
+        for profile in profiles
+        for name, spec in load_rules(profile).options.items()
+        for value in spec.values
+        if value != str(spec.default)
+    ]
 
 
-@pytest.mark.parametrize(("profile", "name", "value"), OPTIONS)
-def test_the_options_of_the_profiles_without_a_turnup_are_played(profile: str, name: str, value: str) -> None:
+@pytest.mark.parametrize(
+    ("profile", "name", "value"),
+    # The shorter profiles without a turn-up (the eight-pack games have the six-pack ones') and the games of more
+    # seats; a target (a number, not a choice) is set by the tie test of the games of more seats.
+    house_rules(["no-trump", "rubicon-000", "rubicon-001", "chinese-000", "chinese-001", *SEATS]),
+)
+def test_every_house_rule_is_played(profile: str, name: str, value: str) -> None:
     """A generated game under each option takes the fast path, the full path agrees, and a sample of its mutants
     is never accepted."""
     text = generate_game(profile, 0, options={name: value})
@@ -957,25 +964,6 @@ def test_a_claim_of_card_points_names_a_trick_that_scored_them() -> None:
     for seat, valid in (("N", True), ("E", True), ("S", False), ("W", False)):
         edited = "\n".join([*lines[: last + 1], f"  {seat} scores last_trick = 5", *lines[last + 1 :]])
         assert agrees(edited) == valid == full_valid(edited)[0], seat
-
-
-SEAT_OPTIONS = [
-    (profile, name, value)
-    for profile in SEATS
-    for name, spec in load_rules(profile).options.items()
-    for value in spec.values
-    if value != str(spec.default)
-]
-"""Every house rule of the games of more seats but the target (which the tie test above sets)."""
-
-
-@pytest.mark.parametrize(("profile", "name", "value"), SEAT_OPTIONS)
-def test_the_options_of_the_games_of_more_seats_are_played(profile: str, name: str, value: str) -> None:
-    """A generated game under each option takes the fast path, the full path agrees, and a sample of its mutants
-    is never accepted."""
-    text = generate_game(profile, 0, options={name: value})
-    assert f"{name}={value}" in text and agrees(text)
-    assert not [m.operator for m in mutants(walk(text), 2, random.Random(0)) if agrees(m.text)]
 
 
 # --- the command line -------------------------------------------------------------------------------------------
