@@ -99,7 +99,7 @@ _PLAY = rf"(?:{_QUESTION}{_WS})*{_SEAT}{_GAP}{_CARD}"
 # Compiled on first use (see _pattern): a short record needs few of them, and a command starts sooner.
 _PATTERNS: dict[str, str] = {
     "game_stmt": _line(rf"(?P<kw>game)(?:{_GAP}(?P<string>{_STRING}))?"),
-    "text_header": _line(rf"(?P<kw>{_TEXT_KEYS}){_WS}:(?P<text>[^\n{{]*)"),
+    "text_header": _line(rf"(?P<kw>(?:{_TEXT_KEYS})(?:\[[a-z]{{2}}\])?){_WS}:(?P<text>[^\n{{]*)"),
     "players_header": _line(
         rf"(?P<kw>players){_WS}:{_WS}(?P<list>{_SEAT}(?:{_GAP}{_STRING})?(?:{_WS},{_WS}{_SEAT}(?:{_GAP}{_STRING})?)*)"
     ),

@@ -291,6 +291,33 @@ def _comment_text(token: str, strip: int) -> str:
     return " ".join(inner.split())
 
 
+_COMMENT_TAGS = ("note",)
+_QUESTION_TAGS = ("better",)
+
+
+def _tags(body: str, allowed: tuple[str, ...]) -> tuple[str, str | None, set[str]] | str:
+    """A comment's or question's body without its leading tags (``[ru]``, ``[note ru]``): (text, language, other
+    tags); or, when a tag is not known, the message to report. A body not starting with ``[`` has no tags."""
+    stripped = body.lstrip()
+    if not stripped.startswith("["):
+        return body, None, set()
+    end = stripped.find("]")
+    words = stripped[1:end].split() if end > 0 else []
+    if end < 0 or not words or not all(w.isalpha() and w.islower() for w in words):
+        return body, None, set()  # not tags: text that starts with a bracket, such as "[7C] ..."
+    lang = None
+    tags = set()
+    for word in words:
+        if word in allowed:
+            tags.add(word)
+        elif len(word) == 2 and lang is None:
+            lang = word
+        else:
+            known = ", ".join(allowed)
+            return f"unknown tag {word!r} (tags: a two-letter language such as ru, and {known})"
+    return stripped[end + 1 :], None if lang == "en" else lang, tags
+
+
 class _Builder:
     """Groups the flat statements into games, deals and tricks."""
 
@@ -345,7 +372,7 @@ class _Builder:
             if isinstance(child, Tree) and child.data == "comment":
                 token = child.children[0]
                 assert isinstance(token, Token)
-                result.append(Comment(_comment_text(token, 1), _span(token)))
+                result.append(self.comment(str(token), _span(token)))
         return result
 
     def build(self, statements: Sequence[object]) -> None:
@@ -359,7 +386,16 @@ class _Builder:
     # --- the commonest statements, straight from the fast reader's match (see fastread.read_statements) ----------
 
     def line_comments(self, line: Line) -> list[Comment]:
-        return [Comment(_comment_text(spot[0], 1), _spot_span(line, spot)) for spot in line.comment_spots()]
+        return [self.comment(spot[0], _spot_span(line, spot)) for spot in line.comment_spots()]
+
+    def comment(self, raw: str, span: Span) -> Comment:
+        """A comment ``{ ... }`` with its tags read (``{[ru] ...}``, ``{[note] ...}``)."""
+        tagged = _tags(raw[1:-1], _COMMENT_TAGS)
+        if isinstance(tagged, str):
+            self.error("BZ001", tagged, span)
+            return Comment(_comment_text(raw, 1), span)
+        body, lang, tags = tagged
+        return Comment(" ".join(body.split()), span, lang, "note" in tags)
 
     def line_trick(self, line: Line) -> None:
         match = line.match
@@ -433,7 +469,7 @@ class _Builder:
 
     def on_text_header(self, node: Tree) -> None:
         game = self._game_header(node)
-        key = str(node.children[0]).lower()
+        key = str(node.children[0]).lower().replace("[en]", "")  # (English is the untagged header)
         value = ""
         for child in node.children[1:]:
             if isinstance(child, Token) and child.type == "TEXT":
@@ -661,7 +697,11 @@ class _Builder:
         self.attach(comments)
 
     def question(self, text: str, span: Span) -> Question:
-        body = text[2:-1]
+        tagged = _tags(text[2:-1], _QUESTION_TAGS)
+        if isinstance(tagged, str):
+            self.error("BZ001", tagged, span)
+            tagged = (text[2:-1], None, set())
+        body, lang, tags = tagged
         answers: list[Card] = []
         if "|" in body:
             body, _, accepted = body.rpartition("|")
@@ -670,7 +710,7 @@ class _Builder:
                     answers.append(Card.parse(word))
                 except CardParseError:
                     self.error("BZ003", f"the question's accepted answer {word!r} is not a card", span)
-        return Question(" ".join(body.split()), answers, span)
+        return Question(" ".join(body.split()), answers, span, lang, "better" in tags)
 
     def _trick_item(self, node: Tree) -> Trick | None:
         return self.trick_item(_span(_tok(node.children[0])))

@@ -36,19 +36,31 @@ __all__ = [
 
 @dataclass
 class Comment:
-    """Commentary ``{ ... }``; attached to the statement it follows."""
+    """Commentary ``{ ... }``; attached to the statement it follows.
+
+    ``{[ru] ...}`` is written in another language than English (docs/notation.md, "Texts in two languages");
+    ``{[note] ...}`` is the transcriber's own reasoning (a choice, a reconstruction, a source), not the book's.
+    """
 
     text: str
     span: Span
+    lang: str | None = None
+    """The language tag (``ru``); None: English, the notation's own language."""
+    note: bool = False
+    """The transcriber's note rather than the book's commentary."""
 
 
 @dataclass
 class Question:
-    """A quiz question ``{? text | answers }`` placed before a play."""
+    """A quiz question ``{? text | answers }`` placed before a play (``{?[ru] ...}`` in another language)."""
 
     text: str
     answers: list[Card]
     span: Span
+    lang: str | None = None
+    """The language tag (``ru``); None: English."""
+    better: bool = False
+    """``{?[better] ...}``: the accepted answers are better than the card the record plays (the lesson shows both)."""
 
 
 @dataclass

@@ -130,3 +130,27 @@ def test_a_seat_the_profile_lacks_is_reported_where_the_players_header_names_it(
     assert [(d.code, d.span.line, d.span.column) for d in broken.diagnostics if d.span] == [
         ("BZ105", line, len('players: N "North", S "South", ') + 1)
     ]
+
+
+def test_texts_in_two_languages_and_transcribers_notes() -> None:
+    record = parse_record(
+        'game "x"\ntitle: Hello\ntitle[ru]: Привет\nlanguage: ru\ndeal 1\n{[ru] Русский текст}\n{[note] a choice}\n'
+        "{[note ru] выбор}\n{ [7C] plain }\n"
+        "trick 1: {?[ru] Что? | 9C} {?[better] Why? | 9C} N 9C, S 9D -> N\n"
+    )
+    game = record.games[0]
+    assert game.headers == {"title": "Hello", "title[ru]": "Привет", "language": "ru"}
+    assert game.title == "x"
+    comments = [(c.text, c.lang, c.note) for c in game.deals[0].comments]
+    assert comments[:2] == [("Русский текст", "ru", False), ("a choice", None, True)]
+    assert comments[2:] == [("выбор", "ru", True), ("[7C] plain", None, False)]
+    questions = game.deals[0].tricks[0].plays[0].questions
+    assert [(q.text, q.lang, q.better) for q in questions] == [("Что?", "ru", False), ("Why?", None, True)]
+
+
+def test_an_unknown_tag_is_a_syntax_error() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_record('game "x"\n{[nte] x}\n')
+    (diagnostic,) = info.value.diagnostics
+    assert (diagnostic.code, diagnostic.span.line) == ("BZ001", 2)
+    assert "unknown tag 'nte'" in diagnostic.message
