@@ -311,7 +311,7 @@ def main() -> int:
     parser.add_argument("--infer-runs", type=int, default=3, help="runs of the inference of the worked game")
     args = parser.parse_args()
 
-    from replayer.rules import profile_names
+    from replayer.profiles import profile_names
 
     print(f"generating {args.deals} classic deals and {args.mixed} deals of {', '.join(profile_names())} ...")
     classic = generate_corpus(args.deals)

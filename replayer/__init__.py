@@ -1,8 +1,10 @@
 """Bezique game records: a notation, a rules engine that replays and validates them, and HTML lessons.
 
->>> from replayer import Card, load_rules
->>> load_rules("classic").meld("sequence").points
+>>> from replayer import Card, check_text, load_profile
+>>> load_profile("classic").meld("sequence").points
 250
+>>> check_text(open("games/worked-deal-000.bzq").read()).valid
+True
 
 The names below are imported on first use, so that ``bezique validate`` starts without loading what it does not
 need (the YAML reader, the lesson templates).
@@ -23,7 +25,8 @@ __all__ = [
     "Span",
     "Suit",
     "__version__",
-    "load_rules",
+    "check_text",
+    "load_profile",
 ]
 
 _WHERE = {
@@ -35,8 +38,9 @@ _WHERE = {
     "RuleProfileError": "errors",
     "RuleViolation": "errors",
     "Span": "errors",
-    "RuleProfile": "rules",
-    "load_rules": "rules",
+    "RuleProfile": "profile",
+    "load_profile": "profiles",
+    "check_text": "check",
 }
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which no command needs at run time
@@ -44,8 +48,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .cards import Card, Rank, Suit
+    from .check import check_text
     from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
-    from .rules import RuleProfile, load_rules
+    from .profile import RuleProfile
+    from .profiles import load_profile
 
 
 def __getattr__(name: str) -> Any:

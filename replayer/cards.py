@@ -22,7 +22,11 @@ from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 
 __all__ = [
+    "CARDS",
+    "CARD_INDICES",
+    "SUITS",
     "WILD",
+    "WILD_INDEX",
     "Card",
     "CardParseError",
     "Rank",
@@ -108,6 +112,13 @@ class Rank(enum.IntEnum):
 
 
 _SUIT_ORDER = {Suit.S: 0, Suit.H: 1, Suit.D: 2, Suit.C: 3}
+SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
+"""The suits in the order of their index (``suit_index``): a card's ``index`` is ``suit index * 8 + rank``."""
+WILD_INDEX = 32
+"""The wild card's index: of a suit of its own, 4, that no real card has, so that it follows no suit and is never
+trumps."""
+CARD_INDICES = 33
+"""How many card indices there are: the 32 cards of a piquet pack and the wild card."""
 _WILD_SORT_KEY = (len(_SUIT_ORDER), 0)
 _GLYPHS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_NAMES_EN = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
@@ -254,13 +265,16 @@ class Card:
     """One card. Cards with the same rank and suit are equal: a replay tracks identity in its state. Immutable."""
 
     # A plain class, not a dataclass: see replayer/errors.py (every command imports this module).
-    __slots__ = ("_hash", "rank", "sort_key", "suit")
+    __slots__ = ("_hash", "index", "rank", "sort_key", "suit")
 
     suit: Suit
     rank: Rank
     _hash: int
     sort_key: tuple[int, int]
     """Display order: spades, hearts, diamonds, clubs; high ranks first; the wild card last."""
+    index: int
+    """The card as the rules core (:mod:`replayer.rules`) counts it: ``suit * 8 + rank`` (suits in the order S H D C,
+    ranks from the seven, 0, to the ace, 7), and :data:`WILD_INDEX` for the wild card."""
 
     def __init__(self, suit: Suit, rank: Rank) -> None:
         object.__setattr__(self, "suit", suit)
@@ -269,6 +283,7 @@ class Card:
         # every hand.
         object.__setattr__(self, "_hash", hash((suit, rank)))
         object.__setattr__(self, "sort_key", _WILD_SORT_KEY if rank is Rank.WILD else (_SUIT_ORDER[suit], -rank))
+        object.__setattr__(self, "index", WILD_INDEX if rank is Rank.WILD else _SUIT_ORDER[suit] * 8 + rank)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -329,9 +344,9 @@ class Card:
 
 WILD = Card(Suit.S, Rank.WILD)
 """The wild card (its suit is a placeholder; see the module docstring)."""
-_CANONICAL = {
-    str(card): card for card in [WILD, *(Card(suit, rank) for suit in Suit for rank in Rank if rank is not Rank.WILD)]
-}
+CARDS: tuple[Card, ...] = (*(Card(suit, Rank(rank)) for suit in SUITS for rank in range(8)), WILD)
+"""The card of each index (``CARDS[card.index] == card``)."""
+_CANONICAL = {str(card): card for card in CARDS}
 """Every card by its canonical spelling (``QS``, ``10C``, ``*``)."""
 
 

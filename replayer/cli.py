@@ -7,29 +7,22 @@ missing file). Problems go to stderr as ``FILE:LINE:COL: error: CODE message`` w
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
 from . import __version__
+from .errors import UsageError
 from .files import write_atomic
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:  # the command line imports its modules lazily, for a fast start
     import argparse
-    from typing import Any
 
-    from .errors import Diagnostic
-    from .replay import ReplayResult
-    from .rules import RuleProfile
 
 __all__ = ["find_records", "main"]
 
 RECORD_SUFFIXES = (".bzq",)
-
-
-class UsageError(Exception):
-    """A problem with the command's arguments (exit status 2)."""
 
 
 def find_records(paths: Sequence[str]) -> Iterator[Path]:
@@ -44,321 +37,17 @@ def find_records(paths: Sequence[str]) -> Iterator[Path]:
             raise UsageError(f"no such file or folder: {raw}")
 
 
-class NotText(Exception):
-    """A record file that is not UTF-8 text: invalid input (exit 1), reported at the first undecodable byte."""
-
-    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
-        self.text = text
-
-
-def _decode(data: bytes, name: str) -> str:
-    """UTF-8 text, or NotText naming the line and column of the first byte that is not UTF-8."""
-    from .errors import Diagnostic, Span
-
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        column = len(before) - (before.rfind("\n") + 1) + 1
-        message = f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read (save the record as UTF-8)"
-        diagnostic = Diagnostic("BZ002", message, Span(line, column), name)
-        raise NotText(diagnostic, data.decode("utf-8", errors="replace")) from None
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: {exc.strerror}") from None
-    return _decode(data, str(path)).replace("\r\n", "\n")
-
-
-def _replay(path: Path, analyse: bool = False):  # type: ignore[no-untyped-def]
-    from .replay import ReplayResult, replay_text
-
-    try:
-        text = _read(path)
-    except NotText as exc:
-        result = ReplayResult(str(path), exc.text)
-        result.diagnostics.append(exc.diagnostic)
-        return result
-    return replay_text(text, str(path), analyse=analyse)
-
-
-def _unknown_lines(result, listing: bool) -> list[str]:  # type: ignore[no-untyped-def]
-    """What the inference found for each deal that left cards unknown."""
-    lines = []
-    for game in result.games:
-        for deal in game.deals:
-            inference = deal.inference
-            if inference is None or not inference.unknowns:
-                continue
-            forced, still_open = inference.forced(), inference.open()
-            dealt = sum(h["slots"] for h in inference.hands.values())
-            certain = sum(sum(h["certain"].values()) for h in inference.hands.values())
-            lines.append(
-                f"  deal {deal.number}: {len(inference.unknowns)} unknown card(s) completed in "
-                f"{inference.seconds:.2f} s: {len(forced)} forced, {len(still_open)} open"
-                + (f"; dealt cards: {certain} of {dealt} certain" if dealt else "")
-            )
-            if listing:
-                for unknown in forced:
-                    value = next(iter(inference.possible[unknown.tag]))
-                    lines.append(f"    forced  {unknown.where}: {value}")
-                for unknown in still_open:
-                    values = " ".join(str(c) for c in sorted(inference.possible[unknown.tag], key=lambda c: c.sort_key))
-                    lines.append(f"    open    {unknown.where}: {values}")
-                for seat, hand in inference.hands.items():
-                    cards = " ".join(str(c) for c in sorted(hand["certain"].elements(), key=lambda c: c.sort_key))
-                    lines.append(f"    dealt   {seat}: {cards or 'nothing'} certain of {hand['slots']} unknown")
-    return lines
-
-
-def _print_diagnostics(result, stream) -> None:  # type: ignore[no-untyped-def]
-    from .errors import format_diagnostic
-
-    for diag in result.diagnostics:
-        print(format_diagnostic(diag, result.text), file=stream)
-
-
-class _Outcome:
-    """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
-
-    # A plain class rather than a dataclass: creating a dataclass costs a command's start a third of a millisecond.
-    __slots__ = ("errors", "games", "path", "stderr", "stdout", "valid")
-
-    def __init__(
-        self, path: str, valid: bool, games: int, errors: list[dict[str, object]], stderr: str, stdout: str
-    ) -> None:
-        self.path = path
-        self.valid = valid
-        self.games = games
-        self.errors = errors
-        self.stderr = stderr
-        self.stdout = stdout
-
-    def _fields(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is _Outcome and self._fields() == other._fields()
-
-    def __repr__(self) -> str:
-        return f"_Outcome({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
-
-
-def _validate_one(task: tuple[str, bool, bool]) -> _Outcome:
-    """Validate one file; everything to print is returned, so that parallel runs print in the files' order."""
-    path, listing, analyse = task
-    return _validate_file(path, listing, analyse)
-
-
-def _validate_file(
-    path: str, listing: bool, analyse: bool, pool: Any = None, progress: _Progress | None = None, jobs: int = 1
-) -> _Outcome:
-    """Validate a file game by game, or read whole where that path is needed (replayer/stream.py says when);
-    with a pool of ``jobs`` processes, its games are spread over them."""
-    from .stream import NotStreamable
-
-    try:
-        return _validate_by_game(path, listing, analyse, pool, progress, jobs)
-    except (OSError, NotStreamable):
-        return _validate_whole(path, listing, analyse)
-
-
-class _Part:
-    """What one part of a file (a game, usually) adds to the file's report; ``size``: the bytes of the file read
-    for this part (for the progress bar)."""
-
-    __slots__ = ("errors", "games", "size", "stderr", "unknowns", "valid")
-
-    def __init__(
-        self, stderr: str, errors: list[dict[str, object]], unknowns: list[str], games: int, valid: bool, size: int = 0
-    ) -> None:
-        self.stderr = stderr
-        self.errors = errors
-        self.unknowns = unknowns
-        self.games = games
-        self.valid = valid
-        self.size = size
-
-
-def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -> _Part:
-    """The report of one replayed part of a file that starts at line ``first_line``."""
-    from .errors import format_diagnostic
-
-    stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
-    errors = [d.to_json() for d in result.diagnostics]
-    return _Part(stderr, errors, _unknown_lines(result, listing), len(result.games), result.valid, size)
-
-
-def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
-    """Read and replay one part of a file (in a worker process when games are spread over processes): the fast
-    accept path first (replayer/quick.py), and the full path for what it does not say is valid."""
-    from .quick import accept
-
-    path, first_line, data, listing, analyse = task
-    games = accept(data, first_line)
-    if games is not None:
-        return _Part("", [], [], games, True, len(data))
-    from .replay import replay_record
-    from .stream import read_part
-
-    return _part(first_line, replay_record(read_part(first_line, data, path), analyse=analyse), listing, len(data))
-
-
-def _summed(path: str, parts: Iterable[_Part], progress: _Progress | None = None) -> _Outcome:
-    """A file's report from the reports of its parts, in order."""
-    stderr: list[str] = []
-    errors: list[dict[str, object]] = []
-    unknowns: list[str] = []
-    games = 0
-    valid = True
-    for part in parts:
-        stderr.append(part.stderr)
-        errors.extend(part.errors)
-        unknowns.extend(part.unknowns)
-        games += part.games
-        valid = valid and part.valid
-        if progress is not None:
-            progress.advance(part.size, part.games)
-    status = "ok" if valid else f"{len(errors)} problem(s)"
-    lines = [f"{path}: {status} ({games} game(s))", *unknowns]
-    return _Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
-
-
-def _validate_whole(path: str, listing: bool, analyse: bool) -> _Outcome:
-    """Validate a file read whole: exactly what is reported for syntax and structure errors."""
-    return _summed(path, [_part(1, _replay(Path(path), analyse=analyse), listing)])
-
-
-def _validate_by_game(
-    path: str, listing: bool, analyse: bool, pool: Any = None, progress: _Progress | None = None, jobs: int = 1
-) -> _Outcome:
-    """Validate a file game by game, in the memory of a few games; with a process pool, its games are spread over
-    the processes (the report keeps their order). Raises NotStreamable (or OSError) when the file must be read
-    whole: every part is read before anything is reported, so nothing is printed twice."""
-    from .stream import game_chunks
-
-    with open(path, "rb") as handle:
-        tasks = ((path, first, data, listing, analyse) for first, data in game_chunks(handle))
-        if pool is None:
-            return _summed(path, map(_replay_part, tasks), progress)
-        # Parts go to the processes in batches (one message per game would cost more than its replay), a few
-        # batches per process in flight to keep every process busy.
-        batches = _in_order(pool, _replay_parts, _batched(tasks, _BATCH), 4 * jobs)
-        return _summed(path, (part for batch in batches for part in batch), progress)
-
-
-_BATCH = 32
-"""Games sent to a process at once when the games of one file are spread over processes."""
-
-
-def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    import itertools
-
-    while batch := list(itertools.islice(items, size)):
-        yield batch
-
-
-def _replay_parts(tasks: list[tuple[str, int, bytes, bool, bool]]) -> list[_Part]:
-    """:func:`_replay_part` of each task, in a worker process."""
-    return [_replay_part(task) for task in tasks]
-
-
-def _in_order(pool: Any, function: Callable[[Any], Any], tasks: Iterator[Any], window: int) -> Iterator[Any]:
-    """``pool.imap(function, tasks)`` with at most ``window`` tasks in flight, so that a large file is not read
-    into memory ahead of the workers (imap takes its tasks as fast as it can)."""
-    from collections import deque
-
-    pending: deque[Any] = deque()
-    for task in tasks:
-        pending.append(pool.apply_async(function, (task,)))
-        if len(pending) >= window:
-            yield pending.popleft().get()
-    while pending:
-        yield pending.popleft().get()
-
-
-class _Progress:
-    """A progress line on stderr for long runs: only on a terminal, and only after a second (short runs print
-    nothing); it is erased before the report is printed."""
-
-    def __init__(self, total_bytes: int, stream: Any = None, delay: float = 1.0) -> None:
-        import time
-
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.total = max(1, total_bytes)
-        self.done = self.games = 0
-        self.start = time.monotonic()
-        self.delay = delay
-        self.shown = 0.0
-        self.width = 0
-
-    def advance(self, size: int, games: int) -> None:
-        """Count ``size`` bytes and ``games`` games more, and redraw at most a few times a second."""
-        import time
-
-        self.done += size
-        self.games += games
-        now = time.monotonic()
-        if not self.enabled or now - self.start < self.delay or now - self.shown < 0.2:
-            return
-        self.shown = now
-        rate = self.games / max(now - self.start, 1e-9)
-        line = (
-            f"validating: {min(100, 100 * self.done / self.total):3.0f}% of {self.total / 1e6:.1f} MB, "
-            f"{self.games} game(s), {rate:.0f} games/s"
-        )
-        self.width = max(self.width, len(line))
-        self.stream.write("\r" + line.ljust(self.width))
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Erase the progress line (when one was drawn)."""
-        if self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
-            self.width = 0
-
-
 def cmd_validate(args: argparse.Namespace) -> int:
     from collections import Counter
+
+    from .check import validate_files
 
     files = list(find_records(args.paths))
     if not files:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
     if args.jobs < 1:
         raise UsageError("--jobs takes a whole number of at least 1")
-    tasks = [(str(path), args.unknowns, not args.summary) for path in files]
-    progress = _Progress(sum(_size(path) for path in files))
-    try:
-        if args.jobs > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-                if len(files) > 1:  # files over the processes
-                    outcomes = []
-                    for path, outcome in zip(files, pool.imap(_validate_one, tasks, chunksize=1), strict=True):
-                        outcomes.append(outcome)
-                        progress.advance(_size(path), outcome.games)
-                else:  # the games of one file over the processes
-                    outcomes = [_validate_file(*tasks[0], pool=pool, progress=progress, jobs=args.jobs)]
-        else:
-            outcomes = [_validate_file(*task, progress=progress) for task in tasks]
-    finally:
-        progress.close()
+    outcomes = validate_files([str(path) for path in files], args.jobs, args.unknowns, not args.summary)
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     errors = sum(len(o.errors) for o in outcomes)
@@ -397,9 +86,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
+    from .check import NotText, check_record, print_diagnostics, read_text, unknown_lines
     from .completion import completed_text
     from .notation import parse_record
-    from .replay import replay_record
 
     source, out = Path(args.file), Path(args.out)
     if not source.is_file():
@@ -411,7 +100,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
     from .errors import NotationError
 
     try:
-        text = _read(source)
+        text = read_text(source)
     except NotText as exc:
         from .errors import format_diagnostic
 
@@ -424,11 +113,11 @@ def cmd_infer(args: argparse.Namespace) -> int:
 
         failed = ReplayResult(str(source), text)
         failed.diagnostics.extend(exc.diagnostics)
-        _print_diagnostics(failed, sys.stderr)
+        print_diagnostics(failed, sys.stderr)
         return 1
-    result = replay_record(record, analyse=True)
-    _print_diagnostics(result, sys.stderr)
-    for line in _unknown_lines(result, listing=False):
+    result = check_record(record, analyse=True)
+    print_diagnostics(result, sys.stderr)
+    for line in unknown_lines(result, listing=False):
         print(line)
     if not result.valid:
         print(f"{source}: not completed: the record is invalid", file=sys.stderr)
@@ -439,13 +128,14 @@ def cmd_infer(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .check import check_path, print_diagnostics
     from .replay import to_json
     from .trace import trace
 
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"no such file: {args.file}")
-    result = _replay(path)
+    result = check_path(path)
     if args.json:
         import json
 
@@ -453,11 +143,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print()
     else:
         print(trace(result, show_hands=not args.no_hands))
-    _print_diagnostics(result, sys.stderr)
+    print_diagnostics(result, sys.stderr)
     return 0 if result.valid else 1
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from .check import check_path, print_diagnostics
     from .render import parse_languages, render_site
 
     try:
@@ -470,8 +161,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     results = []
     invalid = 0
     for path in files:
-        result = _replay(path)
-        _print_diagnostics(result, sys.stderr)
+        result = check_path(path)
+        print_diagnostics(result, sys.stderr)
         if result.valid:
             results.append(result)
         else:
@@ -492,205 +183,34 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:
-    from .rules import load_rules, profile_names
+    from .profiles import load_profile, profile_names
 
     for name in profile_names():
-        profile = load_rules(name)
+        profile = load_profile(name)
         print(f"{name:<16} {profile.description} [{profile.source}]")
     return 0
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from .errors import RuleProfileError
-    from .rules import load_rules
+    from .profiles import load_profile
+    from .rulebook import describe
 
     try:
-        profile = load_rules(args.profile)
+        profile = load_profile(args.profile)
     except RuleProfileError as exc:
         raise UsageError(str(exc)) from None
-    print(f"{profile.name}: {profile.title}")
-    print(f"  {profile.description}")
-    print(f"  source: {profile.source}")
-    print(
-        f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
-        f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
-    )
-    print("\nPlay:")
-    for line in _play_lines(profile):
-        print(f"  {line}")
-    print("\nMelds:")
-    for meld in profile.melds:
-        more = []
-        if meld.repeats:
-            more.append(f"declared again: {', '.join(str(p) for p in meld.repeats)}, then doubling")
-        if meld.extends:
-            more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
-        extra = f"; {'; '.join(more)}" if more else ""
-        print(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass}{extra})")
-    if profile.repeat_rule == "multiply":
-        print("  (another kind declared again in a hand: n times its value the n-th time)")
-    if profile.extra_cards:
-        extra_cards = ", ".join(f"{n} × {c}" for c, n in profile.extra_cards)
-        print(f"\nCards added to the packs: {extra_cards}")
-    print("\nOther scores:")
-    if profile.seven_rank.symbol != "7":
-        who = "after a won trick" if profile.seven_exchange_when == "won_trick" else "by its holder, between tricks"
-        name = f"trump {profile.seven_rank.english} exchanged"
-        print(f"  {name:<24} {profile.seven_exchange}  ({who})")
-    if profile.seven_turnup:
-        print(f"  turn-up seven (dealer)   {profile.seven_turnup}")
-    if profile.seven_exchange:
-        who = "by its holder, between tricks" if profile.seven_exchange_when == "any_time" else "after a won trick"
-        print(f"  seven exchanged          {profile.seven_exchange}  ({who})")
-    if profile.seven_second:
-        print(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
-    if profile.seven_played:
-        phases = " and ".join(str(p) for p in profile.seven_played_phases)
-        how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
-        print(f"  seven played             {profile.seven_played}  ({how}, phase {phases})")
-    if profile.last_trick_points:
-        last = profile.options["last_trick"].default if "last_trick" in profile.options else "final"
-        which = (
-            f"trick {profile.phase1_tricks}" if str(last) == "24" else f"trick {profile.total_tricks}, the final one"
-        )
-        print(f"  last trick               {profile.last_trick_points}  ({which})")
-    if profile.brisque_points:
-        ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
-        print(f"  brisques ({ranks})  {profile.brisque_points} each")
-    if profile.card_points:
-        table = ", ".join(f"{rank.symbol} {points}" for rank, points in profile.card_points)
-        when = "as each trick is won" if profile.card_points_when == "trick" else "at the end of the hand"
-        seven = f"; trump seven {profile.card_points_trump_seven}" if profile.card_points_trump_seven else ""
-        print(f"  card points in won tricks  {table}{seven} ({when}; other cards 0)")
-    if profile.brisques_when == "tie_or_rubicon":
-        print("  brisques count only      to break a tie or to escape the rubicon")
-    guess, lift, count = profile.cut_bonus
-    if count:
-        print(f"  cut                      {guess} for the exact guess, {lift} for lifting exactly {count}")
-    game = profile.game_scoring
-    if game is not None:
-        normal = "bonus + the difference" if game.difference else "bonus added to the winner's score"
-        low = f", +{game.low_bonus} below {game.low_score}" if game.low_bonus else ""
-        print(
-            f"  game (one hand)          bonus {game.game_bonus} ({normal}); rubicon below {game.rubicon}: "
-            f"both scores + {game.rubicon_bonus}{low}"
-        )
-    if profile.hand_target:
-        rows = "; else ".join(f"{p} if the loser has {low} or more" for low, p in profile.game_points)
-        print(f"  hand                     ends when a player reaches {profile.hand_target} ('goes out')")
-        print(f"  game points              {rows}")
-    if "target" in profile.options and profile.game_points:
-        print(f"  game                     {profile.options['target'].default} game points")
-    elif "target" in profile.options:
-        tie = profile.options["tie_rule"].default if "tie_rule" in profile.options else "higher_total"
-        print(f"  game                     {profile.options['target'].default} (both over it: {tie})")
-    if profile.penalties:
-        print("\nPenalties (`N penalty KIND = POINTS`, deducted from the offender's score):")
-        words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
-        for kind, amount in profile.penalties:
-            print(f"  {kind:<24} {words.get(str(amount), amount)}")
-    print("\nOptions:")
-    for opt in profile.options.values():
-        values = f" ({' | '.join(opt.values)})" if opt.values else ""
-        print(f"  {opt.name} = {opt.default}{values}")
-        if opt.doc:
-            print(f"      {opt.doc}")
-        for value, change in opt.sets.items():
-            print(f"      {value}: {_describe_change(profile, change)}")
+    print(describe(profile))
     return 0
-
-
-def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
-    """What an option value changes, for people: a new meld table as the kinds it adds, drops or re-prices."""
-    parts = []
-    rest = {k: v for k, v in change.items() if k != "melds"}
-    melds = change.get("melds")
-    if isinstance(melds, list):
-        before = {m.kind: m.points for m in profile.melds}
-        after = {m["kind"]: m.get("points") for m in melds if isinstance(m, dict) and "kind" in m}
-        added = [f"{k} {p}" for k, p in after.items() if k not in before]
-        dropped = [k for k in before if k not in after]
-        priced = [f"{k} {before[k]} -> {p}" for k, p in after.items() if k in before and before[k] != p]
-        for label, items in (("adds", added), ("drops", dropped), ("re-prices", priced)):
-            if items:
-                parts.append(f"{label} {', '.join(items)}")
-        if not parts:
-            parts.append("the same meld table")
-    if rest:
-        import json
-
-        parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
-    return "; ".join(parts)
-
-
-_PLAY_WORDS = {
-    "non_dealer": "the dealer's opponent",
-    "dealer_left": "the player on the dealer's left",
-    "dealer_right": "the player on the dealer's right",
-    "winner_first": "the winner draws first",
-    "leader_first": "the leader draws first",
-    "free": "any card",
-    "follow_suit": "follow suit if able, else any card",
-    "follow_win_trump": "follow suit and win if able, else trump, else any card",
-    "follow_trump": "follow suit if able, else trump, else any card",
-    "follow": "follow suit if able, else any card",
-}
-
-
-_REUSE_WORDS = {
-    "text_with_remarriage": "a new card in each class, no card twice in one kind, except a re-marriage",
-    "strict_text": "a new card in each class, no card twice in one kind",
-    "new_card_refill": "a new card in each class",
-    "higher_other_kind": "a declared card serves again only in another kind worth more",
-    "refill": "a new card in each class; a combination broken by a play re-formed with a like card",
-    "refill_swap": "as refill, and two marriages of one suit re-paired (the marriage swap)",
-}
-
-
-def _play_lines(profile: RuleProfile) -> list[str]:
-    """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
-    until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
-    phases = " and ".join(str(p) for p in profile.declare_phases)
-    lines = [f"seats in playing order: {' '.join(profile.seats)}"]
-    if profile.sides:
-        lines.append(f"partnerships (joint score): {', '.join(profile.scorers)}")
-    lines += [
-        f"first lead: {_PLAY_WORDS.get(profile.first_leader, profile.first_leader)}; after each trick "
-        f"{_PLAY_WORDS.get(profile.draw_order, profile.draw_order)}",
-        f"while the stock lasts: {_PLAY_WORDS.get(profile.phase1_play, profile.phase1_play)}",
-        f"last tricks: {_PLAY_WORDS.get(profile.phase2_play, profile.phase2_play)}",
-        f"declare: the winner of a trick, {until}, in phase {phases}",
-    ]
-    if profile.trump_fixing:
-        fixing = ", ".join(f"{kind.replace('_', ' ')} {points}" for kind, points in profile.trump_fixing)
-        lines.insert(0, f"trumps: none at the deal; the first of these declared fixes them: {fixing}")
-    if profile.declare_by == "winner_or_partner":
-        lines.append("the winner declares or lets his partner declare (N passes to S)")
-    if profile.declare_joint:
-        lines.append("a declaration may join the declarer's and his partner's cards (N declares ... with S ...)")
-    if profile.last_trick_to == "halves":
-        lines.append("the last trick's bonus is shared out evenly between the sides")
-    if profile.declare_after_tricks:
-        kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
-        lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")
-    per_trick = profile.options["declarations_per_trick"].default if "declarations_per_trick" in profile.options else 1
-    lines.append(f"declarations scored per won trick: {per_trick}")
-    reuse = str(profile.options["reuse"].default) if "reuse" in profile.options else profile.reuse
-    lines.append(f"re-use of declared cards: {reuse} ({_REUSE_WORDS.get(reuse, 'see the profile')})")
-    for kind, earlier in profile.no_reuse:
-        lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
-    if profile.declare_lead_from:
-        lines.append("a declarer leads one of the declared cards to the next trick")
-    return lines
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from .errors import RuleProfileError
     from .generate import generate_game
-    from .rules import load_rules
+    from .profiles import load_profile
 
     try:
-        load_rules(args.profile)
+        load_profile(args.profile)
     except RuleProfileError as exc:
         raise UsageError(str(exc)) from None
     if args.deals < 1 or args.games < 1:
@@ -720,6 +240,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
     Exit 1 when a record does not parse (it is left untouched) or, with --check, is not in the canonical form.
     """
+    from .check import NotText, decode
     from .errors import Diagnostic, NotationError, Span, format_diagnostic
     from .fmt import FormatCheckError, format_text
 
@@ -744,7 +265,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                 data = stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
             else:
                 data = path.read_bytes()
-            text = _decode(data, name)
+            text = decode(data, name)
         except NotText as exc:
             invalid += 1
             print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from .cards import Card, CardPattern
 from .infer import Inference
 from .record import Deal, Declare, Draws, Exchange, Record, Trick
-from .replay import ReplayResult
+from .replay import DealResult, ReplayResult
 
 __all__ = ["completed_text"]
 
@@ -80,7 +80,7 @@ def _describe(seat: str, value: Card, alternatives: list[Card]) -> str:
     return f"{seat} {value} (or {' '.join(str(c) for c in alternatives)})"
 
 
-def _patch_deal(editor: _Editor, original: Deal, inference: Inference) -> None:
+def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed: DealResult) -> None:
     completed = inference.deal
     assert completed is not None
     by_span = {(u.span.line, u.span.column): u for u in inference.unknowns if u.span is not None}
@@ -112,6 +112,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference) -> None:
         for card, new, span in zip(original.hands[seat], cards, spans, strict=False):
             if isinstance(card, CardPattern) and isinstance(new, Card):
                 token(span, seat, new, span.line)
+    played = {t.n: t.plays for t in replayed.tricks}
     for trick, done in zip(original.tricks, completed.tricks, strict=True):
         by_seat = {p.seat: p.card for p in done.plays}
         if not trick.ordered and trick.plays:
@@ -120,7 +121,8 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference) -> None:
             if first.seat_span.line == last.span.line:
                 start = min(p.seat_span.column for p in trick.plays)
                 end = max(p.span.column + p.span.length for p in trick.plays)
-                in_order = ", ".join(f"{p.seat} {p.card}" for p in done.plays)
+                # (in the order the replay played them: from the seat that led)
+                in_order = ", ".join(f"{seat} {card}" for seat, card in played.get(done.number, []))
                 editor.replace(first.seat_span.line, start, end - start, in_order)
                 for play in trick.plays:
                     value = by_seat.get(play.seat)
@@ -202,5 +204,5 @@ def completed_text(record: Record, result: ReplayResult) -> str:
     for game, replayed in zip(record.games, result.games, strict=False):
         for deal, outcome in zip(game.deals, replayed.deals, strict=False):
             if outcome.inference is not None and outcome.inference.deal is not None:
-                _patch_deal(editor, deal, outcome.inference)
+                _patch_deal(editor, deal, outcome.inference, outcome)
     return editor.text()

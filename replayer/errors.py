@@ -18,6 +18,7 @@ __all__ = [
     "RuleProfileError",
     "RuleViolation",
     "Span",
+    "UsageError",
     "catalogue_markdown",
     "format_diagnostic",
 ]
@@ -137,6 +138,10 @@ class NotationError(BeziqueError):
 
     def __str__(self) -> str:
         return "; ".join(f"{d.location()}: {d.code} {d.message}" for d in self.diagnostics)
+
+
+class UsageError(BeziqueError):
+    """A problem with a command's arguments (a bad flag, a missing file): exit status 2."""
 
 
 class RuleProfileError(BeziqueError):

@@ -32,8 +32,9 @@ from .engine import (
     next_dealer,
     start_deal,
 )
-from .gamescore import game_score
-from .rules import MeldSpec, RuleProfile, load_rules
+from .profile import MeldSpec, RuleProfile
+from .profiles import load_profile
+from .rules import game_score
 
 __all__ = ["PlayedDeal", "generate_deal", "generate_game", "play_deal"]
 
@@ -292,7 +293,7 @@ def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping
     ``options`` sets house rules by name, as a record's ``options:`` header does (raises ``ValueError`` for an
     unknown option or value); the record states those that differ from the profile's defaults.
     """
-    profile = load_rules(profile_name)
+    profile = load_profile(profile_name)
     rng = random.Random(seed)
     chosen = profile.resolve_options(options or {})
     defaults = profile.default_options()

@@ -30,12 +30,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, CardLike, CardPattern, Rank, Suit
-from .engine import _obliged, trick_winner
+from .cards import CARD_INDICES, SUITS, Card, CardLike, CardPattern, Rank, Suit
 from .errors import Span
-from .melds import matches
+from .profile import RuleProfile
 from .record import Claim, Deal, Declare, Draw, Draws, Exchange, Penalty, ScoreCheck, deal_has_unknowns
-from .rules import RuleProfile
+from .replay import replay_deal
+from .rules import compile_rules, matches, obligation, trick_winner
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
 
@@ -204,11 +204,14 @@ class _Encoding:
         _load_solver()
         self.profile = profile
         self.options = options
+        self.rules = compile_rules(profile, options)
         self.dealer = dealer
         self.deal = copy.deepcopy(deal)
         self.trump: Suit | None = self.deal.trump or (
             self.deal.turnup.suit if isinstance(self.deal.turnup, Card) else None
         )
+        self.trump_index = SUITS.index(self.trump) if self.trump is not None else -1
+        """Trumps as the rules core counts suits (-1: none)."""
         self.pack = [Card(s, r) for s in Suit for r in profile.ranks]
         self.pool = IDPool()
         self.hard: list[list[int]] = []
@@ -421,7 +424,7 @@ class _Encoding:
             if key in seen or any(n > self.profile.packs for n in Counter(combo).values()):
                 continue
             seen.add(key)
-            if spec is not None and not matches(spec, combo, self.trump):
+            if spec is not None and not matches(self.rules, spec, [c.index for c in combo], self.trump_index):
                 continue
             options.append((self.new(), list(combo)))
         self.declarations.append((item, clock, options))
@@ -570,7 +573,7 @@ class _Encoding:
                 seq = [(p.seat, c) for p, c in zip(order, combo, strict=True)]
                 if any(n > self.profile.packs for n in Counter(combo).values()):
                     continue
-                who = seq[trick_winner(seq, self.trump)][0]
+                who = seq[trick_winner([c.index for _, c in seq], self.trump_index)][0]
                 clause = [-self.x(p, c) for p, c in zip(order, combo, strict=True)] + [winners[who]]
                 if leader_lit is not None:
                     clause.append(-leader_lit)
@@ -578,7 +581,7 @@ class _Encoding:
 
     def _obligations(self, number: int, plays: list[_Play], leaders: dict[str, int] | None) -> None:
         """Last-eight obligations: a card the follower plays later proves what he held (the engine judges)."""
-        rule = self.profile.phase2_play
+        rule = self.rules.phase2_play
         for leader_lit, order in self._seat_orders(plays, leaders):
             lead, follow = order[0], order[1]
             later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time and not p.give]
@@ -586,8 +589,10 @@ class _Encoding:
                 for c_follow in follow.domain:
                     for other in later:
                         for c_other in other.domain:
-                            allowed = _obliged(rule, {c_follow, c_other}, [(lead.seat, c_lead)], self.trump)[0]
-                            if c_follow in allowed:
+                            held = [0] * CARD_INDICES
+                            held[c_follow.index] = held[c_other.index] = 1
+                            allowed, _ = obligation(rule, held, [c_lead.index], self.trump_index)
+                            if allowed is None or c_follow.index in allowed:
                                 continue
                             clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -self.x(other, c_other)]
                             if leader_lit is not None:
@@ -726,8 +731,7 @@ class _Encoding:
         broken = dict.fromkeys(seats, False)
         if isinstance(self.deal.turnup, Card) and self.trump and self.deal.turnup.rank == Rank.SEVEN:
             fixed[self.dealer] += profile.seven_turnup
-        last_rule = str(self.options.get("last_trick", "final"))
-        last_no = profile.phase1_tricks if last_rule == "24" else profile.total_tricks
+        last_no = self.rules.last_trick
         seven = Card(self.trump, Rank.SEVEN) if self.trump else None
         by_trick: dict[int, list[_Play]] = {}
         for play in self.plays:
@@ -970,8 +974,6 @@ def infer_deal(
     max_replays: int = 200,
 ) -> Inference:
     """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
-    from .replay import replay_deal
-
     refused = unsupported(profile)
     if refused is not None:
         return Inference(None, [], failure=refused)

@@ -24,10 +24,10 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from .cards import Card, Rank, Suit
-from .engine import Scoring
+from .explain import Scoring
+from .profile import MeldSpec, RuleProfile
 from .record import Comment
 from .replay import DealResult, GameResult, Snapshot, TrickResult
-from .rules import MeldSpec, RuleProfile
 
 __all__ = [
     "GLOSSARY_PAGE",

@@ -9,7 +9,7 @@ from .cards import Card, CardLike, CardPattern, Suit
 from .errors import Span
 
 if TYPE_CHECKING:
-    from .rules import RuleProfile
+    from .profile import RuleProfile
 
 __all__ = [
     "Claim",

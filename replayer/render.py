@@ -27,8 +27,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from .files import write_atomic
 from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_lesson, build_rules, interface, rules_slug
 from .notation import data_dir
+from .profile import RuleProfile
+from .profiles import load_profile, profile_names
 from .replay import ReplayResult
-from .rules import RuleProfile, load_rules, profile_names
 from .telling import lesson_steps
 
 __all__ = [
@@ -153,7 +154,7 @@ def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
     # from the first profile that has it, and the many-pack variants (8p-000 sorts before classic) change the values
     # of classic's melds; the two-handed games lead the lists.
     for profile in sorted(
-        (load_rules(n) for n in profile_names()), key=lambda p: (p.name != "classic", p.players, p.name)
+        (load_profile(n) for n in profile_names()), key=lambda p: (p.name != "classic", p.players, p.name)
     ):
         found[profile.name] = profile
     for profile in lessons_profiles:

@@ -1,39 +1,29 @@
-"""Replaying a record through the engine: every play, winner, declaration, draw and stated score is checked.
+"""Replaying a record through the rules core: every play, winner, declaration, draw and stated score is checked.
 
 A replay never stops at the first problem. After an illegal action it carries the action out as written (the
 card leaves the hand if it is there, the points claimed by a declaration are what the rules give), and it goes
 on checking; a stated score that disagrees is reported once, and later statements are compared with the same
 discrepancy so that one mistake is not reported again at every later score line.
+
+The rules are the core's (:mod:`replayer.rules`): this module reads the record's statements, hands them to the core
+as ints, and turns what the core reports into diagnostics at the statements' positions (:mod:`replayer.explain`
+words them). With ``views`` it also keeps what a view shows of each trick (:class:`TrickResult`); a validation asks
+for none. A deal that leaves cards unknown is completed first by a :class:`Completer` (``replayer.infer`` has one;
+:mod:`replayer.check` passes it), so that this module does not depend on the inference. The record is never changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
-from .cards import Card, CardLike, Suit
-from .engine import (
-    DealState,
-    Scoring,
-    Step,
-    apply_cut,
-    apply_declare,
-    apply_draw,
-    apply_exchange,
-    apply_out,
-    apply_pass,
-    apply_penalty,
-    apply_play,
-    apply_show,
-    finish_deal,
-    game_points,
-    next_dealer,
-    start_deal,
-)
-from .errors import Diagnostic, NotationError, RuleProfileError, RuleViolation, Span
-from .gamescore import game_score, game_winner
+from .cards import CARDS, SUITS, Card, CardLike, Suit
+from .errors import Diagnostic, RuleProfileError, Span
+from .explain import Scoring, explain, scoring
+from .profile import RuleProfile
+from .profiles import load_profile
 from .record import (
     Claim,
     Comment,
@@ -52,9 +42,21 @@ from .record import (
     Trick,
     deal_has_unknowns,
 )
-from .rules import RuleProfile, load_rules
+from .rules import Deal as DealState
+from .rules import Rules, compile_rules, decide, game_score, game_winner, next_dealer
 
-__all__ = ["DealResult", "GameResult", "ReplayResult", "TrickResult", "replay_record", "to_json"]
+__all__ = [
+    "Completer",
+    "DealResult",
+    "GameResult",
+    "ReplayResult",
+    "Snapshot",
+    "TrickResult",
+    "iter_tricks",
+    "replay_deal",
+    "replay_record",
+    "to_json",
+]
 
 
 def _sorted(cards: Any) -> list[Card]:
@@ -67,8 +69,7 @@ _SORT_KEY = attrgetter("sort_key")  # in C: snapshots sort every hand after ever
 class Snapshot:
     """What lies in front of each seat at a moment: concealed hand and table cards, each sorted for display.
 
-    The cards are sorted when first asked for: a lesson shows every snapshot, a validation none (sorting every hand
-    after every trick took a fifth of a replay).
+    The cards are sorted when first asked for: a lesson shows every snapshot, a validation none.
     """
 
     __slots__ = ("_hands", "_in_hand", "_on_table", "_tables", "scores", "stock", "turnup")
@@ -96,14 +97,16 @@ class Snapshot:
     @classmethod
     def of(cls, state: DealState) -> Snapshot:
         """What the state shows now (copied: the replay changes its state in place)."""
-        seats = state.seats
-        return cls(
-            {s: tuple(v.hand.elements()) for s, v in seats.items()},
-            {s: tuple(t.card for t in v.table) for s, v in seats.items()},
-            state.scores(),
-            state.stock_count,
-            state.turnup if state.turnup_in_stock else None,
-        )
+        rules = state.rules
+        in_hand = {}
+        on_table = {}
+        for seat, name in enumerate(rules.seats):
+            table = state.tables[seat]
+            on_table[name] = tuple(CARDS[t.card] for t in table)
+            counts = state.hand(seat) if table else state.held[seat]
+            in_hand[name] = tuple(CARDS[c] for c, n in enumerate(counts) for _ in range(n))
+        turnup = CARDS[state.turnup] if state.turnup >= 0 and state.turnup_waiting else None
+        return cls(in_hand, on_table, _scores(state), state.stock_count, turnup)
 
     @property
     def hands(self) -> dict[str, list[Card]]:
@@ -132,6 +135,10 @@ class Snapshot:
     def __repr__(self) -> str:
         hands, tables, scores, stock, turnup = self._fields()
         return f"Snapshot(hands={hands!r}, tables={tables!r}, scores={scores!r}, stock={stock!r}, turnup={turnup!r})"
+
+
+def _scores(state: DealState) -> dict[str, int]:
+    return dict(zip(state.rules.scorers, state.scores(), strict=True))
 
 
 @dataclass
@@ -171,7 +178,7 @@ class DealResult:
     comments: list[Comment] = field(default_factory=list)
     end_comments: list[Comment] = field(default_factory=list)
     inference: Any = None
-    """When the record left cards unknown: the :class:`~replayer.infer.Inference` that completed it."""
+    """When the record left cards unknown: what the :class:`Completer` made of it (``replayer.infer.Inference``)."""
     game_points: dict[str, int] = field(default_factory=dict)
     """What the hand scores toward the game where the profile counts game points (sixty-six); else empty."""
     trump_fixed: tuple[int, Suit] | None = None
@@ -210,25 +217,63 @@ class ReplayResult:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
+class Completion(Protocol):
+    """What a :class:`Completer` makes of a deal that leaves cards unknown."""
+
+    @property
+    def deal(self) -> Deal | None:
+        """The completed deal (a copy of the record's), or None when no completion exists."""
+
+    @property
+    def unknowns(self) -> Sequence[object]:
+        """The unknown cards."""
+
+    @property
+    def failure(self) -> str:
+        """Why there is no completion."""
+
+    @property
+    def conflict(self) -> Sequence[Any]:
+        """When there is none: statements (each with ``text`` and ``span``) that cannot all hold."""
+
+
+class Completer(Protocol):
+    """Completes the unknown cards of a deal (``replayer.infer.completer`` makes one)."""
+
+    def refuses(self, profile: RuleProfile) -> str | None:
+        """Why the profile's deals cannot be completed (None when they can)."""
+
+    def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
+        """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
+
+
 class _Replayer:
-    def __init__(self, record: Record, infer: bool = True, analyse: bool = False) -> None:
+    def __init__(self, record: Record, complete: Completer | None = None, views: bool = True) -> None:
         self.record = record
         self.result = ReplayResult(record.path, record.text)
-        self.infer = infer
-        self.analyse = analyse
+        self.complete = complete
+        self.views = views
         self.current_trick = 0.0
         self.problem_tricks: list[float] = []
-        self.banked: dict[str, int] = {}
+        self.banked: list[int] = []
         """Each scorer's game total from the earlier hands of the game being replayed."""
+        self.offsets: list[int] = []
+        self.winners: list[int] = []
+        """The winner of each trick of the deal being replayed (-1: a trick without one)."""
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
         self.problem_tricks.append(self.current_trick)
 
-    def violations(self, step: Step, span: Span | None, seat_span: Span | None = None) -> None:
-        for v in step.violations:
-            where = seat_span if (v.code == "BZ202" and seat_span is not None) else span
-            self.report(v.code, v.message, where)
+    def breaches(self, state: DealState, span: Span | None, seat_span: Span | None = None) -> None:
+        """Report what the core found wrong with the last action (at ``span``; a player out of turn at
+        ``seat_span``)."""
+        rules = state.rules
+        for breach in state.breaches:
+            code = breach[0]
+            where = seat_span if (code == "BZ202" and seat_span is not None) else span
+            self.report(code, explain(rules, breach), where)
+        state.breaches.clear()
 
     def run(self) -> ReplayResult:
         for game in self.record.games:
@@ -237,7 +282,7 @@ class _Replayer:
 
     def game(self, game: Game) -> None:
         try:
-            profile = load_rules(game.profile)
+            profile = load_profile(game.profile)
         except RuleProfileError as exc:
             self.report("BZ103", str(exc), game.profile_span or game.span)
             return
@@ -258,6 +303,7 @@ class _Replayer:
                     f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(profile.seats)})",
                     game.player_spans.get(seat, game.span),
                 )
+        rules = compile_rules(profile, options)
         result = GameResult(
             title=game.title or game.headers.get("title") or "Untitled game",
             headers=dict(game.headers),
@@ -267,105 +313,80 @@ class _Replayer:
             comments=list(game.comments),
         )
         self.result.games.append(result)
-        totals = dict.fromkeys(profile.scorers, 0)
+        totals = [0] * len(rules.scorers)
         previous: DealResult | None = None
-        decided: str | None = None
+        decided = -1
+        undecided = True
         for index, deal in enumerate(game.deals):
             expected = None
             if previous is not None:
-                expected = next_dealer(profile.with_options(options), previous.dealer, previous.game_points)
+                won = [previous.game_points.get(seat, 0) for seat in rules.seats]
+                expected = rules.seats[next_dealer(rules, rules.seat_index[previous.dealer], won)]
             # What each scorer has from earlier hands: a penalty of all points takes it too.
-            self.banked = dict(totals)
-            outcome = self.deal(deal, profile, options, index + 1, expected)
+            self.banked = list(totals)
+            outcome = self.deal(deal, rules, index + 1, expected)
             if outcome is None:
                 return
             result.deals.append(outcome)
             previous = outcome
             # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
             counted = outcome.game_points or outcome.scores
-            for seat, points in counted.items():
-                totals[seat] += points
+            for scorer, name in enumerate(rules.scorers):
+                totals[scorer] += counted.get(name, 0)
+            named_totals = dict(zip(rules.scorers, totals, strict=True))
             for check in deal.end:
                 if check.what == "total":
-                    self.check_values(check, totals, "BZ504", "game total after this deal", profile)
+                    self.check_values(check, named_totals, "BZ504", "game total after this deal", rules)
                 elif check.what == "game":
                     if outcome.game_scores:
-                        self.check_values(check, outcome.game_scores, "BZ504", "game score", profile)
+                        self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
                     else:
                         self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
-            if decided is None:
-                if profile.game_scoring is not None:
-                    decided = game_winner(outcome.scores)
+            if undecided:
+                if rules.game_scoring is not None:
+                    winner = game_winner(outcome.scores)
+                    decided = rules.scorers.index(winner) if winner is not None else -1
                 else:
-                    decided = self.decide(totals, options, outcome, profile)
-        result.scores = totals
-        result.winner = decided
-        named = profile.resolve_scorer(game.winner) if game.winner is not None else None
-        if game.winner is not None and named is None:
-            self.report("BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span)
-        elif game.winner is not None and named != decided:
-            said = f"{decided} wins" if decided else "nobody has reached the target yet"
-            self.report(
-                "BZ505",
-                f"the record names {game.winner} as the winner; by the rules {said} "
-                f"(target {options.get('target')}, totals "
-                f"{', '.join(f'{s} {v}' for s, v in totals.items())})",
-                game.winner_span,
-            )
-
-    def decide(
-        self, totals: dict[str, int], options: dict[str, str | int], deal: DealResult, profile: RuleProfile
-    ) -> str | None:
-        """The game's winner after this deal (None while nobody has reached the target)."""
-        target = options.get("target")
-        if not isinstance(target, int):
-            return None
-        over = [s for s, v in totals.items() if v >= target]
-        if not over:
-            return None
-        if len(over) == 1:
-            return over[0]
-        if options.get("tie_rule") == "last_trick":
-            last = str(options.get("last_trick", "final"))
-            tricks = deal.tricks
-            index = len(tricks) - 1
-            if last == "24":
-                index = next(
-                    (
-                        i
-                        for i, t in enumerate(tricks)
-                        if t.phase == 1 and (i + 1 == len(tricks) or tricks[i + 1].phase == 2)
-                    ),
-                    index,
+                    decided = decide(rules, totals, self.winners)
+                undecided = decided < 0
+        named = dict(zip(rules.scorers, totals, strict=True))
+        result.scores = named
+        result.winner = rules.scorers[decided] if decided >= 0 else None
+        if game.winner is not None:
+            written = rules.scorer_named(game.winner)
+            if written < 0:
+                self.report(
+                    "BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span
                 )
-            # The winner of the last trick; when a third player (or side) took it, of those over the target the
-            # one who won a trick last (001:L7, RULES.md §2.b rule 19).
-            scorer = profile.scorer
-            for trick in reversed(tricks[: index + 1]):
-                if trick.winner is not None and scorer(trick.winner) in over:
-                    return scorer(trick.winner)
-        return max(over, key=lambda s: totals[s])
+            elif written != decided:
+                said = f"{result.winner} wins" if result.winner else "nobody has reached the target yet"
+                self.report(
+                    "BZ505",
+                    f"the record names {game.winner} as the winner; by the rules {said} "
+                    f"(target {options.get('target')}, totals "
+                    f"{', '.join(f'{s} {v}' for s, v in named.items())})",
+                    game.winner_span,
+                )
 
     def deal(
-        self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], number: int, expected_dealer: str | None
+        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None = None
     ) -> DealResult | None:
-        dealer = deal.dealer
+        profile = rules.named
+        dealer = deal.dealer or dealer_given
         if dealer is None:
             dealer = expected_dealer
-        elif expected_dealer is not None and dealer != expected_dealer and profile.next_dealer != "alternate":
-            # Only a profile with a rule for the next dealer (sixty-six) checks it, under any value of its option;
-            # the others let a record name any dealer.
-            rule = profile.with_options(options).next_dealer
+        elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
+            rule = rules.next_dealer
             said = "the deal passes in turn" if rule == "alternate" else f"the {rule} of the hand before deals next"
             self.report(
                 "BZ110",
                 f"{expected_dealer} deals hand {number}: under this profile {said}",
                 deal.spans.get("dealer", deal.span),
             )
-        if dealer is None and deal.leader is not None:
-            dealer = _previous(profile, deal.leader)
+        if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
+            dealer = rules.seats[(rules.seat_index[deal.leader] - 1) % rules.players]
         for name, seat in (("dealer", dealer), ("leader", deal.leader)):
-            if seat is not None and seat not in profile.seats:
+            if seat is not None and seat not in rules.seat_index:
                 self.report(
                     "BZ105",
                     f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
@@ -373,13 +394,11 @@ class _Replayer:
                 )
                 return None
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed).
-        if not self.seats_ok(deal, profile):
+        if not self.seats_ok(deal, rules):
             return None
         inference = None
-        if self.infer and dealer is not None and deal_has_unknowns(deal, profile):
-            from .infer import infer_deal, unsupported  # only a deal with unknown cards needs the inference
-
-            why = unsupported(profile.with_options(options))
+        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, profile):
+            why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(
                     "BZ603",
@@ -388,7 +407,7 @@ class _Replayer:
                     deal.span,
                 )
                 return None
-            inference = infer_deal(deal, profile, options, dealer, analyse=self.analyse)
+            inference = self.complete(deal, profile, dict(rules.options), dealer)
             if inference.deal is None:
                 self.report(
                     "BZ601",
@@ -400,13 +419,14 @@ class _Replayer:
                     self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
                 return None
             deal = inference.deal
-        if deal.stock is not None and not all(isinstance(c, Card) for c in deal.stock):
+        stock = deal.stock
+        if stock is not None and not all(isinstance(c, Card) for c in stock):
             self.report(
                 "BZ107",
                 "a stated stock must list known cards (leave the stock out when it is unknown)",
                 deal.spans.get("stock", deal.span),
             )
-            deal.stock = None
+            stock = None
         missing = []
         if dealer is None:
             missing.append("dealer (or leader)")
@@ -419,76 +439,83 @@ class _Replayer:
             self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
             return None
         assert dealer is not None
-        step = start_deal(
-            profile,
-            options,
-            dealer,
-            deal.trump,
-            deal.turnup,
-            deal.hands,
-            [_known(c) for c in deal.stock] if deal.stock is not None else None,
-            deal.leader,
-            force=True,
+        seat_index = rules.seat_index
+        state = DealState.start(
+            rules,
+            seat_index[dealer],
+            SUITS.index(deal.trump) if deal.trump is not None else -1,
+            deal.turnup.index if deal.turnup is not None else -1,
+            [[_known(c).index for c in deal.hands[seat]] for seat in rules.seats],
+            [_known(c).index for c in stock] if stock is not None else None,
+            seat_index[deal.leader] if deal.leader is not None else None,
         )
-        for v in step.violations:
-            span = (deal.spans.get("turnup") or deal.spans.get("trump")) if v.code == "BZ107" else None
-            if v.code == "BZ108":
-                seat = v.message.split()[0]
-                span = deal.hand_spans.get(seat) or deal.spans.get("stock")
-            self.report(v.code, v.message, span or deal.span)
-        state = step.state
+        for breach in state.breaches:
+            code, key, args = breach
+            span = None
+            if code == "BZ107":
+                span = deal.spans.get("turnup") or deal.spans.get("trump")
+            elif key == "hand_size":
+                span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
+            elif key == "stock_size":
+                span = deal.spans.get("stock")
+            self.report(code, explain(rules, breach), span or deal.span)
+        state.breaches.clear()
         if deal.cut is not None:
-            cut = apply_cut(state, deal.cut, deal.guess)
-            step.events.extend(cut.events)
-            state = cut.state
-        opening: list[Scoring] = []
+            state.cut(deal.cut, deal.guess)
+        self.winners = []
+        self.offsets = [0] * len(rules.scorers)
         for item in deal.opening:
-            state = self.item(item, state, opening, [], None)
-        step.events.extend(opening)
-        # The replay keeps no earlier state (snapshots copy what they show): actions may change this one in place.
-        state.in_place = True
+            state = self.item(item, state, [], None)
+        opening = state.events
+        state.events = []
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
-            leader=state.leader,
-            trump=state.trump,
-            turnup=state.turnup,
+            leader=rules.seats[state.leader],
+            trump=SUITS[state.trump] if state.trump >= 0 else None,
+            turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
             hands={s: _sorted(deal.hands[s]) for s in profile.seats},
-            scoring=list(step.events),
+            scoring=[scoring(rules, e) for e in opening],
             comments=list(deal.comments),
             inference=inference,
         )
-        self.offsets = dict.fromkeys(profile.scorers, 0)
+        before = Snapshot.of(state) if self.views else None
         for trick in deal.tricks:
-            state = self.trick(trick, state, outcome)
+            state, before = self.trick(trick, state, outcome, before)
         self.current_trick = 1000.0
-        final = finish_deal(state, force=True)
+        state.finish()
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
-        for v in final.violations:
-            self.report(v.code, v.message, deal.end[0].span if deal.end else last_span)
-        for e in final.events:
-            if e.kind == "brisques":
-                key = profile.scorer(e.seat)
-                outcome.brisques[key] = outcome.brisques.get(key, 0) + e.points
-        outcome.scores = final.state.scores()
-        outcome.game_points = game_points(final.state)
-        if profile.game_scoring is not None:
-            outcome.game_scores = game_score(profile.game_scoring, outcome.scores)
+        self.breaches(state, deal.end[0].span if deal.end else last_span)
+        brisques = [0] * len(rules.scorers)
+        counted = False
+        for scored, kind, _, points in state.events:
+            if kind == "brisques":
+                brisques[rules.scorer[scored]] += points
+                counted = True
+        if counted:
+            outcome.brisques = dict(zip(rules.scorers, brisques, strict=True))
+        state.events.clear()
+        outcome.scores = _scores(state)
+        won = state.game_points()
+        outcome.game_points = dict(zip(rules.seats, won, strict=True)) if won else {}
+        if rules.game_scoring is not None:
+            outcome.game_scores = game_score(rules.game_scoring, outcome.scores)
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "brisques":
-                self.check_values(check, outcome.brisques, "BZ502", "brisques", profile)
+                self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
             elif check.what == "result":
-                self.check_values(check, outcome.scores, "BZ503", "deal result", profile)
+                self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
         return outcome
 
-    def seats_ok(self, deal: Deal, profile: RuleProfile) -> bool:
+    def seats_ok(self, deal: Deal, rules: Rules) -> bool:
         """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat
         plays twice to a trick."""
         ok = True
-        seats = set(profile.seats)
+        seats = rules.seat_index
+        profile = rules.named
 
-        def unknown(seat: str, span: Span) -> None:
+        def unknown(seat: str, span: Span | None) -> None:
             nonlocal ok
             self.report(
                 "BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})", span
@@ -496,19 +523,19 @@ class _Replayer:
             ok = False
 
         for trick in deal.tricks:
-            named = [p.seat for p in trick.plays]
-            for play in trick.plays:
+            plays = trick.plays
+            for play in plays:
                 if play.seat not in seats:
                     unknown(play.seat, play.seat_span)
-            if len(set(named)) != len(named):
+            if len(plays) > 1 and len({p.seat for p in plays}) != len(plays):
                 self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
                 ok = False
             for item in trick.items:
-                if isinstance(item, Draws):
+                if type(item) is Draws:
                     for draw in item.draws:
                         if draw.seat not in seats:
                             unknown(draw.seat, draw.seat_span)
-                else:
+                elif type(item) is not ScoreCheck:
                     seat = getattr(item, "seat", None)
                     if seat is not None and seat not in seats:
                         unknown(seat, item.span)
@@ -518,28 +545,30 @@ class _Replayer:
                 ok = False
         return ok
 
-    def check_values(
-        self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, profile: RuleProfile
-    ) -> None:
+    def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, rules: Rules) -> None:
         for value in check.values:
-            key = profile.resolve_scorer(value.seat)
-            if key is None:
+            key = rules.scorer_named(value.seat)
+            if key < 0:
                 self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
-            elif actual.get(key, 0) != value.value:
+                continue
+            have = actual.get(rules.scorers[key], 0)
+            if have != value.value:
                 self.report(
                     code,
-                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {actual.get(key, 0)}",
+                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {have}",
                     value.span,
                 )
 
-    def trick(self, trick: Trick, state: DealState, outcome: DealResult) -> DealState:
-        profile = state.profile
+    def trick(
+        self, trick: Trick, state: DealState, outcome: DealResult, before: Snapshot | None
+    ) -> tuple[DealState, Snapshot | None]:
+        rules = state.rules
         self.current_trick = float(trick.number)
         expected = state.trick_no + 1
         if trick.number != expected:
             self.report("BZ106", f"trick {trick.number} is out of order: trick {expected} comes next", trick.span)
         if state.to_draw:
-            names = " and ".join(state.to_draw)
+            names = " and ".join(rules.seats[s] for s in state.to_draw)
             self.report(
                 "BZ402",
                 f"no draws after trick {state.trick_no}: {names} must draw before the next trick "
@@ -547,221 +576,240 @@ class _Replayer:
                 trick.span,
             )
             state.to_draw = []
-        # Nothing a snapshot shows changes between two tricks: the last trick's "after" is this one's "before".
-        before = outcome.tricks[-1].after if outcome.tricks else Snapshot.of(state)
         phase = state.phase
         leader = state.leader
-        events: list[Scoring] = []
-        winner = None
-        questions: list[tuple[str, Question]] = []
-        if not trick.ordered:
-            trick.plays = _in_playing_order(trick.plays, state)
-        for play in trick.plays:
-            step = apply_play(state, play.seat, _known(play.card), force=True)
-            self.violations(step, play.span, play.seat_span)
-            events.extend(step.events)
-            state = step.state
-            if step.winner is not None:
-                winner = step.winner
-            if play.questions:
-                questions.extend((play.seat, q) for q in play.questions)
-        if len(trick.plays) != profile.players:
+        seat_index = rules.seat_index
+        plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
+        winner = -1
+        events = state.events
+        for play in plays:
+            done = state.trick_no
+            state.play(seat_index[play.seat], _known(play.card).index)
+            if state.breaches:
+                self.breaches(state, play.span, play.seat_span)
+            if state.trick_no != done:
+                winner = state.winner
+        if len(plays) != rules.players:
             self.report(
                 "BZ207",
-                f"trick {trick.number} has {len(trick.plays)} plays; every one of the "
-                f"{profile.players} players plays a card",
+                f"trick {trick.number} has {len(plays)} plays; every one of the {rules.players} players plays a card",
                 trick.span,
             )
-        if trick.winner is not None and winner is not None and trick.winner != winner:
-            card = next((p.card for p in trick.plays if p.seat == winner), None)
+        stated = trick.winner
+        if stated is not None and winner >= 0 and stated != rules.seats[winner]:
+            name = rules.seats[winner]
+            card = next((p.card for p in plays if p.seat == name), None)
             self.report(
                 "BZ206",
-                f"wrong trick winner: {winner} wins trick {trick.number} with {card} "
-                f"({self.why_wins(trick, state.trump)}), not {trick.winner}",
+                f"wrong trick winner: {name} wins trick {trick.number} with {card} "
+                f"({_why_wins(plays, state.trump)}), not {stated}",
                 trick.winner_span,
             )
-        draws: list[tuple[str, Card]] = []
-        comments = list(trick.comments)
-        # (Only a record that writes out the stock may leave the draws out.)
-        stated_draws = state.stock is None or any(isinstance(item, Draws) for item in trick.items)
-        for item in trick.items:
-            pending = not stated_draws and state.to_draw and state.stock is not None
-            # The record leaves the draws out (the stock is written out): where the rules let a player declare or
+        self.winners.append(winner)
+        draws: list[tuple[int, int]] = []
+        items = trick.items
+        if state.stock is None:
+            for item in items:
+                state = self.item(item, state, draws, trick)
+        else:
+            # The stock is written out, so the record may leave the draws out: where the rules let a player declare or
             # exchange after drawing, a statement that only the cards drawn make legal comes after them.
-            if pending and not _legal(item, state) and _legal(item, _draw_from_stock(state.copy(), [])):
-                state = _draw_from_stock(state, draws)
-            state = self.item(item, state, events, draws, trick)
+            stated_draws = any(type(item) is Draws for item in items)
+            for item in items:
+                if not stated_draws and state.to_draw and not _legal(item, state):
+                    drawn = state.copy()
+                    _draw_from_stock(drawn, [])
+                    if _legal(item, drawn):
+                        _draw_from_stock(state, draws)
+                state = self.item(item, state, draws, trick)
+            _draw_from_stock(state, draws)
+        events = state.events
+        if state.trump >= 0 and outcome.trump_fixed is None and outcome.trump is None:
+            outcome.trump_fixed = (trick.number, SUITS[state.trump])
+        if not self.views:
+            events.clear()
+            return state, None
+        after = Snapshot.of(state)
+        assert before is not None
+        comments = list(trick.comments)
+        for item in items:
             comments.extend(item.comments)
-        state = _draw_from_stock(state, draws)
-        if state.trump is not None and outcome.trump_fixed is None and outcome.trump is None:
-            outcome.trump_fixed = (trick.number, state.trump)
         outcome.tricks.append(
             TrickResult(
                 n=trick.number,
-                leader=leader,
+                leader=rules.seats[leader],
                 phase=phase,
-                plays=[(p.seat, _known(p.card)) for p in trick.plays],
-                winner=winner,
-                scoring=events,
-                draws=draws,
-                scores=state.scores(),
+                plays=[(p.seat, _known(p.card)) for p in plays],
+                winner=rules.seats[winner] if winner >= 0 else None,
+                scoring=[scoring(rules, e) for e in events],
+                draws=[(rules.seats[s], CARDS[c]) for s, c in draws],
+                scores=_scores(state),
                 before=before,
-                after=Snapshot.of(state),
+                after=after,
                 comments=comments,
-                questions=questions,
+                questions=[(p.seat, q) for p in plays for q in p.questions],
                 line=trick.span.line,
             )
         )
-        return state
+        events.clear()
+        return state, after
 
-    def why_wins(self, trick: Trick, trump: Suit | None) -> str:
-        cards = [p.card for p in trick.plays]
-        if any(isinstance(c, Card) and c.is_wild for c in cards):
-            return "the wild card wins no trick"
-        if trump is not None and any(c.suit == trump for c in cards) and cards[0].suit != trump:
-            return "the highest trump"
-        if len(set(cards)) < len(cards):
-            return "of identical cards the first played wins"
-        return "the highest card of the suit led"
-
-    def item(
-        self,
-        item: Any,
-        state: DealState,
-        events: list[Scoring],
-        draws: list[tuple[str, Card]],
-        trick: Trick | None,
-    ) -> DealState:
+    def item(self, item: Any, state: DealState, draws: list[tuple[int, int]], trick: Trick | None) -> DealState:
+        rules = state.rules
+        seat_index = rules.seat_index
+        kind = type(item)
         # The commonest statements first: the draws and the running score after every trick.
-        if isinstance(item, Draws):
+        if kind is Draws:
             for draw in item.draws:
-                step = apply_draw(state, draw.seat, draw.card, force=True)
-                self.violations(step, draw.span, draw.seat_span)
-                state = step.state
-                draws.append((draw.seat, _known(draw.card)))
+                seat, card = seat_index[draw.seat], _known(draw.card).index
+                state.draw(seat, card)
+                if state.breaches:
+                    self.breaches(state, draw.span, draw.seat_span)
+                draws.append((seat, card))
             return state
-        if isinstance(item, ScoreCheck):
+        if kind is ScoreCheck:
             self.running_score(item, state)
             return state
-        if isinstance(item, Exchange):
-            step = apply_exchange(state, item.seat, _known(item.card), item.points, force=True)
-            self.violations(step, item.card_span, item.span)
-        elif isinstance(item, Pass):
-            step = apply_pass(state, item.seat, item.partner, force=True)
-            self.violations(step, item.partner_span, item.span)
-        elif isinstance(item, Declare):
+        if kind is Exchange:
+            state.exchange(seat_index[item.seat], _known(item.card).index, item.points)
+            self.breaches(state, item.card_span, item.span)
+        elif kind is Pass:
+            state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
+            self.breaches(state, item.partner_span, item.span)
+        elif kind is Declare:
+            seat = seat_index[item.seat]
+            cards = [_known(c).index for c in item.cards]
             if item.scored:
-                step = apply_declare(
-                    state,
-                    item.seat,
-                    item.kind,
-                    [_known(c) for c in item.cards],
-                    item.points,
-                    force=True,
-                    partner_cards=[_known(c) for c in item.partner_cards],
-                    partner=item.partner,
+                partner = seat_index.get(item.partner, -2) if item.partner is not None else -1
+                state.declare(
+                    seat, item.kind, cards, item.points, [_known(c).index for c in item.partner_cards], partner
                 )
             else:
-                step = apply_show(state, item.seat, item.kind, [_known(c) for c in item.cards], force=True)
-            for v in step.violations:
-                self.report(v.code, v.message, self.declare_span(item, v))
-        elif isinstance(item, GoesOut):
-            step = apply_out(state, item.seat, item.points, force=True)
-            self.violations(step, item.span)
-        elif isinstance(item, Penalty):
-            banked = self.banked.get(state.profile.scorer(item.seat), 0)
-            step = apply_penalty(state, item.seat, item.kind, item.points, banked, force=True)
-            for v in step.violations:
-                span = item.points_span if v.code == "BZ314" and item.points_span is not None else item.kind_span
-                self.report(v.code, v.message, span)
-        elif isinstance(item, Claim):
-            self.claim(item, events, state.profile)
-            return state
-        else:  # pragma: no cover - the builder makes only the types above
+                state.show(seat, item.kind, cards)
+            for breach in state.breaches:
+                message = explain(rules, breach)
+                self.report(breach[0], message, _declare_span(item, breach[0], message))
+            state.breaches.clear()
+        elif kind is GoesOut:
+            state.go_out(seat_index[item.seat], item.points)
+            self.breaches(state, item.span)
+        elif kind is Penalty:
+            seat = seat_index[item.seat]
+            state.penalty(seat, item.kind, item.points, self.banked[rules.scorer[seat]] if self.banked else 0)
+            for breach in state.breaches:
+                code = breach[0]
+                span = item.points_span if code == "BZ314" and item.points_span is not None else item.kind_span
+                self.report(code, explain(rules, breach), span)
+            state.breaches.clear()
+        elif kind is Claim:
+            self.claim(item, state)
+        else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
-        events.extend(step.events)
-        return step.state
+        return state
 
-    def declare_span(self, item: Declare, v: RuleViolation) -> Span:
-        if v.code == "BZ305" and item.points_span is not None:
-            return item.points_span
-        if v.code in ("BZ304", "BZ109") and item.kind_span is not None:
-            return item.kind_span
-        if v.code in ("BZ303", "BZ306", "BZ307"):
-            for card, span in zip(item.cards, item.card_spans, strict=False):
-                if str(card) in v.message.split(",")[0].split():
-                    return span
-            if item.card_spans:
-                return item.card_spans[0]
-        return item.span
-
-    def claim(self, item: Claim, events: list[Scoring], profile: RuleProfile) -> None:
-        match = [e for e in events if e.seat == item.seat and e.kind == item.kind]
+    def claim(self, item: Claim, state: DealState) -> None:
+        rules = state.rules
+        seat = rules.seat_index[item.seat]
+        events = state.events
+        match = [e for e in events if e[0] == seat and e[1] == item.kind]
         if not match:
-            happened = ", ".join(f"{e.seat} {e.kind.replace('_', ' ')} {e.points}" for e in events) or "none"
+            happened = ", ".join(f"{rules.seats[e[0]]} {e[1].replace('_', ' ')} {e[3]}" for e in events) or "none"
             self.report(
                 "BZ310",
                 f"{item.seat} scores no {item.kind.replace('_', ' ')} in this trick "
                 f"(automatic scores here: {happened})",
                 item.span,
             )
-        elif item.points is not None and match[0].points != item.points:
+        elif item.points is not None and match[0][3] != item.points:
             self.report(
                 "BZ305",
-                f"{item.kind.replace('_', ' ')} claimed for {item.points}, the {profile.name} "
-                f"profile scores {match[0].points}",
+                f"{item.kind.replace('_', ' ')} claimed for {item.points}, the {rules.name} "
+                f"profile scores {match[0][3]}",
                 item.span,
             )
 
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
+        rules = state.rules
         scores = state.scores()
+        offsets = self.offsets
         for value in check.values:
-            key = state.profile.resolve_scorer(value.seat)
-            if key is None:
+            key = rules.scorer_named(value.seat)
+            if key < 0:
                 self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
                 continue
             diff = value.value - scores[key]
-            if diff and diff != self.offsets[key]:
+            if diff and diff != offsets[key]:
                 self.report(
                     "BZ501",
                     f"wrong running score: the record says {value.seat} {value.value}, the rules "
                     f"give {scores[key]} after trick {state.trick_no}",
                     value.span,
                 )
-            self.offsets[key] = diff
+            offsets[key] = diff
+
+
+def _declare_span(item: Declare, code: str, message: str) -> Span:
+    if code == "BZ305" and item.points_span is not None:
+        return item.points_span
+    if code in ("BZ304", "BZ109") and item.kind_span is not None:
+        return item.kind_span
+    if code in ("BZ303", "BZ306", "BZ307"):
+        named = message.split(",")[0].split()
+        for card, span in zip(item.cards, item.card_spans, strict=False):
+            if str(card) in named:
+                return span
+        if item.card_spans:
+            return item.card_spans[0]
+    return item.span
+
+
+def _why_wins(plays: Sequence[Play], trump: int) -> str:
+    cards = [p.card for p in plays]
+    if any(isinstance(c, Card) and c.is_wild for c in cards):
+        return "the wild card wins no trick"
+    suit = SUITS[trump] if trump >= 0 else None
+    if suit is not None and any(c.suit == suit for c in cards) and cards[0].suit != suit:
+        return "the highest trump"
+    if len(set(cards)) < len(cards):
+        return "of identical cards the first played wins"
+    return "the highest card of the suit led"
 
 
 def _legal(item: Any, state: DealState) -> bool:
-    """Whether a declaration, show or exchange breaks no rule in this state (other statements count as legal)."""
-    state = state.copy()  # a trial: the replay's own state may be changed in place
+    """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal)."""
+    kind = type(item)
+    if kind not in (Declare, Exchange, Pass):
+        return True
+    trial = state.copy()  # a trial: the replay's own state is changed in place
+    seat_index = state.rules.seat_index
     try:
-        if isinstance(item, Declare):
-            cards = [_known(c) for c in item.cards]
+        if kind is Declare:
+            cards = [_known(c).index for c in item.cards]
             if item.scored:
-                partner_cards = [_known(c) for c in item.partner_cards]
-                apply_declare(state, item.seat, item.kind, cards, item.points, partner_cards=partner_cards)
+                partner_cards = [_known(c).index for c in item.partner_cards]
+                trial.declare(seat_index[item.seat], item.kind, cards, item.points, partner_cards)
             else:
-                apply_show(state, item.seat, item.kind, cards)
-        elif isinstance(item, Exchange):
-            apply_exchange(state, item.seat, _known(item.card), item.points)
-        elif isinstance(item, Pass):
-            apply_pass(state, item.seat, item.partner)
-    except (RuleViolation, TypeError):
+                trial.show(seat_index[item.seat], item.kind, cards)
+        elif kind is Exchange:
+            trial.exchange(seat_index[item.seat], _known(item.card).index, item.points)
+        else:
+            trial.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
+    except (TypeError, KeyError):
         return False
-    return True
+    return not trial.breaches
 
 
-def _draw_from_stock(state: DealState, draws: list[tuple[str, Card]]) -> DealState:
+def _draw_from_stock(state: DealState, draws: list[tuple[int, int]]) -> None:
     """The draws due after a trick, taken from a stock the record writes out (nothing when it does not)."""
     if not state.to_draw or state.stock is None:
-        return state
+        return
     for seat in list(state.to_draw):
         card = state.stock[0] if state.stock else state.turnup
-        if card is None:
+        if card < 0:
             break
-        state = apply_draw(state, seat, card, force=True).state
+        state.draw(seat, card)
+        state.breaches.clear()
         draws.append((seat, card))
-    return state
 
 
 def _known(card: CardLike) -> Card:
@@ -773,49 +821,27 @@ def _known(card: CardLike) -> Card:
 
 def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
     """The plays of a trick written without their order, sorted from the seat that leads."""
-    order = {state.leader: 0}
-    seat = state.leader
-    for k in range(1, len(state.profile.seats)):
-        seat = state.next_seat(seat)
-        order[seat] = k
+    rules = state.rules
+    order = {rules.seats[seat]: k for k, seat in enumerate(rules.order[state.leader])}
     return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
 
 
-def _previous(profile: RuleProfile, seat: str) -> str:
-    seats = profile.seats
-    return seats[(seats.index(seat) - 1) % len(seats)]
-
-
-def replay_record(record: Record, analyse: bool = False) -> ReplayResult:
+def replay_record(record: Record, complete: Completer | None = None, *, views: bool = True) -> ReplayResult:
     """Replay every game of a parsed record; problems are collected in ``result.diagnostics``.
 
-    Deals that leave cards unknown are completed first (:mod:`replayer.infer`); with ``analyse`` the inference
-    also establishes which unknown cards are forced and which stay open.
+    A deal that leaves cards unknown is completed by ``complete`` first (without one, it is replayed as it is, which
+    reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views.
     """
-    return _Replayer(record, analyse=analyse).run()
+    return _Replayer(record, complete, views).run()
 
 
 def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> list[float]:
     """Replay one complete deal; the trick numbers at which problems occur (empty when it is valid)."""
-    replayer = _Replayer(Record("<completion>", ""), infer=False)
-    replayer.offsets = {s: 0 for s in profile.seats}
-    if deal.dealer is None:
-        deal.dealer = dealer
-    replayer.deal(deal, profile, options, 1, None)
+    replayer = _Replayer(Record("<completion>", ""), views=False)
+    rules = compile_rules(profile, options)
+    replayer.banked = [0] * len(rules.scorers)
+    replayer.deal(deal, rules, 1, None, dealer_given=dealer)
     return sorted(replayer.problem_tricks)
-
-
-def replay_text(text: str, path: str = "<record>", analyse: bool = False) -> ReplayResult:
-    """Parse and replay; syntax errors become diagnostics too (``analyse``: see :func:`replay_record`)."""
-    from .notation import parse_record
-
-    try:
-        record = parse_record(text, path)
-    except NotationError as exc:
-        result = ReplayResult(path, text)
-        result.diagnostics.extend(exc.diagnostics)
-        return result
-    return replay_record(record, analyse=analyse)
 
 
 def _scoring_json(events: list[Scoring]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from .cards import Card
-from .engine import Scoring
+from .explain import Scoring
 from .replay import ReplayResult, TrickResult
 
 __all__ = ["describe_scoring", "trace"]

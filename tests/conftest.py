@@ -12,7 +12,8 @@ from replayer.cards import Card
 from replayer.engine import DealState, Step, apply_draw, apply_play, start_deal
 from replayer.errors import RuleViolation
 from replayer.generate import PlayedDeal
-from replayer.rules import RuleProfile, load_rules
+from replayer.profile import RuleProfile
+from replayer.profiles import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -26,7 +27,7 @@ def cards(text: str) -> list[Card]:
 
 @pytest.fixture
 def classic() -> RuleProfile:
-    return load_rules("classic")
+    return load_profile("classic")
 
 
 def deal(
@@ -38,7 +39,7 @@ def deal(
     profile: str = "classic",
 ) -> DealState:
     """A classic deal with the given hands (8 cards each); the non-dealer leads."""
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     opts = rules.default_options()
     opts.update(options or {})
     return start_deal(rules, opts, dealer, None, Card.parse(turnup), {"N": cards(north), "S": cards(south)}).state
@@ -89,12 +90,12 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
     and with ``round_trip`` the deal written in the notation re-validates to the same scores (and game score or game
     points, where the profile has them). Checks of a profile's own rules are the caller's.
     """
+    from replayer.check import check_text
     from replayer.engine import game_points
-    from replayer.gamescore import game_score
     from replayer.generate import play_deal
-    from replayer.replay import replay_text
+    from replayer.rules import game_score
 
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     chosen = rules.resolve_options(options)
     played = play_deal(rules, random.Random(seed), rules.seats[seed % rules.players], chosen)
     dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
@@ -111,7 +112,7 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
     for key in rules.scorers:
         assert scores[key] == sum(e.points for e in played.events if rules.scorer(e.seat) == key)
     if round_trip:
-        result = replay_text(seeded_record(profile, options, played.lines), f"{profile}-{seed}.bzq")
+        result = check_text(seeded_record(profile, options, played.lines), f"{profile}-{seed}.bzq")
         assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
         replayed = result.games[0].deals[0]
         assert replayed.scores == played.scores

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from replayer.cards import Card, Suit, make_pack
+from replayer.check import check_text
 from replayer.engine import (
     DealState,
     apply_declare,
@@ -58,15 +59,16 @@ from replayer.engine import (
     apply_pass,
     apply_play,
     apply_show,
+    matches,
     start_deal,
 )
 from replayer.errors import NotationError, RuleViolation, Span
 from replayer.fmt import format_text
-from replayer.melds import matches
 from replayer.notation import parse_record
+from replayer.profile import RuleProfile
+from replayer.profiles import load_profile
 from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Pass, Record, ScoreCheck, Trick
-from replayer.replay import replay_text, to_json
-from replayer.rules import RuleProfile, load_rules
+from replayer.replay import to_json
 
 __all__ = ["Mutant", "NoOp", "Outcome", "Walk", "check", "check_no_op", "mutants", "no_ops", "walk"]
 
@@ -148,11 +150,11 @@ def walk(text: str) -> Walk:
         record = parse_record(text)
     except NotationError as exc:
         raise NotApplicable(str(exc)) from None
-    if not replay_text(text).valid:
+    if not check_text(text).valid:
         raise NotApplicable("the record is not valid")
     deals = []
     for game in record.games:
-        profile = load_rules(game.profile)
+        profile = load_profile(game.profile)
         options = profile.resolve_options(game.options)
         if game.target is not None:
             options["target"] = game.target
@@ -347,7 +349,7 @@ def meld_card_not_held(w: Walk) -> Iterator[Mutant]:
                 for i, original in enumerate(item.cards):
                     for y in _pack(dw.profile):
                         cards = [*item.cards[:i], y, *item.cards[i + 1 :]]
-                        if y == original or not matches(spec, cards, state.trump):
+                        if y == original or not matches(dw.profile, spec, cards, state.trump):
                             continue
                         if not Counter(cards) - held:
                             continue  # still held: not this mutation
@@ -395,7 +397,7 @@ def redeclared(w: Walk) -> Iterator[Mutant]:
                 if (
                     spec is not None
                     and spec.when_trump
-                    and not matches(spec, [*item.cards, *item.partner_cards], trump)
+                    and not matches(dw.profile, spec, [*item.cards, *item.partner_cards], trump)
                 ):
                     continue  # trumps fixed since changed its cards (the beziques of RULES.md §2.g.1 rule 5)
                 line = t2.items[0].span.line
@@ -754,7 +756,7 @@ def mutants(w: Walk, per_operator: int | None = None, rng: random.Random | None 
 
 def check(mutant: Mutant) -> Outcome:
     """Replay a mutant and classify what the validator reported."""
-    result = replay_text(mutant.text, "mutant.bzq")
+    result = check_text(mutant.text, "mutant.bzq")
     found = tuple((d.code, d.span.line, d.span.column) for d in result.diagnostics if d.span is not None)
     if result.valid:
         return Outcome(mutant, "accepted", found, False)
@@ -935,11 +937,11 @@ def _header_blocks(lines: list[str]) -> Iterator[tuple[str, list[int]]]:
 
 def check_no_op(change: NoOp, original: str) -> str | None:
     """None when the change is accepted and replays to the same events, else what went wrong."""
-    result = replay_text(change.text, "no-op.bzq")
+    result = check_text(change.text, "no-op.bzq")
     if not result.valid:
         first = result.diagnostics[0]
         return f"rejected: {first.location()}: {first.code} {first.message}"
-    if to_json(result)["games"] != to_json(replay_text(original, "no-op.bzq"))["games"]:
+    if to_json(result)["games"] != to_json(check_text(original, "no-op.bzq"))["games"]:
         return "accepted, but replays to different events"
     return None
 
@@ -982,7 +984,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: skipped ({exc})")
             continue
         texts.append((str(path), text))
-    from replayer.rules import profile_names
+    from replayer.profiles import profile_names
 
     names = args.profile or profile_names()
     texts += [(f"{n} seed {s}", generate_game(n, s, 1 + s % 2)) for n in names for s in range(args.random)]

@@ -17,9 +17,9 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
 
 from replayer.cards import Card, Suit
+from replayer.check import check_text
 from replayer.lesson import build_lesson
 from replayer.render import render_site
-from replayer.replay import replay_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "games" / "worked-deal-000.bzq"
@@ -40,7 +40,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The worked game rendered in both languages, as ``bezique render`` does."""
-    result = replay_text(WORKED.read_text(encoding="utf-8"), str(WORKED))
+    result = check_text(WORKED.read_text(encoding="utf-8"), str(WORKED))
     assert result.valid, [d.message for d in result.diagnostics]
     out = tmp_path_factory.mktemp("browser") / "site"
     render_site([result], out, lang=["en", "ru"])
@@ -362,7 +362,7 @@ def test_the_watch_catches_requests_and_errors(browser: Browser, site: Path) -> 
 def test_more_seats_keep_every_hand_in_rows(browser: Browser, tmp_path: Path, record: str) -> None:
     # Three or four seats around the cloth: no hand squeezed into a column of single cards, no seat over the trick.
     path = WORKED.parent / record
-    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    result = check_text(path.read_text(encoding="utf-8"), str(path))
     assert result.valid
     render_site([result], tmp_path / "site", lang=["en"])
     page_name = f"{path.stem}-1.html"
@@ -435,7 +435,7 @@ def test_the_drawn_tables_and_books_are_the_replays(
     they say what the replay says (the unseen cards counted again here from the replay) and what the lesson's
     bookkeeping says (the combinations still possible), in the same words."""
     path = WORKED.parent / record
-    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    result = check_text(path.read_text(encoding="utf-8"), str(path))
     assert result.valid
     render_site([result], tmp_path / "site", lang=["en"])
     game = result.games[0]
@@ -545,7 +545,7 @@ def test_every_step_s_books_are_the_models(browser: Browser, tmp_path: Path, rec
     combinations become impossible, the unseen cards and their sentence, the cards known, every combination's
     state)."""
     path = WORKED.parent / record
-    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    result = check_text(path.read_text(encoding="utf-8"), str(path))
     assert result.valid
     render_site([result], tmp_path / "site", lang=[lang])
     lesson = build_lesson(result.games[0], lang, books=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import GAMES
 
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.errors import CODES
-from replayer.replay import replay_text
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
 SIXTY = (GAMES / "constructed-sixty-six.bzq").read_text(encoding="utf-8")
@@ -248,7 +248,7 @@ def test_every_code_has_a_case() -> None:
 def test_code_is_reported_at_its_example(code: str) -> None:
     text = record_for(code)
     line, column = expected_position(code, text)
-    result = replay_text(text, "case.bzq")
+    result = check_text(text, "case.bzq")
     found = [(d.code, d.span.line, d.span.column) for d in result.diagnostics if d.span is not None]
     assert (code, line, column) in found, found
     # Nothing is reported before the broken line: the error is found where it is, not earlier.
@@ -263,7 +263,7 @@ def test_not_canonical_is_reported_by_fmt_check(tmp_path: Path, capsys: pytest.C
     path.write_text(text, encoding="utf-8")
     assert main(["fmt", "--check", str(path)]) == 1
     assert f"{path}:{line}:{column}: error: BZ005 " in capsys.readouterr().err
-    assert replay_text(text).valid  # not canonical, but valid
+    assert check_text(text).valid  # not canonical, but valid
 
 
 @pytest.mark.parametrize("code", sorted(CODES))

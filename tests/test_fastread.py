@@ -19,7 +19,7 @@ from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits, records, token_edi
 from replayer.fastread import read_statements, read_tree
 from replayer.generate import generate_game
 from replayer.notation import _MATCHED, _Builder, _parser
-from replayer.rules import profile_names
+from replayer.profiles import profile_names
 
 
 def shape(node: Any) -> Any:

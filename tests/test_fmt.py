@@ -12,13 +12,14 @@ import pytest
 from conftest import DATA, GAMES, ROOT
 
 from replayer import cli, fmt
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.errors import NotationError
 from replayer.fmt import WIDTH, FormatCheckError, format_text, record_shape
 from replayer.generate import generate_game
 from replayer.notation import parse_record
-from replayer.replay import replay_text, to_json
-from replayer.rules import profile_names
+from replayer.profiles import profile_names
+from replayer.replay import to_json
 
 WORKED = GAMES / "worked-deal-000.bzq"
 
@@ -39,7 +40,7 @@ SEEDS = [
 
 def same_replay(a: str, b: str) -> None:
     """Two texts replay to the same games and events and report the same problems (positions aside)."""
-    ra, rb = replay_text(a, "x.bzq"), replay_text(b, "x.bzq")
+    ra, rb = check_text(a, "x.bzq"), check_text(b, "x.bzq")
     ja, jb = to_json(ra), to_json(rb)
     assert ja["games"] == jb["games"]
     assert [(e["code"], e["message"]) for e in ja["errors"]] == [(e["code"], e["message"]) for e in jb["errors"]]

@@ -32,15 +32,16 @@ from hypothesis import strategies as st
 
 from replayer import notation
 from replayer.cards import make_pack
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.errors import CODES, Diagnostic, NotationError, RuleProfileError, Span, format_diagnostic
 from replayer.fmt import format_text
 from replayer.generate import generate_game
 from replayer.infer import deal_has_unknowns
 from replayer.notation import parse_record
+from replayer.profiles import load_profile
 from replayer.render import render_site
-from replayer.replay import ReplayResult, replay_text, to_json
-from replayer.rules import load_rules
+from replayer.replay import ReplayResult, to_json
 
 # Examples per test in CI; BEZIQUE_FUZZ_SCALE=20 runs twenty times as many (a longer campaign, by hand).
 SCALE = int(os.environ.get("BEZIQUE_FUZZ_SCALE", "1"))
@@ -61,12 +62,12 @@ FUZZ = settings(
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
 BASES = [WORKED, generate_game("classic", 11), generate_game("classic", 12, 2)]
-PACK = sorted(set(make_pack(1, load_rules("classic").ranks)), key=lambda c: c.sort_key)
+PACK = sorted(set(make_pack(1, load_profile("classic").ranks)), key=lambda c: c.sort_key)
 
 # Build the parser, load the profile and import the inference once, so that no example pays for them.
 for _text in (WORKED, WORKED.replace("trick 3: N 7H, S 9D", "trick 3: N 7?, S 9D")):
     format_text(_text)
-    replay_text(_text)
+    check_text(_text)
 
 # The reader's work is at most this many function calls per character of the record (about 5 for a valid one,
 # and each syntax error costs one more parse, up to 20).
@@ -91,7 +92,7 @@ def needs_inference(text: str) -> bool:
     """True when a deal of the record leaves cards unknown, so that the replay searches for a completion."""
     try:
         record = parse_record(text)
-        return any(deal_has_unknowns(d, load_rules(g.profile)) for g in record.games for d in g.deals)
+        return any(deal_has_unknowns(d, load_profile(g.profile)) for g in record.games for d in g.deals)
     except (NotationError, RuleProfileError):
         return False
 
@@ -106,7 +107,7 @@ def check_record(text: str) -> ReplayResult:
     """The properties every text must have: replayed, or rejected with positioned diagnostics of the catalogue."""
     inference = needs_inference(text)
     try:
-        result, work = calls(replay_text, text, "fuzz.bzq")
+        result, work = calls(check_text, text, "fuzz.bzq")
     except Exception as exc:
         known = _known_crash(exc, inference)
         if known is None:
@@ -362,7 +363,7 @@ _UNKNOWN_DEAL = (
 def test_unknown_cards_with_odd_seats_are_errors_not_crashes(trick: str) -> None:
     # Found by test_records_from_the_grammar: the completion of unknown cards looks seats up in the profile's
     # seats without checking them first.
-    result = replay_text(_UNKNOWN_DEAL + trick + "\n")
+    result = check_text(_UNKNOWN_DEAL + trick + "\n")
     assert not result.valid and all(d.span is not None for d in result.diagnostics)
 
 
@@ -384,7 +385,7 @@ _KNOWN_DEAL = (
 def test_odd_seats_in_a_known_deal_are_errors_not_crashes(trick: str) -> None:
     # Found by test_records_from_the_grammar: the engine looks seats up in the profile's seats, and the replay
     # checked them only in a deal whose unknown cards it completes.
-    result = replay_text(_KNOWN_DEAL + trick + "\n")
+    result = check_text(_KNOWN_DEAL + trick + "\n")
     assert not result.valid and all(d.span is not None for d in result.diagnostics)
     assert "BZ105" in {d.code for d in result.diagnostics}
 
@@ -395,7 +396,7 @@ def test_syntax_errors_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     count = itertools.count()
     real = parser.parse
     monkeypatch.setattr(parser, "parse", lambda text: (next(count), real(text))[1])
-    result = replay_text(WORKED + "trick 1 N\n" * 500)
+    result = check_text(WORKED + "trick 1 N\n" * 500)
     assert len(result.diagnostics) == 20
     assert next(count) <= 21
 
@@ -422,8 +423,8 @@ def test_work_grows_linearly(family: str) -> None:
     # Four times the input must cost about four times the work (16 times would be quadratic).
     make = FAMILIES[family]
     small, large = make(1), make(4)
-    _, small_calls = calls(replay_text, small)
-    _, large_calls = calls(replay_text, large)
+    _, small_calls = calls(check_text, small)
+    _, large_calls = calls(check_text, large)
     assert large_calls <= 5 * small_calls, (small_calls, large_calls)
     try:
         parse_record(small)
@@ -492,7 +493,7 @@ def test_record_text_is_inert_in_lessons(title: str, name: str, header: str, com
     text = text.replace("profile: classic", f"profile: classic\n{players}\nurl: {header}\nnote: {header}", 1)
     text = re.sub(r"^(trick 1: .*)$", rf"\1  {{ {comment} }}", text, count=1, flags=re.M)
     text = re.sub(r"^trick 2: ", f"trick 2: {{? {comment} }} ", text, count=1, flags=re.M)
-    result = replay_text(text, "hostile.bzq")
+    result = check_text(text, "hostile.bzq")
     assert result.valid, result.diagnostics[:3]
     with tempfile.TemporaryDirectory() as folder:
         render_site([result], Path(folder) / "site")
@@ -542,10 +543,10 @@ def profile_edits(draw: st.DrawFn) -> str:
 def test_profiles_load_or_fail_naming_the_file(text: str) -> None:
     # yaml.safe_load and the schema: a broken profile is a RuleProfileError naming the file, never another error.
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"profile-{next(_profile_files)}.yaml"  # load_rules caches by path
+        path = Path(folder) / f"profile-{next(_profile_files)}.yaml"  # load_profile caches by path
         path.write_text(text, encoding="utf-8")
         try:
-            profile = load_rules(str(path))
+            profile = load_profile(str(path))
         except RuleProfileError as exc:
             assert str(path) in str(exc)
             assert re.search(r"key '[^']+'|not valid YAML|must be a mapping", str(exc)), str(exc)
@@ -570,7 +571,7 @@ def test_profile_values_out_of_range_are_errors(old: str, new: str, key: str) ->
         path = Path(folder) / f"profile-{next(_profile_files)}.yaml"
         path.write_text(CLASSIC_YAML.replace(old, new, 1), encoding="utf-8")
         try:
-            load_rules(str(path))
+            load_profile(str(path))
         except RuleProfileError as exc:
             assert str(path) in str(exc) and f"'{key}'" in str(exc)
             return

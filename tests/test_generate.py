@@ -7,14 +7,15 @@ from collections import Counter
 import pytest
 
 from replayer.cards import make_pack
+from replayer.check import check_text
 from replayer.generate import generate_game
-from replayer.replay import replay_text, to_json
+from replayer.replay import to_json
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_generated_deal_revalidates(seed: int) -> None:
     text = generate_game("classic", seed)
-    result = replay_text(text, f"seed-{seed}.bzq")
+    result = check_text(text, f"seed-{seed}.bzq")
     assert result.valid, [d.message for d in result.diagnostics]
     data = to_json(result)
     deal = data["games"][0]["deals"][0]
@@ -43,7 +44,7 @@ def test_same_seed_same_record() -> None:
 
 def test_multi_deal_game_totals() -> None:
     text = generate_game("classic", 11, deals=3)
-    result = replay_text(text)
+    result = check_text(text)
     assert result.valid, [d.message for d in result.diagnostics]
     game = result.games[0]
     assert [d.dealer for d in game.deals] == ["S", "N", "S"]

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from conftest import GAMES
 
+from replayer.check import check_record, check_text
 from replayer.cli import main
 from replayer.generate import generate_game
 from replayer.infer import deal_has_unknowns
 from replayer.notation import parse_record
+from replayer.profiles import load_profile
 from replayer.record import Draws, Record
-from replayer.replay import replay_deal, replay_record, replay_text
-from replayer.rules import load_rules
+from replayer.replay import replay_deal
 
 WORKED = GAMES / "worked-deal-000.bzq"
 PRINTED = GAMES / "worked-deal-000-as-printed.bzq"
@@ -49,7 +50,7 @@ def located(where: str) -> tuple[int, str, str] | None:
 
 def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
     """Infer with analysis; assert soundness against the complete record. Returns (forced, open) counts."""
-    result = replay_text(erased_text, "erased.bzq", analyse=True)
+    result = check_text(erased_text, "erased.bzq", analyse=True)
     assert result.valid, [d.message for d in result.diagnostics]
     inference = result.games[0].deals[0].inference
     assert inference is not None and inference.deal is not None
@@ -67,7 +68,7 @@ def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
     original = complete.games[0].deals[0]
     for seat, hand in inference.hands.items():
         assert not hand["certain"] - Counter(original.hands[seat]), seat
-    profile = load_rules(complete.games[0].profile)
+    profile = load_profile(complete.games[0].profile)
     options = profile.resolve_options(complete.games[0].options)
     assert replay_deal(inference.deal, profile, options, original.dealer or "N") == []
     return len(inference.forced()), len(inference.open())
@@ -108,7 +109,7 @@ def test_the_seeds_lossy_deal_is_reconstructed() -> None:
     complete = parse_record(WORKED.read_text(encoding="utf-8"))
     forced, still_open = check_against_truth(PRINTED.read_text(encoding="utf-8"), complete)
     assert forced >= 25 and still_open > 0
-    result = replay_text(PRINTED.read_text(encoding="utf-8"), "printed.bzq", analyse=True)
+    result = check_text(PRINTED.read_text(encoding="utf-8"), "printed.bzq", analyse=True)
     deal = result.games[0].deals[0]
     assert deal.scores == {"N": 590, "S": 730}
     # The text forces South's three small trumps (000:L79: "three small trumps, the seven among them").
@@ -134,7 +135,7 @@ def test_generated_deals_with_random_erasures(seed: int) -> None:
 
 def test_a_planted_contradiction_is_named() -> None:
     text = PRINTED.read_text(encoding="utf-8").replace("  score N 320, S 0\n", "  score N 330, S 0\n", 1)
-    result = replay_text(text, "bad.bzq")
+    result = check_text(text, "bad.bzq")
     codes = [d.code for d in result.diagnostics]
     assert codes[0] == "BZ601"
     line = text.split("\n").index("  score N 330, S 0") + 1
@@ -144,7 +145,7 @@ def test_a_planted_contradiction_is_named() -> None:
 
 
 def test_complete_records_do_not_go_through_inference() -> None:
-    result = replay_record(parse_record(WORKED.read_text(encoding="utf-8")))
+    result = check_record(parse_record(WORKED.read_text(encoding="utf-8")))
     assert result.games[0].deals[0].inference is None
 
 
@@ -155,9 +156,9 @@ def test_infer_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     written = out.read_text(encoding="utf-8")
     completed = parse_record(written)
     deal = completed.games[0].deals[0]
-    assert not deal_has_unknowns(deal, load_rules("classic"))
+    assert not deal_has_unknowns(deal, load_profile("classic"))
     assert "{ inferred:" in written and "hand N:" in written
-    result = replay_text(written, str(out))
+    result = check_text(written, str(out))
     assert result.valid and result.games[0].deals[0].inference is None
     assert result.games[0].deals[0].scores == {"N": 590, "S": 730}
     assert main(["infer", str(PRINTED), "--out", str(out)]) == 2  # exists: needs --force
@@ -175,7 +176,7 @@ def test_validate_lists_unknowns(capsys: pytest.CaptureFixture[str]) -> None:
 def test_lessons_mark_inferred_cards(tmp_path: Path) -> None:
     from replayer.render import render_site
 
-    result = replay_text(PRINTED.read_text(encoding="utf-8"), str(PRINTED), analyse=True)
+    result = check_text(PRINTED.read_text(encoding="utf-8"), str(PRINTED), analyse=True)
     written = render_site([result], tmp_path / "site", lang="en")
     page = next(p for p in written if p.name.endswith(".html") and "as-printed" in p.name)
     html = page.read_text(encoding="utf-8")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA
 
+from replayer.check import check_text
 from replayer.cli import main
-from replayer.replay import replay_text
 
 FILES = sorted((DATA / "invalid").glob("*.bzq"))
 EXPECT = re.compile(r"^\s*expect: (\d+):(\d+) (BZ\d{3}) (.+)$", re.MULTILINE)
@@ -55,7 +55,7 @@ def test_invalid_record_reports_exactly_its_errors(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     expected = expectations(text)
     assert expected, f"{path.name} states no expected error"
-    result = replay_text(text, str(path))
+    result = check_text(text, str(path))
     found = [(d.span.line, d.span.column, d.code, d.message) for d in result.diagnostics if d.span]
     assert found == expected
     assert not result.valid

@@ -15,17 +15,18 @@ from pathlib import Path
 import pytest
 
 from replayer.cards import Card, Suit
+from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.lesson import _KITS, STRINGS, CardView, _kit, _Knowledge, _Pack, build_lesson, card_view
 from replayer.render import render_site
-from replayer.replay import GameResult, replay_text
+from replayer.replay import GameResult
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "games" / "worked-deal-000.bzq"
 
 
 def _game(text: str, name: str) -> GameResult:
-    result = replay_text(text, name)
+    result = check_text(text, name)
     assert result.valid, [d.message for d in result.diagnostics]
     return result.games[0]
 
@@ -103,7 +104,7 @@ def test_books_name_each_state_once() -> None:
 def test_a_page_holds_its_boards_and_books_as_data(tmp_path: Path) -> None:
     """The tables and books of some thirty steps are data for the page's script, not markup: the worked deal's page
     was 628 KB when they were written out in HTML."""
-    render_site([replay_text(WORKED.read_text(encoding="utf-8"), str(WORKED))], tmp_path / "site", lang="en")
+    render_site([check_text(WORKED.read_text(encoding="utf-8"), str(WORKED))], tmp_path / "site", lang="en")
     page = (tmp_path / "site" / "worked-deal-000-1.html").read_text(encoding="utf-8")
     assert len(page.encode("utf-8")) < 250_000
     assert not re.search(r'class="book[ "]', page) and page.count('<div class="seat ') == 2  # the hands dealt

@@ -28,7 +28,7 @@ from mutate import (
 )
 
 from replayer.generate import generate_game
-from replayer.rules import load_rules, profile_names
+from replayer.profiles import load_profile, profile_names
 
 
 def _mutable(path: Path) -> bool:
@@ -60,7 +60,7 @@ CORPUS = (
         (f"{name} seed 5", text, _cap(text, 2))
         for name in profile_names()
         # The profiles of more seats have a constructed record in games/ (above): their long deals are mutated once.
-        if name != "classic" and load_rules(name).players == 2
+        if name != "classic" and load_profile(name).players == 2
         for text in [generate_game(name, 5)]
     ]
 )
@@ -186,7 +186,7 @@ def test_draws_left_out_are_taken_before_a_later_declaration(
 
 def test_the_tool_reports_a_validator_that_misses_a_mutation(monkeypatch: pytest.MonkeyPatch) -> None:
     # The checker itself can fail: with BZ206 filtered out of the replay, a wrong winner is "accepted".
-    real = mutate.replay_text
+    real = mutate.check_text
 
     def blind(text: str, path: str = "<record>"):  # type: ignore[no-untyped-def]
         result = real(text, path)
@@ -196,7 +196,7 @@ def test_the_tool_reports_a_validator_that_misses_a_mutation(monkeypatch: pytest
     w = walk(CORPUS[0][1])
     mutant: Mutant = next(m for m in mutants(w) if m.operator == "wrong-winner")
     assert check(mutant).status == "rejected"
-    monkeypatch.setattr(mutate, "replay_text", blind)
+    monkeypatch.setattr(mutate, "check_text", blind)
     assert check(mutant).status == "accepted"
 
 

@@ -120,12 +120,12 @@ def test_unknown_header_key() -> None:
 def test_a_seat_the_profile_lacks_is_reported_where_the_players_header_names_it() -> None:
     from conftest import GAMES
 
-    from replayer.replay import replay_text
+    from replayer.check import check_text
 
     text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
     old = 'players: N "North", S "South"'
     assert old in text
-    broken = replay_text(text.replace(old, 'players: N "North", S "South", E "East"'), "p.bzq")
+    broken = check_text(text.replace(old, 'players: N "North", S "South", E "East"'), "p.bzq")
     line = text[: text.index(old)].count("\n") + 1
     assert [(d.code, d.span.line, d.span.column) for d in broken.diagnostics if d.span] == [
         ("BZ105", line, len('players: N "North", S "South", ') + 1)

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from replayer.check import check_text
 from replayer.generate import generate_game
-from replayer.replay import ReplayResult, replay_text
-from replayer.rules import load_rules
+from replayer.profiles import load_profile
+from replayer.replay import ReplayResult
 
 
 def _unchecked(profile: str, seed: int, deals: int = 2) -> str:
@@ -37,7 +38,7 @@ def _penalty_events(result: ReplayResult, deal: int) -> list[tuple[str, str, int
 
 def test_the_seeds_penalty_tables() -> None:
     # RULES.md §2.b rule 20 (001:L37-L42), §2.c rule 19 (002:L19), §2.d rule 17 (004:L329-L331); classic: §3.6 X5.
-    assert dict(load_rules("ua2").penalties) == {
+    assert dict(load_profile("ua2").penalties) == {
         "declared_before_trick": 10,
         "revoke_last_eight": 20,
         "played_before_drawing": 30,
@@ -45,26 +46,26 @@ def test_the_seeds_penalty_tables() -> None:
         "nine_cards": 120,
         "false_declaration": "all",
     }
-    assert dict(load_rules("ru19").penalties) == {"extra_card": 60, "nine_cards": 120}
-    assert dict(load_rules("ruwiki").penalties) == {"extra_card": 50, "false_declaration": "all"}
-    unscored = load_rules("ruwiki").with_options({"false_declaration": "unscored"})
+    assert dict(load_profile("ru19").penalties) == {"extra_card": 60, "nine_cards": 120}
+    assert dict(load_profile("ruwiki").penalties) == {"extra_card": 50, "false_declaration": "all"}
+    unscored = load_profile("ruwiki").with_options({"false_declaration": "unscored"})
     assert dict(unscored.penalties)["false_declaration"] == "unscored"
-    assert load_rules("classic").penalties == ()
+    assert load_profile("classic").penalties == ()
 
 
 @pytest.mark.parametrize(("profile", "points"), [("ua2", 50), ("ru19", 60), ("ruwiki", 50)])
 def test_an_extra_card_costs_the_tables_points(profile: str, points: int) -> None:
     # RULES.md §3.6 X1: an extra card drawn costs 50 (001, 004) or 60 (002).
     text = _unchecked(profile, 4)
-    before = replay_text(text)
+    before = check_text(text)
     assert before.valid
-    after = replay_text(_after_line(text, r"trick 3:", f"  S penalty extra_card = {points}"))
+    after = check_text(_after_line(text, r"trick 3:", f"  S penalty extra_card = {points}"))
     assert after.valid, after.diagnostics
     assert after.games[0].deals[0].scores["S"] == before.games[0].deals[0].scores["S"] - points
     assert after.games[0].deals[0].scores["N"] == before.games[0].deals[0].scores["N"]
     assert _penalty_events(after, 0) == [("S", "penalty_extra_card", -points)]
     # Written without its points, the penalty is still deducted; Russian "штраф" is the same statement.
-    same = replay_text(_after_line(text, r"trick 3:", "  S штраф extra_card"))
+    same = check_text(_after_line(text, r"trick 3:", "  S штраф extra_card"))
     assert same.valid and same.games[0].deals[0].scores == after.games[0].deals[0].scores
 
 
@@ -72,8 +73,8 @@ def test_a_false_declaration_takes_every_point_of_the_game() -> None:
     # RULES.md §2.b rule 20: "всі очки гравця обнуляється і рахунок ведеться знову заново" (001:L42): the points of
     # earlier hands go too, so the game total starts again from what is scored after the penalty.
     text = _unchecked("ua2", 6)
-    before = replay_text(text)
-    after = replay_text(_after_line(text, r"trick 5:", "  N penalty false_declaration", nth=1))
+    before = check_text(text)
+    after = check_text(_after_line(text, r"trick 5:", "  N penalty false_declaration", nth=1))
     assert after.valid, after.diagnostics
     (seat, kind, points), *_ = _penalty_events(after, 1)
     earlier = before.games[0].deals[0].scores["N"]
@@ -95,19 +96,19 @@ def test_a_false_declaration_takes_every_point_of_the_game() -> None:
 def test_the_unscored_reading_costs_no_points() -> None:
     # RULES.md §2.d rule 17 (004:L329), option false_declaration=unscored: only shown, unscored combinations go.
     text = _unchecked("ruwiki", 3).replace("profile: ruwiki", "profile: ruwiki\noptions: false_declaration=unscored")
-    before = replay_text(text)
-    after = replay_text(_after_line(text, r"trick 4:", "  N penalty false_declaration = 0"))
+    before = check_text(text)
+    after = check_text(_after_line(text, r"trick 4:", "  N penalty false_declaration = 0"))
     assert after.valid, after.diagnostics
     assert after.games[0].scores == before.games[0].scores
 
 
 def test_penalty_errors_name_the_rule_and_position() -> None:
     text = _unchecked("ua2", 4)
-    wrong = replay_text(_after_line(text, r"trick 3:", "  S penalty extra_card = 60"), "p.bzq")
+    wrong = check_text(_after_line(text, r"trick 3:", "  S penalty extra_card = 60"), "p.bzq")
     line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("trick 3:")) + 1
     assert [(d.code, d.span.line, d.span.column) for d in wrong.diagnostics if d.span] == [("BZ314", line, 26)]
     assert "extra_card penalty costs S 50 points here, not 60" in wrong.diagnostics[0].message
-    unknown = replay_text(_after_line(_unchecked("classic", 4), r"trick 3:", "  N penalty extra_card = 50"), "c.bzq")
+    unknown = check_text(_after_line(_unchecked("classic", 4), r"trick 3:", "  N penalty extra_card = 50"), "c.bzq")
     assert [d.code for d in unknown.diagnostics] == ["BZ313"]
     assert "classic profile has no penalty 'extra_card' (penalties: none)" in unknown.diagnostics[0].message
 
@@ -119,7 +120,7 @@ def test_a_penalty_in_canonical_form_and_in_the_lesson() -> None:
     text = _after_line(_unchecked("ua2", 4), r"trick 3:", "  S   ШТРАФ extra_card =50 { he drew two cards }")
     canonical = format_text(text)
     assert "\n  S penalty extra_card = 50  { he drew two cards }\n" in canonical
-    result = replay_text(canonical)
+    result = check_text(canonical)
     assert result.valid
     lesson = build_lesson(result.games[0])
     shown = [s for step in lesson.deals[0].steps for s in step.scoring if "extra card" in s.text]

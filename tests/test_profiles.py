@@ -14,6 +14,7 @@ import pytest
 from conftest import C, cards, deal, draw, edited_profile, phase_two, play, soak_deal, violation
 
 from replayer.cards import Suit
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -23,15 +24,15 @@ from replayer.engine import (
     apply_play,
     apply_show,
     finish_deal,
+    identify,
     legal_declarations,
     legal_exchanges,
     legal_plays,
 )
 from replayer.errors import RuleProfileError
 from replayer.generate import generate_game
-from replayer.melds import identify
-from replayer.replay import replay_text, to_json
-from replayer.rules import load_rules
+from replayer.profiles import load_profile
+from replayer.replay import to_json
 
 PROFILES = ("ua2", "ru19", "ruwiki")
 
@@ -40,7 +41,7 @@ PROFILES = ("ua2", "ru19", "ruwiki")
 
 
 def test_ua2_values() -> None:
-    rules = load_rules("ua2")
+    rules = load_profile("ua2")
     # §2.b rule 12: the meld table of 001:L21-L33.
     assert {m.kind: m.points for m in rules.melds} == {
         "two_trump_sevens": 20,
@@ -86,7 +87,7 @@ def test_ua2_values() -> None:
 
 
 def test_ru19_values() -> None:
-    rules = load_rules("ru19")
+    rules = load_profile("ru19")
     # §2.c rule 14: the meld table of 002:L8 (no plain-suit quint).
     assert {m.kind: m.points for m in rules.melds} == {
         "four_aces": 100,
@@ -127,7 +128,7 @@ def test_ru19_values() -> None:
 
 
 def test_ruwiki_values() -> None:
-    rules = load_rules("ruwiki")
+    rules = load_profile("ruwiki")
     # §2.d rule 12: 004-E's table (004:L289-L313) plus the double trump marriage, 80, inferred.
     assert {m.kind: m.points for m in rules.melds} == {
         "four_aces": 100,
@@ -165,7 +166,7 @@ def test_ruwiki_values() -> None:
 
 
 def test_ruwiki_options_change_the_rules() -> None:
-    rules = load_rules("ruwiki")
+    rules = load_profile("ruwiki")
     # §2.d rule 14 a-d: the seven of trumps in 004-B, 004-A, 004-D and 004-E.
     a = rules.with_options({"seven_rule": "exchange"})
     b = rules.with_options({"seven_rule": "exchange_and_win"})
@@ -183,7 +184,7 @@ def test_ruwiki_options_change_the_rules() -> None:
 
 def test_extra_melds_are_recognised() -> None:
     # §2.b rule 12 / §2.c rule 14 / §2.d rule 12, with clubs trumps.
-    ua2, ru19, ruwiki = (load_rules(p) for p in PROFILES)
+    ua2, ru19, ruwiki = (load_profile(p) for p in PROFILES)
     table = [
         ("7C 7C", "two_trump_sevens", 20),
         ("KH KH QH QH", "double_marriage", 40),
@@ -200,20 +201,26 @@ def test_extra_melds_are_recognised() -> None:
 
 
 def test_the_melds_found_are_remembered_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # identify() remembers its answers on the profile; a corpus of ever new declarations must not grow that without
-    # end, and an answer worked out again after the memory is cleared is the same.
-    import replayer.melds
+    # identify() remembers its answers on the compiled rules; a corpus of ever new declarations must not grow that
+    # without end, and an answer worked out again after the memory is cleared is the same.
+    import replayer.rules.melds
+    from replayer.rules import compile_rules
+    from replayer.rules import identify as identify_indices
 
-    monkeypatch.setattr(replayer.melds, "_IDENTIFIED_MAX", 3)
-    rules = load_rules("classic")
+    monkeypatch.setattr(replayer.rules.melds, "_IDENTIFIED_MAX", 3)
+    profile = load_profile("classic")
+    rules = compile_rules(profile, profile.default_options())
     rules.identified.clear()
-    sequence = cards("AC 10C KC QC JC")
-    assert [m.kind for m in identify(rules, sequence, Suit.C)] == ["sequence"]
+
+    def kinds(text: str, trump: int) -> list[str]:
+        return [m.kind for m in identify_indices(rules, [c.index for c in cards(text)], trump)]
+
+    assert kinds("AC 10C KC QC JC", 3) == ["sequence"]
     for text in ("KH QH", "KS QS", "AH AS AD AC", "QS JD"):
-        identify(rules, cards(text), Suit.C)
+        kinds(text, 3)
         assert len(rules.identified) <= 3
-    assert [m.kind for m in identify(rules, sequence, Suit.C)] == ["sequence"]
-    assert identify(rules, sequence, Suit.H) == []
+    assert kinds("AC 10C KC QC JC", 3) == ["sequence"]
+    assert kinds("AC 10C KC QC JC", 1) == []
 
 
 # --- play: following suit, draws, card points -------------------------------------------------------------------
@@ -575,7 +582,7 @@ def test_ruwiki_brisques_option() -> None:
 def test_broken_option_changes(tmp_path: Path, old: str, new: str, message: str) -> None:
     path = edited_profile(tmp_path, "ruwiki", old, new)
     with pytest.raises(RuleProfileError) as info:
-        load_rules(str(path))
+        load_profile(str(path))
     assert str(path) in str(info.value) and message in str(info.value)
 
 
@@ -605,7 +612,7 @@ def test_generate_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(argv) == 0
     text = out.read_text(encoding="utf-8")
     assert "options: seven_rule=exchange_20" in text
-    assert replay_text(text).valid
+    assert check_text(text).valid
     assert main(["generate", "--profile", "ruwiki", "--option", "seven_rule=never"]) == 2
     assert "option seven_rule is one of" in capsys.readouterr().err
     assert main(["generate", "--profile", "ua2", "--option", "nonsense"]) == 2
@@ -618,7 +625,7 @@ def _tied_game(profile: str) -> tuple[str, dict[str, int], str]:
     """A generated one-deal game where both pass a low target and the last trick's winner has the lower total."""
     for seed in range(200):
         text = generate_game(profile, seed)
-        data = to_json(replay_text(text))["games"][0]
+        data = to_json(check_text(text))["games"][0]
         totals = data["scores"]
         last = data["deals"][0]["tricks"][-1]["winner"]
         if totals["N"] != totals["S"] and totals[last] < max(totals.values()):
@@ -631,17 +638,17 @@ def test_both_over_the_target_the_last_trick_wins(profile: str) -> None:
     text, totals, last = _tied_game(profile)
     low = min(totals.values())
     lowered = text.replace(f"profile: {profile}\n", f"profile: {profile}\ntarget: {low}\n", 1)
-    result = replay_text(lowered + f"winner {last}\n")
+    result = check_text(lowered + f"winner {last}\n")
     assert result.valid, [d.message for d in result.diagnostics]
     assert result.games[0].winner == last
     higher = max(totals, key=lambda s: totals[s])
-    assert not replay_text(lowered + f"winner {higher}\n").valid
+    assert not check_text(lowered + f"winner {higher}\n").valid
     if profile == "ruwiki":  # 004:L63: the higher total, by agreement
         agreed = lowered.replace("target:", "options: tie_rule=higher_total\ntarget:", 1)
-        assert replay_text(agreed).games[0].winner == higher
+        assert check_text(agreed).games[0].winner == higher
     # One player over the target wins alone.
     alone = text.replace(f"profile: {profile}\n", f"profile: {profile}\ntarget: {max(totals.values())}\n", 1)
-    assert replay_text(alone).games[0].winner == higher
+    assert check_text(alone).games[0].winner == higher
 
 
 # --- hundreds of random deals -----------------------------------------------------------------------------------
@@ -676,7 +683,7 @@ VARIANTS: dict[str, list[dict[str, str]]] = {
 
 def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> None:
     played = soak_deal(profile, options, seed, round_trip)
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     chosen = rules.resolve_options(options)
     effective = rules.with_options(chosen)
     assert sum(s.tricks_won for s in played.state.seats.values()) == rules.total_tricks == 32
@@ -727,7 +734,7 @@ def test_generated_records_are_canonical_and_render(tmp_path: Path) -> None:
     for profile in PROFILES:
         text = generate_game(profile, 21, deals=2)
         assert format_text(text) == text
-        result = replay_text(text, f"{profile}.bzq")
+        result = check_text(text, f"{profile}.bzq")
         assert result.valid
         results.append(result)
     written = render_site(results, tmp_path / "site")

@@ -15,6 +15,7 @@ import pytest
 from conftest import C, cards, draw, edited_profile, soak_deal, violation
 
 from replayer.cards import Suit, make_pack
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -24,17 +25,16 @@ from replayer.engine import (
     apply_declare,
     apply_play,
     finish_deal,
+    identify,
     legal_carte_blanche,
     legal_declarations,
     start_deal,
     trick_winner,
 )
 from replayer.errors import RuleProfileError
-from replayer.gamescore import brisques_counted, game_score
 from replayer.generate import generate_game
-from replayer.melds import identify
-from replayer.replay import replay_text
-from replayer.rules import load_rules
+from replayer.profiles import load_profile
+from replayer.rules import brisques_counted, game_score
 
 PROFILES = ("rubicon-000", "rubicon-001", "chinese-000", "chinese-001", "8p-000", "8p-001", "no-trump")
 ONE_HAND = PROFILES[:-1]
@@ -42,7 +42,7 @@ ONE_HAND = PROFILES[:-1]
 
 def table(profile: str, **options: str) -> DealState:
     """A deal of ``profile`` with made-up hands (North dealt, South leads); the hands are replaced by the test."""
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     chosen = rules.resolve_options(options)
     pack = make_pack(rules.packs, rules.ranks)
     hands = {s: pack[i * rules.hand_size : (i + 1) * rules.hand_size] for i, s in enumerate(rules.seats)}
@@ -62,8 +62,8 @@ def won_trick(state: DealState, winner: str) -> DealState:
     loser = next(s for s in state.profile.seats if s != winner)
     state = state.copy()
     state.to_draw = []
-    state.seats[winner].hand.update([C("AS")])
-    state.seats[loser].hand.update([C("7S")])
+    state.seats[winner].hand += Counter([C("AS")])
+    state.seats[loser].hand += Counter([C("7S")])
     state.leader = winner
     step = apply_play(state, winner, C("AS"))
     step = apply_play(step.state, loser, C("7S"))
@@ -76,7 +76,7 @@ def declare(state: DealState, seat: str, kind: str | None, text: str, points: in
 
 
 def melds(profile: str, **options: str) -> dict[str, int]:
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     return {m.kind: m.points for m in rules.with_options(rules.resolve_options(options)).melds}
 
 
@@ -96,7 +96,7 @@ def melds(profile: str, **options: str) -> dict[str, int]:
     ],
 )
 def test_packs_hands_and_tricks(profile: str, packs: int, hand: int, phase1: int, phase2: int) -> None:
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     assert (rules.packs, rules.hand_size, rules.phase1_tricks) == (packs, hand, phase1)
     assert rules.total_tricks - rules.phase1_tricks == phase2
     # §2.e rule 3, §2.h rule 4, §2.j rule 2, §3.1 P3: no turn-up, so no seven of trumps scores anything (§3.4 S6).
@@ -125,7 +125,7 @@ def test_rubicon_meld_tables() -> None:
     # rubicon-001 keeps ua2's double marriages, 40 and 80 (inherited, open); no two trump sevens (§3.4 S6).
     assert melds("rubicon-001") == {**common, "double_marriage": 40, "double_royal_marriage": 80}
     for profile in ("rubicon-000", "rubicon-001"):
-        rules = load_rules(profile)
+        rules = load_profile(profile)
         # §2.e rule 8: 50 for the last trick of the hand; §2.e rules 13-14: brisques 10 each, rubicon 1000.
         assert rules.last_trick_points == 50 and rules.brisque_points == 10
         assert rules.brisques_when == "tie_or_rubicon"
@@ -175,7 +175,7 @@ def test_six_and_eight_pack_meld_tables() -> None:
     }
     # §2.h rule 12: the six-pack last trick is open, 50 or 250.
     for profile in ("chinese-000", "chinese-001", "8p-000"):
-        rules = load_rules(profile)
+        rules = load_profile(profile)
         assert rules.last_trick_points == 50
         assert rules.with_options({"last_trick_points": "250"}).last_trick_points == 250
         # §2.h rule 6: brisques and won tricks are not counted.
@@ -184,7 +184,7 @@ def test_six_and_eight_pack_meld_tables() -> None:
 
 def test_no_trump_options() -> None:
     # §2.j rule 3: the first marriage 40, a first double marriage 50 (001:L54) or 80 (004:L367).
-    rules = load_rules("no-trump")
+    rules = load_profile("no-trump")
     assert dict(rules.trump_fixing) == {"royal_marriage": 40, "double_royal_marriage": 50}
     eighty = rules.with_options({"nt_double_first_marriage": "80"})
     assert dict(eighty.trump_fixing) == {"royal_marriage": 40, "double_royal_marriage": 80}
@@ -238,7 +238,7 @@ def test_beziques_and_fours_before_trumps() -> None:
 
 def test_no_trump_quint_only_after_trumps() -> None:
     # §2.j rule 5: the trump quint only once the leading suit is fixed; a sequence does not fix it.
-    rules = load_rules("no-trump")
+    rules = load_profile("no-trump")
     assert "sequence" not in dict(rules.trump_fixing)
     state = won_trick(holding(table("no-trump"), "S", "AH 10H KH QH JH 7C"), "S")
     assert violation(declare, state, "S", "sequence", "AH 10H KH QH JH").code == "BZ304"
@@ -258,7 +258,7 @@ def test_no_trump_double_first_marriage(value: str, points: int) -> None:
     step = declare(state, "N", None, "KS KS QS QS", points)
     assert step.state.trump == Suit.S and step.events[-1].points == points
     # Once trumps exist a double trump marriage is worth ua2's 80 (§2.j rule 7).
-    assert load_rules("no-trump").meld("double_royal_marriage").points == 80  # type: ignore[union-attr]
+    assert load_profile("no-trump").meld("double_royal_marriage").points == 80  # type: ignore[union-attr]
 
 
 # --- carte blanche ----------------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_carte_blanche_needs_a_hand_without_court_cards_before_the_first_trick()
 def test_six_pack_bezique_changes_with_trumps() -> None:
     # §2.h rule 10 (000:L413 with [WT]): with spades or diamonds trumps, bezique is QC + JH; otherwise QS + JD, and
     # QS + JD until trumps are fixed (inferred).
-    rules = load_rules("chinese-000")
+    rules = load_profile("chinese-000")
     for trump in (Suit.S, Suit.D):
         assert [m.kind for m in identify(rules, cards("QC JH"), trump)] == ["bezique"]
         assert identify(rules, cards("QS JD"), trump) == []
@@ -320,7 +320,7 @@ def test_six_pack_bezique_changes_with_trumps() -> None:
         assert [m.kind for m in identify(rules, cards("QS JD"), trump)] == ["bezique"]
         assert identify(rules, cards("QC JH"), trump) == []
     # chinese-001 keeps QS + JD whatever the trumps (§2.h rule 10 is chinese-000 only).
-    assert [m.kind for m in identify(load_rules("chinese-001"), cards("QS JD"), Suit.S)] == ["bezique"]
+    assert [m.kind for m in identify(load_profile("chinese-001"), cards("QS JD"), Suit.S)] == ["bezique"]
 
 
 def test_multiple_beziques_build_on_each_other() -> None:
@@ -369,7 +369,7 @@ def test_a_broken_four_is_refilled(profile: str) -> None:
     assert violation(declare, state, "S", "four_queens", "QH QD QC QC").code == "BZ307"
     state.leader = "S"
     state.to_draw = []
-    state.seats["N"].hand.update([C("7S")])
+    state.seats["N"].hand += Counter([C("7S")])
     step = apply_play(state, "S", C("QS"))
     step = apply_play(step.state, "N", C("7S"))
     assert step.winner == "S"
@@ -378,8 +378,8 @@ def test_a_broken_four_is_refilled(profile: str) -> None:
 
 def test_classic_does_not_refill() -> None:
     # §3.3 R4: refilling is Rubicon's; the classic rule (text_with_remarriage) forbids it.
-    assert load_rules("classic").default_options()["reuse"] == "text_with_remarriage"
-    assert load_rules("rubicon-000").reuse == "refill_swap"
+    assert load_profile("classic").default_options()["reuse"] == "text_with_remarriage"
+    assert load_profile("rubicon-000").reuse == "refill_swap"
 
 
 def _two_marriages(profile: str) -> tuple[DealState, list[int]]:
@@ -422,12 +422,12 @@ def test_one_declaration_per_won_trick() -> None:
 
 def test_brisques_count_only_for_a_tie_or_the_rubicon() -> None:
     # §2.e rule 13 (000:L323): brisques count when the scores are equal, or to escape the rubicon (then for both).
-    assert brisques_counted({"N": 900, "S": 900}, {"N": 100, "S": 60}, 1000)
-    assert brisques_counted({"N": 950, "S": 1200}, {"N": 60, "S": 100}, 1000)
-    assert not brisques_counted({"N": 900, "S": 1200}, {"N": 60, "S": 100}, 1000)
-    assert not brisques_counted({"N": 1100, "S": 1200}, {"N": 60, "S": 100}, 1000)
+    assert brisques_counted([900, 900], [100, 60], 1000)
+    assert brisques_counted([950, 1200], [60, 100], 1000)
+    assert not brisques_counted([900, 1200], [60, 100], 1000)
+    assert not brisques_counted([1100, 1200], [60, 100], 1000)
     # In the engine: at the end of the hand the brisques are scored only then.
-    rules = load_rules("rubicon-000")
+    rules = load_profile("rubicon-000")
     state = table("rubicon-000")
     state.seats["N"].won = cards("AS AH 10D 10C 7S 7S")
     state.seats["S"].won = cards("AD 8S")
@@ -465,7 +465,7 @@ def test_brisques_count_only_for_a_tie_or_the_rubicon() -> None:
     ],
 )
 def test_game_scores(profile: str, scores: dict[str, int], expected: dict[str, int]) -> None:
-    rules = load_rules(profile).game_scoring
+    rules = load_profile(profile).game_scoring
     assert rules is not None
     assert game_score(rules, scores) == expected
 
@@ -506,7 +506,7 @@ def test_statements_of_the_family_are_read_and_checked() -> None:
     hand_s = "7S 8S 9S 10S AS 7H 8H 9H 10H AH 7D 8D"
     hand_n = "8S KS QS JS KH QH KD QD JD KC QC JC"
     text = RECORD.format(hands=f"hand N: {hand_n}\nhand S: {hand_s}") + "  score N 250, S 400\n"
-    result = replay_text(text)
+    result = check_text(text)
     # Only the incomplete hand is reported: the bonuses and the carte blanche are scored and checked.
     assert [d.code for d in result.diagnostics] == ["BZ506"]
     deal = result.games[0].deals[0]
@@ -515,7 +515,7 @@ def test_statements_of_the_family_are_read_and_checked() -> None:
         ("N", "cut_lift", 250),
         ("S", "carte_blanche", 250),
     ]
-    wrong = replay_text(text.replace("score N 250, S 400", "score N 250, S 150"))
+    wrong = check_text(text.replace("score N 250, S 400", "score N 250, S 150"))
     assert "BZ501" in [d.code for d in wrong.diagnostics]
 
 
@@ -548,7 +548,7 @@ SAMPLE = 40
 
 def _check_deal(profile: str, seed: int, round_trip: bool) -> None:
     played = soak_deal(profile, {}, seed, round_trip)
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     # The last trick: once, the final trick of the hand (§2.e rule 8, §2.h rule 12, §2.i rule 3).
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
     assert last == [rules.total_tricks]
@@ -575,7 +575,7 @@ def test_generated_records_are_canonical() -> None:
     for profile in PROFILES:
         text = generate_game(profile, 7)
         assert format_text(text) == text
-        assert replay_text(text, f"{profile}.bzq").valid
+        assert check_text(text, f"{profile}.bzq").valid
 
 
 def test_constructed_record_statements_are_checked() -> None:
@@ -583,13 +583,13 @@ def test_constructed_record_statements_are_checked() -> None:
     from conftest import GAMES
 
     text = (GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8")
-    result = replay_text(text)
+    result = check_text(text)
     assert result.valid
     deal = result.games[0].deals[0]
-    assert deal.game_scores == game_score(load_rules("rubicon-000").game_scoring, deal.scores)  # type: ignore[arg-type]
+    assert deal.game_scores == game_score(load_profile("rubicon-000").game_scoring, deal.scores)  # type: ignore[arg-type]
     assert result.games[0].winner == max(deal.game_scores, key=lambda s: deal.game_scores[s])
     # A repeat written without its card shows the card just drawn: still valid.
-    assert replay_text(text.replace("S declares carte_blanche 8C = 50", "S declares carte_blanche = 50")).valid
+    assert check_text(text.replace("S declares carte_blanche 8C = 50", "S declares carte_blanche = 50")).valid
     for old, new, code in (
         ("game score N 3060, S 0", "game score N 3000, S 0", "BZ504"),
         ("  S declares carte_blanche = 50\n", "  S declares carte_blanche = 250\n", "BZ305"),
@@ -597,7 +597,7 @@ def test_constructed_record_statements_are_checked() -> None:
         ("winner N", "winner S", "BZ505"),
     ):
         assert old in text
-        broken = replay_text(text.replace(old, new, 1), "case.bzq")
+        broken = check_text(text.replace(old, new, 1), "case.bzq")
         line = text[: text.index(old)].count("\n") + 1
         found = [(d.code, d.span.line if d.span else None) for d in broken.diagnostics]
         assert (code, line) in found, found
@@ -608,7 +608,7 @@ def test_a_trump_header_is_refused_without_a_turn_up() -> None:
     from conftest import GAMES
 
     text = (GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8")
-    broken = replay_text(text.replace("dealer: N\n", "dealer: N\ntrump: H\n", 1), "case.bzq")
+    broken = check_text(text.replace("dealer: N\n", "dealer: N\ntrump: H\n", 1), "case.bzq")
     line = text[: text.index("dealer: N\n")].count("\n") + 2
     assert ("BZ107", line) in [(d.code, d.span.line if d.span else None) for d in broken.diagnostics]
 
@@ -648,7 +648,7 @@ def test_lessons_show_the_game_score_and_the_trumps_fixed() -> None:
 
     from replayer.lesson import build_lesson
 
-    result = replay_text((GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8"))
+    result = check_text((GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8"))
     game = result.games[0]
     lesson = build_lesson(game, "en")
     scored = game.deals[0].game_scores
@@ -673,7 +673,7 @@ def test_lessons_show_the_game_score_and_the_trumps_fixed() -> None:
 def test_bad_profiles_name_the_key(tmp_path: Path, profile: str, old: str, new: str, message: str) -> None:
     # Profile errors are RuleProfileError naming the file and key, never a traceback (the new keys of this family).
     path = edited_profile(tmp_path, profile, old, new)
-    load_rules.cache_clear()
+    load_profile.cache_clear()
     with pytest.raises(RuleProfileError) as info:
-        load_rules(str(path))
+        load_profile(str(path))
     assert message in str(info.value)

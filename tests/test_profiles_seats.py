@@ -15,6 +15,7 @@ import pytest
 from conftest import GAMES, C, cards, edited_profile, phase_two, play, soak_deal, violation
 
 from replayer.cards import Card, Suit
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -27,8 +28,8 @@ from replayer.engine import (
 )
 from replayer.generate import generate_game
 from replayer.notation import parse_record
-from replayer.replay import replay_text, to_json
-from replayer.rules import load_rules
+from replayer.profiles import load_profile
+from replayer.replay import to_json
 
 SEATED = ("three-handed", "4h-three-001", "4h-six-000")
 
@@ -41,7 +42,7 @@ def table(
     options: Mapping[str, str | int] | None = None,
 ) -> DealState:
     """A deal of ``profile`` with the given hands (and turn-up: None for a profile without one)."""
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     opts = rules.resolve_options({k: str(v) for k, v in (options or {}).items()})
     up = Card.parse(turnup) if turnup is not None else None
     return start_deal(rules, opts, dealer, None, up, {s: cards(h) for s, h in hands.items()}).state
@@ -55,7 +56,7 @@ FOUR = {**THREE, "W": "AC AC KC QC JC 9C 8C 7C"}
 
 
 def test_three_handed_values() -> None:
-    rules = load_rules("three-handed")
+    rules = load_profile("three-handed")
     # §2.f rule 1: three packs, 96 cards; rule 4: 8 each, the 25th card turned up; rule 6: 24 + 8 tricks.
     assert (rules.players, rules.packs, rules.deck_size, rules.hand_size) == (3, 3, 96, 8)
     assert rules.stock_size == 96 - 24 and rules.phase1_tricks == 24 and rules.total_tricks == 32
@@ -67,11 +68,11 @@ def test_three_handed_values() -> None:
 
 
 def test_three_handed_readings_follow_their_base_game() -> None:
-    rules = load_rules("three-handed")
+    rules = load_profile("three-handed")
     on = {r: rules.with_options({**rules.default_options(), "reading": r}) for r in ("001", "000", "004")}
     # §2.f rule 6: each reading is its seed's two-handed game (§2.b ua2, §2.a classic, §2.d ruwiki).
     for reading, base in (("001", "ua2"), ("000", "classic"), ("004", "ruwiki")):
-        two = load_rules(base)
+        two = load_profile(base)
         assert on[reading].draw_order == two.draw_order, reading
         assert on[reading].phase1_play == two.phase1_play, reading
         assert bool(on[reading].card_points) == bool(two.card_points), reading
@@ -100,7 +101,7 @@ def test_four_handed_first_leader_and_turnup() -> None:
     # §2.g.2 rule 7: the player on the dealer's left leads; the 33rd card is turned up (96 - 32 = 64 with it).
     state = table("4h-three-001", FOUR, dealer="W")
     assert state.leader == "N" and state.stock_count == 64
-    assert load_rules("4h-three-001").phase1_tricks == 16 and load_rules("4h-three-001").total_tricks == 24
+    assert load_profile("4h-three-001").phase1_tricks == 16 and load_profile("4h-three-001").total_tricks == 24
 
 
 # --- play and draw with three or four ----------------------------------------------------------------------------
@@ -243,27 +244,27 @@ def test_partnership_declaration_needs_the_profile() -> None:
 def test_side_scores_in_the_notation() -> None:
     text = generate_game("4h-three-001", 7)
     assert "score N+S " in text and "result N+S " in text
-    result = replay_text(text)
+    result = check_text(text)
     assert result.valid, [d.message for d in result.diagnostics][:3]
     scores = result.games[0].deals[0].scores
     # The side may be written in either order, or by one of its seats (docs/notation.md, "Seats and sides").
     first = next(line for line in text.splitlines() if line.startswith("result "))
     for written in ("S+N", "N"):
         changed = text.replace(first, first.replace("N+S", written, 1))
-        assert replay_text(changed).valid, written
+        assert check_text(changed).valid, written
     wrong = text.replace(first, f"result N+S {scores['N+S'] + 1}, E+W {scores['E+W']}")
-    assert [d.code for d in replay_text(wrong).diagnostics] == ["BZ503"]
+    assert [d.code for d in check_text(wrong).diagnostics] == ["BZ503"]
     mixed = text.replace(first, first.replace("N+S", "N+E", 1))
-    assert [d.code for d in replay_text(mixed).diagnostics] == ["BZ105"]
+    assert [d.code for d in check_text(mixed).diagnostics] == ["BZ105"]
 
 
 def _over_target(profile: str, want_third: bool) -> tuple[str, dict[str, int], str]:
     """A generated one-deal game and a target that two scorers pass, the last trick won by the lower of them (or,
     with ``want_third``, by a third player)."""
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     for seed in range(300):
         text = generate_game(profile, seed)
-        data = to_json(replay_text(text))["games"][0]
+        data = to_json(check_text(text))["games"][0]
         totals = data["scores"]
         tricks = data["deals"][0]["tricks"]
         last = rules.scorer(tricks[-1]["winner"])
@@ -285,7 +286,7 @@ def test_three_pass_the_target_a_third_took_the_last_trick() -> None:
     # §2.b rule 19 (001:L7): "Якщо останній хабар взяв третій інший гравець, то переможцем з цієї пари вважається
     # гравець, який взяв хабар останнім" — of the two over the target, the one who won a trick later.
     text, totals, expected = _over_target("three-handed", want_third=True)
-    result = replay_text(text + f"winner {expected}\n")
+    result = check_text(text + f"winner {expected}\n")
     assert result.valid, [d.message for d in result.diagnostics][:3]
     assert result.games[0].winner == expected and totals[expected] < max(totals.values())
 
@@ -293,16 +294,16 @@ def test_three_pass_the_target_a_third_took_the_last_trick() -> None:
 def test_both_sides_pass_the_target_the_last_trick_wins() -> None:
     # §2.g.2 rule 6 → §2.b rule 19: both sides over the target in one deal: the side of the last trick wins.
     text, totals, last = _over_target("4h-three-001", want_third=False)
-    result = replay_text(text + f"winner {last}\n")
+    result = check_text(text + f"winner {last}\n")
     assert result.valid and result.games[0].winner == last
     other = next(s for s in totals if s != last)
-    assert [d.code for d in replay_text(text + f"winner {other}\n").diagnostics] == ["BZ505"]
+    assert [d.code for d in check_text(text + f"winner {other}\n").diagnostics] == ["BZ505"]
 
 
 def test_multi_deal_game_to_the_target() -> None:
     # §2.g.2 rule 6 (004:L355): points accumulate over the hands; the game ends when a side passes the target.
     text = generate_game("4h-three-001", 11, deals=3)
-    result = replay_text(text)
+    result = check_text(text)
     assert result.valid
     game = result.games[0]
     assert len(game.deals) == 3 and game.winner is None  # 3 deals stay below 1000 per side here
@@ -328,7 +329,7 @@ def test_profiles_and_rules_commands(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize("profile", SEATED)
 def test_constructed_record_validates(profile: str) -> None:
     path = GAMES / f"constructed-{profile}.bzq"
-    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    result = check_text(path.read_text(encoding="utf-8"), str(path))
     assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
     assert parse_record(path.read_text(encoding="utf-8")).games[0].profile == profile
 
@@ -356,7 +357,7 @@ VARIANTS: dict[str, list[dict[str, str]]] = {
 
 def _check_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool) -> None:
     played = soak_deal(profile, options, seed, round_trip)
-    rules = load_rules(profile)
+    rules = load_profile(profile)
     chosen = rules.resolve_options(options)
     effective = rules.with_options(chosen)
     last = [n for n, events in enumerate(played.trick_events, start=1) if any(e.kind == "last_trick" for e in events)]
@@ -434,8 +435,8 @@ def test_the_winner_lets_his_partner_declare(tmp_path: Path) -> None:
 
 def test_pass_and_joint_declaration_in_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The record names the shipped profile; the replay reads the edited one in its place.
-    edited = load_rules(_partnership_profile(tmp_path))
-    monkeypatch.setattr("replayer.replay.load_rules", lambda name: edited)
+    edited = load_profile(_partnership_profile(tmp_path))
+    monkeypatch.setattr("replayer.replay.load_profile", lambda name: edited)
     text = "\n".join(
         [
             'game "partners"',
@@ -454,28 +455,28 @@ def test_pass_and_joint_declaration_in_a_record(tmp_path: Path, monkeypatch: pyt
     )
     # One trick of the deal: only the unfinished hand is reported (the pass, the joint declaration and the side's
     # stated score are checked and agree).
-    assert [d.code for d in replay_text(text).diagnostics] == ["BZ506"]
+    assert [d.code for d in check_text(text).diagnostics] == ["BZ506"]
     from replayer.fmt import format_text
 
     canonical = format_text(text)
     assert "  S passes to N\n" in canonical and "N declares bezique JD with S QS = 40" in canonical
     assert "score S+N 51, W+E 0" in canonical  # the side as written (either order is read)
     wrong = text.replace("  S PASSES to N\n", "")
-    assert [d.code for d in replay_text(wrong).diagnostics] == ["BZ301", "BZ506"]
+    assert [d.code for d in check_text(wrong).diagnostics] == ["BZ301", "BZ506"]
 
 
 def test_random_deals_with_partners_declaring_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The seeded player passes to the partner and joins the partner's cards where the keys allow it; every record
     # re-validates to the same scores.
     path = _partnership_profile(tmp_path)
-    edited = load_rules(path)
-    monkeypatch.setattr("replayer.replay.load_rules", lambda name: edited)
+    edited = load_profile(path)
+    monkeypatch.setattr("replayer.replay.load_profile", lambda name: edited)
     passes = joint = 0
     for seed in range(40):
         text = generate_game(path, seed).replace(f"profile: {path}", "profile: 4h-three-001")
         passes += text.count(" passes to ")
         joint += text.count(" with ")
-        result = replay_text(text)
+        result = check_text(text)
         assert result.valid, (seed, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3])
     assert passes and joint
 
@@ -484,7 +485,7 @@ def test_random_deals_with_partners_declaring_together(tmp_path: Path, monkeypat
 def test_generate_command(profile: str, tmp_path: Path) -> None:
     out = tmp_path / "g.bzq"
     assert main(["generate", "--profile", profile, "--seed", "3", "--deals", "2", "--out", str(out)]) == 0
-    result = replay_text(out.read_text(encoding="utf-8"))
+    result = check_text(out.read_text(encoding="utf-8"))
     assert result.valid and len(result.games[0].deals) == 2
 
 
@@ -511,7 +512,7 @@ SIX = {
 
 
 def test_four_handed_six_pack_values() -> None:
-    rules = load_rules("4h-six-000")
+    rules = load_profile("4h-six-000")
     # §2.g.1 rules 1-2: six packs, 192 cards, 9 each, 156 in the stock: 39 tricks with draws and 9 without.
     assert (rules.players, rules.packs, rules.deck_size, rules.hand_size) == (4, 6, 192, 9)
     assert rules.stock_size == 156 and rules.phase1_tricks == 39 and rules.total_tricks == 48
@@ -534,7 +535,7 @@ def test_four_handed_six_pack_values() -> None:
 def test_four_handed_fours_option() -> None:
     # §2.g.1 rule 5, open: "Любые 4 ..." literally (any), or trump fours as in the six-pack game (trump_only), with
     # Rubicon's any fours at 100 / 80 / 60 / 40.
-    rules = load_rules("4h-six-000")
+    rules = load_profile("4h-six-000")
     trump_only = rules.with_options({**rules.default_options(), "fours": "trump_only"})
     points = {m.kind: m.points for m in trump_only.melds}
     assert points["four_trump_aces"] == 1000 and points["four_trump_tens"] == 900 and points["four_aces"] == 100
@@ -605,14 +606,14 @@ def test_phase_2_beat_the_partner_in_the_six_pack_game() -> None:
 def test_rubicon_scoring_for_the_sides() -> None:
     # §2.g.1 rules 5-6: game bonus 1000, rubicon 2500; the winning side scores 1000 + the difference, or, over a
     # rubiconed side, both scores and the 1000 (inferred from rubicon-000).
-    from replayer.gamescore import game_score
+    from replayer.rules import game_score
 
-    rules = load_rules("4h-six-000")
+    rules = load_profile("4h-six-000")
     assert rules.game_scoring is not None
     assert game_score(rules.game_scoring, {"N+S": 4000, "E+W": 3000}) == {"N+S": 2000, "E+W": 0}
     assert game_score(rules.game_scoring, {"N+S": 4000, "E+W": 2400}) == {"N+S": 7400, "E+W": 0}
     text = generate_game("4h-six-000", 2)
-    result = replay_text(text)
+    result = check_text(text)
     assert result.valid and "game score N+S " in text
     assert result.games[0].winner in ("N+S", "E+W")
 

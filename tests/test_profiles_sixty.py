@@ -15,6 +15,7 @@ from conftest import GAMES, C, cards, deal, draw, soak_deal, violation
 from test_profiles import phase_two, play
 
 from replayer.cards import WILD, Rank, Suit, make_pack
+from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
     DealState,
@@ -25,13 +26,13 @@ from replayer.engine import (
     apply_play,
     finish_deal,
     game_points,
+    identify,
     legal_exchanges,
     legal_plays,
+    matches,
 )
 from replayer.generate import generate_game, play_deal
-from replayer.melds import identify, matches
-from replayer.replay import replay_text
-from replayer.rules import load_rules
+from replayer.profiles import load_profile
 
 SIXTY = "sixty-six"
 # Trumps hearts (the JH turned up). North deals, so South leads (§2.k rule 4).
@@ -56,7 +57,7 @@ def with_score(state: DealState, **scores: int) -> DealState:
 
 
 def test_sixty_six_values() -> None:
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     # §2.k rule 1: one pack of 24 cards, A 10 K Q J 9; rule 3: six each, a talon of 12 with the turn-up, 6 + 6 tricks.
     assert (rules.packs, rules.deck_size, rules.hand_size, rules.stock_size) == (1, 24, 6, 12)
     assert [r.symbol for r in rules.ranks] == ["A", "10", "K", "Q", "J", "9"]
@@ -96,7 +97,7 @@ def test_sixty_six_values() -> None:
 
 
 def test_sixty_six_options_change_the_rules() -> None:
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     assert rules.with_options({"exchange_card": "9"}).seven_rank == Rank.NINE  # §2.k rule 6, standard 66
     assert rules.with_options({"phase2_must_win": "no"}).phase2_play == "follow_trump"  # §2.k rule 9
     assert rules.with_options({"exactly_33": "two"}).game_points == ((34, 1), (1, 2), (0, 3))  # §2.k rule 11
@@ -108,13 +109,13 @@ def test_sixty_six_options_change_the_rules() -> None:
 
 def test_the_pack_holds_120_card_points() -> None:
     # §2.k rule 2: "Total in the pack: 120 (inferred arithmetic)".
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     assert sum(rules.card_value(c, None) for c in make_pack(rules.packs, rules.ranks)) == 120
 
 
 def test_the_dealer_serves_himself_first() -> None:
     # §2.k rule 3: "Сначала сдающий кладет карту (две карты) себе, а затем — партнеру" (003:L11).
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     for dealer in rules.seats:
         pack = make_pack(rules.packs, rules.ranks)
         random.Random(7).shuffle(pack)
@@ -260,14 +261,14 @@ def test_game_points(loser: int, option: str, points: int) -> None:
 def test_a_hand_played_out_without_66() -> None:
     # Not in 003: nobody reaches 66 (65 each with the last trick): no game points, or by option the last trick's
     # winner scores as if he had.
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     for option, expected in (("no_game_points", {"N": 0, "S": 0}), ("last_trick_wins", {"N": 2, "S": 0})):
         state = sixty(played_out=option)
         state.trick_no, state.stock_left, state.turnup_waiting = rules.total_tricks, 0, False
         state.winner = "N"
         state.seats["N"].score, state.seats["S"].score = 65, 30
-        state.seats["N"].hand.clear()
-        state.seats["S"].hand.clear()
+        state.seats["N"].hand = Counter()
+        state.seats["S"].hand = Counter()
         assert state.finished and game_points(finish_deal(state).state) == expected
 
 
@@ -288,7 +289,7 @@ GAME = (GAMES / "constructed-sixty-six.bzq").read_text(encoding="utf-8")
 
 def test_the_constructed_game_counts_game_points() -> None:
     # §2.k rules 11, 13: the game adds up game points to 7; the loser of a hand leads the next (option next_game).
-    result = replay_text(GAME)
+    result = check_text(GAME)
     assert result.valid, result.diagnostics[:3]
     game = result.games[0]
     assert [d.game_points for d in game.deals] == [
@@ -306,13 +307,13 @@ def test_the_constructed_game_counts_game_points() -> None:
 def test_a_wrong_total_or_dealer_is_reported() -> None:
     # Totals are game points (docs/notation.md): the hand's points in a total line are wrong.
     wrong = GAME.replace("total N 3, S 0\n", "total N 75, S 0\n")
-    assert [d.code for d in replay_text(wrong).diagnostics] == ["BZ504"]
+    assert [d.code for d in check_text(wrong).diagnostics] == ["BZ504"]
     # With the deal passing in turn, North may not deal twice.
     alternate = GAME.replace("profile: sixty-six\n", "profile: sixty-six\noptions: next_game=alternate\n")
-    assert "BZ110" in [d.code for d in replay_text(alternate).diagnostics]
+    assert "BZ110" in [d.code for d in check_text(alternate).diagnostics]
     # A game not yet won: the winner line is checked against target 8.
     eight = GAME.replace("profile: sixty-six\n", "profile: sixty-six\ntarget: 8\n")
-    assert [d.code for d in replay_text(eight).diagnostics] == ["BZ505"]
+    assert [d.code for d in check_text(eight).diagnostics] == ["BZ505"]
 
 
 def test_cli_lists_and_generates(capsys: pytest.CaptureFixture[str]) -> None:
@@ -322,7 +323,7 @@ def test_cli_lists_and_generates(capsys: pytest.CaptureFixture[str]) -> None:
     assert "royal marriage" in capsys.readouterr().out
     assert main(["generate", "--profile", SIXTY, "--seed", "3", "--deals", "3"]) == 0
     text = capsys.readouterr().out
-    assert "goes out" in text and replay_text(text).valid
+    assert "goes out" in text and check_text(text).valid
 
 
 # --- seeded random deals --------------------------------------------------------------------------------------------
@@ -330,7 +331,7 @@ def test_cli_lists_and_generates(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _check_deal(seed: int, options: dict[str, str], round_trip: bool) -> None:
     played = soak_deal(SIXTY, options, seed, round_trip)
-    rules = load_rules(SIXTY)
+    rules = load_profile(SIXTY)
     effective = rules.with_options(rules.resolve_options(options))
     pack = Counter(rules.pack())
     state = played.state
@@ -378,7 +379,7 @@ def test_random_deals_under_options(options: dict[str, str]) -> None:
 def test_generated_games_revalidate_to_the_same_totals() -> None:
     for seed in range(6):
         text = generate_game(SIXTY, seed, deals=5, options={"next_game": ("alternate", "loser_deals")[seed % 2]})
-        result = replay_text(text)
+        result = check_text(text)
         assert result.valid, result.diagnostics[:3]
         totals = [line for line in text.splitlines() if line.startswith("total ")]
         game = result.games[0]
@@ -406,7 +407,7 @@ def north_wins(state: DealState, south: str = "9C", north: str = "QC") -> DealSt
 
 
 def test_infuzorka_values() -> None:
-    rules = load_rules(INFUZORKA)
+    rules = load_profile(INFUZORKA)
     # §2.l rule 1: 8 packs of A K Q J 10 (20 cards), 12 nines (three a suit), 2 wild cards: 8 × 20 + 12 + 2 = 174.
     assert (rules.packs, len(rules.ranks) * 4, rules.deck_size) == (8, 20, 174)
     pack = Counter(rules.pack())
@@ -444,7 +445,7 @@ def test_infuzorka_values() -> None:
 
 
 def test_repeats_progress() -> None:
-    rules = load_rules(INFUZORKA)
+    rules = load_profile(INFUZORKA)
     bezique, marriage, aces = rules.meld("bezique"), rules.meld("royal_marriage"), rules.meld("four_aces")
     assert bezique is not None and marriage is not None and aces is not None
     # §2.l rule 9: 25, 50, 100, 200 "и т. д." (doubling past the list, inferred).
@@ -457,19 +458,19 @@ def test_repeats_progress() -> None:
 
 def test_the_bezique_is_the_trump_queen_and_the_jack_of_the_same_colour() -> None:
     # §2.l rule 8 (004:L151): Q♠ (trumps) + J♣; Q♦ + J♥; Q♥ + J♦.
-    rules = load_rules(INFUZORKA)
+    rules = load_profile(INFUZORKA)
     spec = rules.meld("bezique")
     assert spec is not None
-    assert matches(spec, cards("QS JC"), Suit.S) and not matches(spec, cards("QS JD"), Suit.S)
-    assert matches(spec, cards("QD JH"), Suit.D) and matches(spec, cards("QH JD"), Suit.H)
-    assert not matches(spec, cards("QS JC"), Suit.H)
+    assert matches(rules, spec, cards("QS JC"), Suit.S) and not matches(rules, spec, cards("QS JD"), Suit.S)
+    assert matches(rules, spec, cards("QD JH"), Suit.D) and matches(rules, spec, cards("QH JD"), Suit.H)
+    assert not matches(rules, spec, cards("QS JC"), Suit.H)
     four = rules.meld("four_bezique_jacks")
-    assert four is not None and matches(four, cards("JC JC JC JC"), Suit.S)
+    assert four is not None and matches(rules, four, cards("JC JC JC JC"), Suit.S)
 
 
 def test_the_wild_card_stands_for_any_card_of_a_declaration() -> None:
     # §2.l rule 10 (004:L157): "В марьяже она может заменить любую из карт ... в квинте тоже заменяет любую из пяти".
-    rules = load_rules(INFUZORKA)
+    rules = load_profile(INFUZORKA)
     assert [m.kind for m in identify(rules, cards("KS *"), Suit.S)] == ["royal_marriage"]
     assert "bezique" in [m.kind for m in identify(rules, cards("* JC"), Suit.S)]
     assert "trump_quint" in [m.kind for m in identify(rules, cards("AS KS * JS 10S"), Suit.S)]
@@ -546,11 +547,11 @@ def test_infuzorka_generates_and_lists(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["rules", INFUZORKA]) == 0
     assert "eight trump queens" in capsys.readouterr().out
     assert main(["generate", "--profile", INFUZORKA, "--seed", "2"]) == 0
-    assert replay_text(capsys.readouterr().out).valid
+    assert check_text(capsys.readouterr().out).valid
 
 
 def test_infuzorka_constructed_deal() -> None:
-    result = replay_text((GAMES / "constructed-infuzorka.bzq").read_text(encoding="utf-8"))
+    result = check_text((GAMES / "constructed-infuzorka.bzq").read_text(encoding="utf-8"))
     assert result.valid, result.diagnostics[:3]
     deal_result = result.games[0].deals[0]
     assert deal_result.scores == {"N": 206, "S": 511}
@@ -560,7 +561,7 @@ def test_infuzorka_constructed_deal() -> None:
 
 
 def test_infuzorka_random_deals() -> None:
-    rules = load_rules(INFUZORKA)
+    rules = load_profile(INFUZORKA)
     for seed in range(200):
         played = soak_deal(INFUZORKA, {}, seed, round_trip=seed % 25 == 0)
         state = played.state
@@ -588,6 +589,6 @@ def test_lossy_records_of_both_profiles_are_refused_clearly() -> None:
         ("constructed-infuzorka.bzq", "hand N: AS", "hand N: ??"),
     ):
         text = (GAMES / name).read_text(encoding="utf-8").replace(old, new, 1)
-        diagnostics = replay_text(text).diagnostics
+        diagnostics = check_text(text).diagnostics
         assert [d.code for d in diagnostics] == ["BZ603"], diagnostics
         assert "write every card" in diagnostics[0].message

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
+from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.lesson import STRINGS, Book, Lesson, build_lesson
+from replayer.profiles import profile_names
 from replayer.render import MARKER, render_site
-from replayer.replay import ReplayResult, replay_text
-from replayer.rules import profile_names
+from replayer.replay import ReplayResult
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.bzq"))
@@ -25,7 +26,7 @@ SEED = 3
 
 
 def _replay(text: str, name: str) -> ReplayResult:
-    result = replay_text(text, name)
+    result = check_text(text, name)
     assert result.valid, [d.message for d in result.diagnostics]
     return result
 
@@ -316,7 +317,7 @@ def test_every_key_in_both_languages() -> None:
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.name for p in GAMES])
 def test_project_games(tmp_path: Path, path: Path) -> None:
-    result = replay_text(path.read_text(encoding="utf-8"), str(path))
+    result = check_text(path.read_text(encoding="utf-8"), str(path))
     if not result.valid:
         pytest.skip(f"{path.name} does not validate yet")
     written = render_site([result], tmp_path / "site")
@@ -386,9 +387,9 @@ def test_index_lists_every_game(tmp_path: Path, worked: ReplayResult, generated:
 
 def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult) -> None:
     from replayer.lesson import build_rules
-    from replayer.rules import load_rules
+    from replayer.profiles import load_profile
 
-    classic = load_rules("classic")
+    classic = load_profile("classic")
     out = tmp_path / "site"
     render_site([worked], out, lang=["en", "ru"])
     html = (out / "rules-classic.html").read_text(encoding="utf-8")

@@ -8,12 +8,12 @@ import pytest
 from conftest import edited_profile
 
 from replayer.errors import RuleProfileError
-from replayer.rules import load_rules, profile_names
+from replayer.profiles import load_profile, profile_names
 
 
 def test_classic_profile_values() -> None:
     # RULES.md §2.a rule 13 (meld table) and rules 15, 16, 20.
-    rules = load_rules("classic")
+    rules = load_profile("classic")
     table = {m.kind: m.points for m in rules.melds}
     assert table == {
         "sequence": 250,
@@ -39,7 +39,7 @@ def test_classic_profile_values() -> None:
 
 
 def test_options_are_checked() -> None:
-    rules = load_rules("classic")
+    rules = load_profile("classic")
     assert rules.resolve_options({"last_trick": "final"})["last_trick"] == "final"
     with pytest.raises(ValueError, match="option last_trick is one of 24, final"):
         rules.resolve_options({"last_trick": "25"})
@@ -53,7 +53,7 @@ def test_profile_names() -> None:
 
 def test_unknown_profile() -> None:
     with pytest.raises(RuleProfileError, match="unknown profile 'nope'"):
-        load_rules("nope")
+        load_profile("nope")
 
 
 @pytest.mark.parametrize(
@@ -70,6 +70,6 @@ def test_unknown_profile() -> None:
 def test_broken_profiles_name_file_and_key(tmp_path: Path, old: str, new: str, message: str) -> None:
     path = edited_profile(tmp_path, "classic", old, new)
     with pytest.raises(RuleProfileError) as info:
-        load_rules(str(path))
+        load_profile(str(path))
     assert str(path) in str(info.value)
     assert message in str(info.value)

@@ -13,7 +13,7 @@ from conftest import DATA, GAMES
 from hypothesis import given, settings
 from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits
 
-from replayer.cli import _Outcome, _validate_by_game, _validate_one, _validate_whole
+from replayer.check import Outcome, _validate_by_game, _validate_whole, validate_one
 from replayer.generate import generate_game
 from replayer.stream import NotStreamable, game_chunks
 
@@ -31,10 +31,10 @@ def same_report(path: Path, analyse: bool = True) -> bool:
     return True
 
 
-def _untimed(outcome: _Outcome) -> _Outcome:
+def _untimed(outcome: Outcome) -> Outcome:
     """The outcome without the inference's running time (it differs between two runs)."""
     stdout = re.sub(r"completed in [0-9.]+ s", "completed", outcome.stdout)
-    return _Outcome(outcome.path, outcome.valid, outcome.games, outcome.errors, outcome.stderr, stdout)
+    return Outcome(outcome.path, outcome.valid, outcome.games, outcome.errors, outcome.stderr, stdout)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_many_games_with_problems_and_comments(tmp_path: Path) -> None:
     parts[3] = parts[3].replace("score ", "score N 1, ", 1)
     path = _write(tmp_path, 'game "'.join(parts))
     assert same_report(path)
-    assert not _validate_one((str(path), True, True)).valid
+    assert not validate_one((str(path), True, True)).valid
     assert same_report(_write(tmp_path, MANY.replace("\n", "\r\n")))  # CRLF line ends
 
 
@@ -82,7 +82,7 @@ def test_the_whole_file_path_where_needed(tmp_path: Path, text: str) -> None:
     path = _write(tmp_path, text)
     with pytest.raises(NotStreamable):
         _validate_by_game(str(path), False, True)
-    assert _untimed(_validate_one((str(path), False, True))) == _untimed(_validate_whole(str(path), False, True))
+    assert _untimed(validate_one((str(path), False, True))) == _untimed(_validate_whole(str(path), False, True))
 
 
 def test_not_utf8(tmp_path: Path) -> None:
@@ -171,11 +171,11 @@ class _Terminal(io.StringIO):
 
 
 def test_progress_only_on_a_terminal_and_erased() -> None:
-    from replayer.cli import _Progress
+    from replayer.check import Progress
 
     for tty in (True, False):
         stream = _Terminal(tty)
-        progress = _Progress(1000, stream, delay=0.0)
+        progress = Progress(1000, stream, delay=0.0)
         progress.advance(500, 3)
         drawn = stream.getvalue()
         progress.close()
@@ -199,8 +199,8 @@ def test_progress_in_a_pseudo_terminal(tmp_path: Path) -> None:
 
     path = _write(tmp_path, "\n".join([MANY] * 3))
     code = (
-        "import sys; from replayer import cli; "
-        "cli._Progress.__init__.__defaults__ = (None, 0.0); "  # draw at once (a long run waits a second)
+        "import sys; from replayer import check, cli; "
+        "check.Progress.__init__.__defaults__ = (None, 0.0); "  # draw at once (a long run waits a second)
         "sys.exit(cli.main(['validate', sys.argv[1]]))"
     )
     controller, terminal = pty.openpty()

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from conftest import GAMES
 
+from replayer.check import check_record
 from replayer.notation import parse_file
 from replayer.record import ScoreCheck
-from replayer.replay import replay_record, to_json
+from replayer.replay import to_json
 
 WORKED = GAMES / "worked-deal-000.bzq"
 
@@ -38,7 +39,7 @@ SOUTH_WINS = {6, 8, 11, 12, 17, 25, 26, 27, 28, 29, 30, 32}
 @pytest.fixture(scope="module")
 def replayed():  # type: ignore[no-untyped-def]
     record = parse_file(WORKED)
-    return record, replay_record(record)
+    return record, check_record(record)
 
 
 def test_valid(replayed) -> None:  # type: ignore[no-untyped-def]
@@ -104,11 +105,11 @@ def test_every_card_has_a_suit_and_two_packs_are_played(replayed) -> None:  # ty
 
 def test_strict_text_rejects_trick_22(replayed) -> None:  # type: ignore[no-untyped-def]
     # RULES.md §2.a rule 14f: the option strict_text forbids the re-marriage of trick 22.
-    from replayer.replay import replay_text
+    from replayer.check import check_text
 
     text = WORKED.read_text(encoding="utf-8")
     text = text.replace("options: last_trick=24", "options: last_trick=24, reuse=strict_text")
-    result = replay_text(text, "strict.bzq")
+    result = check_text(text, "strict.bzq")
     codes = [(d.code, d.span.line if d.span else 0) for d in result.diagnostics]
     line22 = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("trick 22:")) + 1
     assert ("BZ307", line22) in codes
@@ -116,10 +117,10 @@ def test_strict_text_rejects_trick_22(replayed) -> None:  # type: ignore[no-unty
 
 def test_last_trick_final_moves_the_bonus(replayed) -> None:  # type: ignore[no-untyped-def]
     # RULES.md §2.a rule 20: under last_trick=final the bonus goes to trick 32 (South), and the stated 530 is wrong.
-    from replayer.replay import replay_text
+    from replayer.check import check_text
 
     text = WORKED.read_text(encoding="utf-8").replace("options: last_trick=24", "options: last_trick=final")
-    result = replay_text(text, "final.bzq")
+    result = check_text(text, "final.bzq")
     assert result.games[0].deals[0].scores == {"N": 580, "S": 740}
     assert any(d.code == "BZ310" for d in result.diagnostics)  # "N scores last_trick" no longer happens
 

@@ -1,19 +1,15 @@
-"""Rule profiles: YAML data describing one variant, validated once and frozen.
+"""The rule profile: what one variant's rules are, as data, validated once and frozen.
 
-The engine reads only :class:`RuleProfile`; every number and switch of a variant lives in
-``replayer/profiles/NAME.yaml``. This is the only module that imports yaml, and it only uses ``yaml.safe_load``.
-
-The YAML files are the source of truth. ``replayer/profiles/compiled.json`` holds what ``yaml.safe_load`` makes of
-each, keyed by a hash of the file's bytes, so that a command starts without loading and running the YAML reader;
-``python -m replayer.rules`` rewrites it. A profile whose file has changed since (its hash differs) is read from
-its YAML as before: a stale compiled form is never used.
+A :class:`RuleProfile` is made from a mapping (what a YAML profile holds) by :func:`build_profile`, which checks every
+key and value and names the file and key of any problem. The rules core (:mod:`replayer.rules`) compiles a profile
+and a record's options into the one object every rule reads; reading profiles from files is
+:mod:`replayer.profiles`'s job.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache, cached_property
-from pathlib import Path
+from functools import cached_property
 from types import MappingProxyType
 
 from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank, parse_suit
@@ -34,9 +30,8 @@ __all__ = [
     "MeldSpec",
     "OptionSpec",
     "RuleProfile",
-    "load_rules",
+    "build_profile",
     "partner_suit",
-    "profile_names",
 ]
 
 
@@ -301,6 +296,14 @@ class RuleProfile(_Value):
     without a winner alternates)."""
     sides: tuple[tuple[str, ...], ...] = ()
     """Partnerships: the seats of each side, whose score is kept jointly (empty: everyone plays for himself)."""
+    last_trick_at: str = "final"
+    """Which trick earns ``last_trick_points``: the ``final`` trick of the hand, or the trick after which the stock is
+    empty (``stock_end``: trick 24 of the worked deal, 000:L207)."""
+    tie_rule: str = "higher_total"
+    """Who wins a game that two or more pass the target in one hand: the ``higher_total``, or the winner of the
+    hand's ``last_trick`` (the trick ``last_trick_at`` names)."""
+    declare_per_trick: str = "one"
+    """Declarations scored after one won trick: ``one``, or any number that share no card (``disjoint``)."""
     last_trick_to: str = "winner"
     """``winner``: the last-trick bonus goes to the trick's winner (his side); ``halves``: it is shared out evenly
     between the sides (a reading of "делится между всеми партнерами пополам", RULES.md §2.g.2 rule 5)."""
@@ -345,11 +348,6 @@ class RuleProfile(_Value):
 
     @cached_property
     def _scorer_keys(self) -> dict[str, str | None]:
-        return {}
-
-    @cached_property
-    def identified(self) -> dict[tuple[tuple[Card, ...], Suit | None], tuple[MeldSpec, ...]]:
-        """The melds that cards form with a trump suit, as :func:`replayer.melds.identify` found them."""
         return {}
 
     def pack(self) -> list[Card]:
@@ -465,8 +463,6 @@ class RuleProfile(_Value):
         return values
 
 
-_PROFILE_DIR = "profiles"
-
 REUSE_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "higher_other_kind", "refill", "refill_swap")
 """Re-use modes of declared cards (:func:`replayer.melds.reuse_problem` says what each allows)."""
 _EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
@@ -488,102 +484,6 @@ def _merge(base: Any, change: Any) -> Any:
         else:
             merged[key] = _merge(base.get(key), value)
     return merged
-
-
-def _profile_folder() -> Path:
-    # The package's own folder (importlib.resources would cost a start-up the import of zipfile and tempfile).
-    return Path(__file__).resolve().parent / _PROFILE_DIR
-
-
-def profile_names() -> list[str]:
-    """Names of the profiles shipped with the package."""
-    return sorted(p.name[:-5] for p in _profile_folder().iterdir() if p.name.endswith(".yaml"))
-
-
-_COMPILED = "compiled.json"
-
-
-_HASH = "blake2b"
-"""The hash of a YAML file's bytes that its compiled entry is keyed by."""
-
-
-def _digest(data: bytes) -> str:
-    try:  # hashlib's own BLAKE2 (it prefers it to OpenSSL's), without hashlib's import of OpenSSL: 2 ms of a start
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - a Python built without it
-        from hashlib import blake2b
-    return blake2b(data).hexdigest()
-
-
-@cache
-def _compiled() -> dict[str, Any]:
-    """The compiled profiles by name (empty when the file is missing or unreadable: the YAML is read instead)."""
-    import json
-
-    try:
-        loaded = json.loads((_profile_folder() / _COMPILED).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return loaded if isinstance(loaded, dict) else {}
-
-
-def _safe_load(text: str | bytes, where: str) -> Any:
-    import yaml
-
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise RuleProfileError(f"{where}: not valid YAML: {exc}") from None
-
-
-def _shipped_data(name: str, raw: bytes) -> Any:
-    """What ``yaml.safe_load`` makes of a shipped profile's bytes: the compiled form when it is of these bytes."""
-    entry = _compiled().get(name)
-    if isinstance(entry, dict) and entry.get(_HASH) == _digest(raw):
-        return entry.get("data")
-    return _safe_load(raw.decode("utf-8"), f"profiles/{name}.yaml")
-
-
-def compile_profiles() -> dict[str, Any]:
-    """The compiled form of every shipped profile (see the module's docstring); what ``python -m replayer.rules``
-    writes. A profile whose YAML data JSON cannot carry unchanged is left out (it is read from its YAML)."""
-    import json
-
-    compiled = {}
-    for name in profile_names():
-        raw = (_profile_folder() / f"{name}.yaml").read_bytes()
-        data = _safe_load(raw.decode("utf-8"), f"profiles/{name}.yaml")
-        if json.loads(json.dumps(data)) == data:
-            compiled[name] = {_HASH: _digest(raw), "data": data}
-    return compiled
-
-
-def write_compiled_profiles() -> Path:
-    """Rewrite ``replayer/profiles/compiled.json`` from the YAML files; returns its path."""
-    import json
-
-    path = _profile_folder() / _COMPILED
-    text = json.dumps(compile_profiles(), ensure_ascii=False, indent=1) + "\n"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-@cache
-def load_rules(name_or_path: str) -> RuleProfile:
-    """Load a profile by name (``classic``) or from a YAML file path; raises :class:`RuleProfileError`."""
-    if name_or_path.endswith((".yaml", ".yml")) or "/" in name_or_path:
-        path = Path(name_or_path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RuleProfileError(f"{path}: cannot read the profile: {exc.strerror}") from None
-        where = str(path)
-        return _build(_safe_load(text, where), where)
-    resource = _profile_folder() / f"{name_or_path}.yaml"
-    if not resource.is_file():
-        known = ", ".join(profile_names())
-        raise RuleProfileError(f"unknown profile {name_or_path!r} (profiles: {known})")
-    return _build(_shipped_data(name_or_path, resource.read_bytes()), f"profiles/{name_or_path}.yaml")
 
 
 class _Reader:
@@ -691,6 +591,12 @@ def _sides(r: _Reader) -> tuple[tuple[str, ...], ...]:
     if not all(isinstance(side, list) and side and all(isinstance(s, str) for s in side) for side in sides):
         raise r.fail("sides", "expected a list of sides, each a list of seats")
     return tuple(tuple(side) for side in sides)
+
+
+def build_profile(data: Any, where: str) -> RuleProfile:
+    """The profile a mapping describes (what ``yaml.safe_load`` makes of a profile file), checked key by key;
+    ``where`` names the file in errors. Raises :class:`~replayer.errors.RuleProfileError`."""
+    return _build(data, where)
 
 
 def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
@@ -866,6 +772,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         penalties=_penalties(r),
         repeat_rule=r.get("repeat_rule", str, "none"),
         sides=_sides(r),
+        last_trick_at=r.get("last_trick_at", str, "final"),
+        tie_rule=r.get("tie_rule", str, "higher_total"),
+        declare_per_trick=declare.get("per_trick", str, "one"),
         last_trick_to=r.get("last_trick_to", str, "winner"),
         declare_by=declare.get("by", str, "winner"),
         declare_joint=declare.get("joint", bool, False),
@@ -904,6 +813,8 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     choices = {
         "first_leader": ("non_dealer", "dealer_left", "dealer_right"),
         "last_trick_to": ("winner", "halves"),
+        "last_trick_at": ("final", "stock_end"),
+        "tie_rule": ("higher_total", "last_trick"),
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
         "phase2_play": ("follow_win_trump", "follow_trump", "follow", "free"),
@@ -921,6 +832,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         (seven, "exchange_when", profile.seven_exchange_when): ("won_trick", "any_time"),
         (card_points, "when", profile.card_points_when): ("trick", "end"),
         (declare, "by", profile.declare_by): ("winner", "winner_or_partner"),
+        (declare, "per_trick", profile.declare_per_trick): ("one", "disjoint"),
         (brisque, "when", profile.brisques_when): ("always", "tie_or_rubicon"),
     }
     for (reader, key, value), allowed in sub_choices.items():
@@ -951,7 +863,3 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     if profile.stock_size % profile.players:
         raise r.fail("hand_size", "the stock does not divide evenly between the players")
     return profile
-
-
-if __name__ == "__main__":  # python -m replayer.rules: rewrite the compiled profiles after editing a YAML file
-    print(f"wrote {write_compiled_profiles()}")

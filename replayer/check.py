@@ -1,0 +1,379 @@
+"""Checking records: the pipeline from text to a replayed record, and the validation of files.
+
+``text -> record`` (the reader) ``-> completed record`` (the inference, for a deal that leaves cards unknown) ``->
+replay`` (the rules core, through :mod:`replayer.replay`). :func:`check_text` and :func:`check_record` run it; the
+commands and the lessons use them. :func:`validate_file` validates a file game by game (in the memory of one game),
+or reads it whole where the exact report needs that (:mod:`replayer.stream` says when), and spreads the games of a
+large file over processes; everything a file's validation prints is returned, so that parallel runs print in order.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
+from .notation import parse_record
+from .profile import RuleProfile
+from .record import Deal, Record
+from .replay import Completion, ReplayResult, replay_record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = [
+    "NotText",
+    "Outcome",
+    "Progress",
+    "check_path",
+    "check_record",
+    "check_text",
+    "decode",
+    "print_diagnostics",
+    "read_text",
+    "unknown_lines",
+    "validate_file",
+    "validate_files",
+    "validate_one",
+]
+
+
+class _Inference:
+    """The completer of :mod:`replayer.infer`, imported when a deal first leaves cards unknown: a record without
+    unknown cards is checked without loading the inference (a cold start pays for none of it)."""
+
+    def __init__(self, analyse: bool) -> None:
+        self.analyse = analyse
+
+    def refuses(self, profile: RuleProfile) -> str | None:
+        """Why the inference does not complete this profile's deals (None when it does)."""
+        from .infer import unsupported
+
+        return unsupported(profile)
+
+    def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
+        from .infer import infer_deal
+
+        return infer_deal(deal, profile, options, dealer, analyse=self.analyse)
+
+
+def check_record(record: Record, analyse: bool = False, views: bool = True) -> ReplayResult:
+    """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
+    also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
+    trick."""
+    return replay_record(record, _Inference(analyse), views=views)
+
+
+def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
+    """Read and replay a record's text; its syntax errors are diagnostics too."""
+    try:
+        record = parse_record(text, path)
+    except NotationError as exc:
+        result = ReplayResult(path, text)
+        result.diagnostics.extend(exc.diagnostics)
+        return result
+    return check_record(record, analyse, views)
+
+
+class NotText(Exception):
+    """A record file that is not UTF-8 text: invalid input (exit 1), reported at the first undecodable byte."""
+
+    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+        self.text = text
+
+
+def decode(data: bytes, name: str) -> str:
+    """UTF-8 text, or NotText naming the line and column of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        message = f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read (save the record as UTF-8)"
+        diagnostic = Diagnostic("BZ002", message, Span(line, column), name)
+        raise NotText(diagnostic, data.decode("utf-8", errors="replace")) from None
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def read_text(path: Path) -> str:
+    """A record file's text (``\\r\\n`` read as ``\\n``); raises NotText, or UsageError when it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror}") from None
+    return decode(data, str(path)).replace("\r\n", "\n")
+
+
+def check_path(path: Path, analyse: bool = False, views: bool = True) -> ReplayResult:
+    """Read and replay a record file; a file that is not UTF-8 is reported as such."""
+    try:
+        text = read_text(path)
+    except NotText as exc:
+        result = ReplayResult(str(path), exc.text)
+        result.diagnostics.append(exc.diagnostic)
+        return result
+    return check_text(text, str(path), analyse, views)
+
+
+def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:
+    """What the inference found for each deal that left cards unknown."""
+    lines = []
+    for game in result.games:
+        for deal in game.deals:
+            inference = deal.inference
+            if inference is None or not inference.unknowns:
+                continue
+            forced, still_open = inference.forced(), inference.open()
+            dealt = sum(h["slots"] for h in inference.hands.values())
+            certain = sum(sum(h["certain"].values()) for h in inference.hands.values())
+            lines.append(
+                f"  deal {deal.number}: {len(inference.unknowns)} unknown card(s) completed in "
+                f"{inference.seconds:.2f} s: {len(forced)} forced, {len(still_open)} open"
+                + (f"; dealt cards: {certain} of {dealt} certain" if dealt else "")
+            )
+            if listing:
+                for unknown in forced:
+                    value = next(iter(inference.possible[unknown.tag]))
+                    lines.append(f"    forced  {unknown.where}: {value}")
+                for unknown in still_open:
+                    values = " ".join(str(c) for c in sorted(inference.possible[unknown.tag], key=lambda c: c.sort_key))
+                    lines.append(f"    open    {unknown.where}: {values}")
+                for seat, hand in inference.hands.items():
+                    cards = " ".join(str(c) for c in sorted(hand["certain"].elements(), key=lambda c: c.sort_key))
+                    lines.append(f"    dealt   {seat}: {cards or 'nothing'} certain of {hand['slots']} unknown")
+    return lines
+
+
+def print_diagnostics(result: ReplayResult, stream: Any) -> None:
+    """Every diagnostic of a replay, with its source line and caret."""
+    for diag in result.diagnostics:
+        print(format_diagnostic(diag, result.text), file=stream)
+
+
+class Outcome:
+    """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
+
+    # A plain class rather than a dataclass: creating a dataclass costs a command's start a third of a millisecond.
+    __slots__ = ("errors", "games", "path", "stderr", "stdout", "valid")
+
+    def __init__(
+        self, path: str, valid: bool, games: int, errors: list[dict[str, object]], stderr: str, stdout: str
+    ) -> None:
+        self.path = path
+        self.valid = valid
+        self.games = games
+        self.errors = errors
+        self.stderr = stderr
+        self.stdout = stdout
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Outcome and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"Outcome({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
+
+
+def validate_files(paths: list[str], jobs: int = 1, listing: bool = False, analyse: bool = True) -> list[Outcome]:
+    """Validate record files, in ``jobs`` processes (the files over them, or the games of a single file), with a
+    progress line on a terminal; the outcomes in the files' order. ``listing``: list every unknown card; ``analyse``:
+    work out which unknown cards are forced."""
+    tasks = [(path, listing, analyse) for path in paths]
+    progress = Progress(sum(_size(Path(path)) for path in paths))
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+                if len(paths) > 1:  # files over the processes
+                    outcomes = []
+                    for path, outcome in zip(paths, pool.imap(validate_one, tasks, chunksize=1), strict=True):
+                        outcomes.append(outcome)
+                        progress.advance(_size(Path(path)), outcome.games)
+                    return outcomes
+                # the games of one file over the processes
+                return [validate_file(*tasks[0], pool=pool, progress=progress, jobs=jobs)]
+        return [validate_file(*task, progress=progress) for task in tasks]
+    finally:
+        progress.close()
+
+
+def validate_one(task: tuple[str, bool, bool]) -> Outcome:
+    """Validate one file; everything to print is returned, so that parallel runs print in the files' order."""
+    path, listing, analyse = task
+    return validate_file(path, listing, analyse)
+
+
+def validate_file(
+    path: str, listing: bool, analyse: bool, pool: Any = None, progress: Progress | None = None, jobs: int = 1
+) -> Outcome:
+    """Validate a file game by game, or read whole where that path is needed (replayer/stream.py says when);
+    with a pool of ``jobs`` processes, its games are spread over them."""
+    from .stream import NotStreamable
+
+    try:
+        return _validate_by_game(path, listing, analyse, pool, progress, jobs)
+    except (OSError, NotStreamable):
+        return _validate_whole(path, listing, analyse)
+
+
+class _Part:
+    """What one part of a file (a game, usually) adds to the file's report; ``size``: the bytes of the file read
+    for this part (for the progress bar)."""
+
+    __slots__ = ("errors", "games", "size", "stderr", "unknowns", "valid")
+
+    def __init__(
+        self, stderr: str, errors: list[dict[str, object]], unknowns: list[str], games: int, valid: bool, size: int = 0
+    ) -> None:
+        self.stderr = stderr
+        self.errors = errors
+        self.unknowns = unknowns
+        self.games = games
+        self.valid = valid
+        self.size = size
+
+
+def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -> _Part:
+    """The report of one replayed part of a file that starts at line ``first_line``."""
+    stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
+    errors = [d.to_json() for d in result.diagnostics]
+    return _Part(stderr, errors, unknown_lines(result, listing), len(result.games), result.valid, size)
+
+
+def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
+    """Read and replay one part of a file (in a worker process when games are spread over processes)."""
+    from .stream import read_part
+
+    path, first_line, data, listing, analyse = task
+    result = check_record(read_part(first_line, data, path), analyse, views=False)
+    return _part(first_line, result, listing, len(data))
+
+
+def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None) -> Outcome:
+    """A file's report from the reports of its parts, in order."""
+    stderr: list[str] = []
+    errors: list[dict[str, object]] = []
+    unknowns: list[str] = []
+    games = 0
+    valid = True
+    for part in parts:
+        stderr.append(part.stderr)
+        errors.extend(part.errors)
+        unknowns.extend(part.unknowns)
+        games += part.games
+        valid = valid and part.valid
+        if progress is not None:
+            progress.advance(part.size, part.games)
+    status = "ok" if valid else f"{len(errors)} problem(s)"
+    lines = [f"{path}: {status} ({games} game(s))", *unknowns]
+    return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
+
+
+def _validate_whole(path: str, listing: bool, analyse: bool) -> Outcome:
+    """Validate a file read whole: exactly what is reported for syntax and structure errors."""
+    return _summed(path, [_part(1, check_path(Path(path), analyse, views=False), listing)])
+
+
+def _validate_by_game(
+    path: str, listing: bool, analyse: bool, pool: Any = None, progress: Progress | None = None, jobs: int = 1
+) -> Outcome:
+    """Validate a file game by game, in the memory of a few games; with a process pool, its games are spread over
+    the processes (the report keeps their order). Raises NotStreamable (or OSError) when the file must be read
+    whole: every part is read before anything is reported, so nothing is printed twice."""
+    from .stream import game_chunks
+
+    with open(path, "rb") as handle:
+        tasks = ((path, first, data, listing, analyse) for first, data in game_chunks(handle))
+        if pool is None:
+            return _summed(path, map(_replay_part, tasks), progress)
+        # Parts go to the processes in batches (one message per game would cost more than its replay), a few
+        # batches per process in flight to keep every process busy.
+        batches = _in_order(pool, _replay_parts, _batched(tasks, _BATCH), 4 * jobs)
+        return _summed(path, (part for batch in batches for part in batch), progress)
+
+
+_BATCH = 32
+"""Games sent to a process at once when the games of one file are spread over processes."""
+
+
+def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    import itertools
+
+    while batch := list(itertools.islice(items, size)):
+        yield batch
+
+
+def _replay_parts(tasks: list[tuple[str, int, bytes, bool, bool]]) -> list[_Part]:
+    """:func:`_replay_part` of each task, in a worker process."""
+    return [_replay_part(task) for task in tasks]
+
+
+def _in_order(pool: Any, function: Callable[[Any], Any], tasks: Iterator[Any], window: int) -> Iterator[Any]:
+    """``pool.imap(function, tasks)`` with at most ``window`` tasks in flight, so that a large file is not read
+    into memory ahead of the workers (imap takes its tasks as fast as it can)."""
+    from collections import deque
+
+    pending: deque[Any] = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(function, (task,)))
+        if len(pending) >= window:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
+class Progress:
+    """A progress line on stderr for long runs: only on a terminal, and only after a second (short runs print
+    nothing); it is erased before the report is printed."""
+
+    def __init__(self, total_bytes: int, stream: Any = None, delay: float = 1.0) -> None:
+        import time
+
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.total = max(1, total_bytes)
+        self.done = self.games = 0
+        self.start = time.monotonic()
+        self.delay = delay
+        self.shown = 0.0
+        self.width = 0
+
+    def advance(self, size: int, games: int) -> None:
+        """Count ``size`` bytes and ``games`` games more, and redraw at most a few times a second."""
+        import time
+
+        self.done += size
+        self.games += games
+        now = time.monotonic()
+        if not self.enabled or now - self.start < self.delay or now - self.shown < 0.2:
+            return
+        self.shown = now
+        rate = self.games / max(now - self.start, 1e-9)
+        line = (
+            f"validating: {min(100, 100 * self.done / self.total):3.0f}% of {self.total / 1e6:.1f} MB, "
+            f"{self.games} game(s), {rate:.0f} games/s"
+        )
+        self.width = max(self.width, len(line))
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Erase the progress line (when one was drawn)."""
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

@@ -1,0 +1,263 @@
+"""The rules core seen in cards and words: the message of every rule a record can break, and the scores it books.
+
+The core (:mod:`replayer.rules`) records a broken rule as ``(code, key, args)`` and a score as ``(seat, kind, cards,
+points)``: cards and seats as ints, as it counts them. This module is where they become the sentences a transcriber
+reads (``N plays 9C but must follow suit: holds KS 7S of the spades led``) and the :class:`Scoring` values a view
+shows; they are made only for a rule that was broken, or for a view that asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .cards import CARDS, SUITS, Card
+from .rules import Breach, Event, Rules
+
+__all__ = ["Scoring", "explain", "meld_label", "ordinal", "scoring"]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points scored: a declaration, a seven, the last trick, brisques."""
+
+    seat: str
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+
+def scoring(rules: Rules, event: Event) -> Scoring:
+    """A score the core booked, in cards and seat names."""
+    seat, kind, cards, points = event
+    return Scoring(rules.seats[seat], kind, tuple(CARDS[c] for c in cards), points)
+
+
+def _card(index: int) -> str:
+    return str(CARDS[index])
+
+
+def _cards(indices: Iterable[int]) -> str:
+    return " ".join(str(CARDS[i]) for i in indices)
+
+
+def meld_label(kind: str) -> str:
+    """A meld kind as words: ``royal_marriage`` is "royal marriage"."""
+    return kind.replace("_", " ")
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... ``11th``, ``21st``."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_CLASS_NAMES = {"M": "marriage or sequence", "B": "bezique", "F": "four of a kind", "S": "trump-seven combination"}
+
+
+def _class_name(klass: str) -> str:
+    return _CLASS_NAMES.get(klass, f"class {klass}")
+
+
+def _court_holder(rules: Rules, seat: int, courts: tuple[int, ...]) -> str:
+    return f"{rules.seats[seat]} holds {_cards(courts) or 'unknown cards'}"
+
+
+# Each message takes the rules and the breach's args, in the order the core records them.
+_MESSAGES: dict[str, Callable[..., str]] = {
+    # The deal.
+    "no_trumps_at_deal": lambda r: (
+        f"the {r.name} profile has no trumps at the deal: the first marriage or sequence declared fixes them"
+    ),
+    "wild_turnup": lambda r: "the wild card has no suit and cannot be turned up (004:L157)",
+    "turnup_not_trumps": lambda r, turnup, trump: (
+        f"the turn-up {_card(turnup)} fixes trumps as {SUITS[turnup >> 3].english}, "
+        f"not {SUITS[trump].english if trump >= 0 else 'none'}"
+    ),
+    "hand_size": lambda r, seat, n: f"{r.seats[seat]} is dealt {n} cards; the {r.name} profile deals {r.hand_size}",
+    "stock_size": lambda r, n: f"the stock lists {n} face-down cards; {r.face_down} remain after the deal",
+    "not_in_pack": lambda r, card: f"{_card(card)} is not in the {r.name} pack",
+    "too_many_copies": lambda r, card, n, copies: f"{_card(card)} appears {n} times; the {r.name} deck holds {copies}",
+    # Tricks.
+    "draws_due": lambda r, n, seats: (
+        f"trick {n} is not finished: {', '.join(r.seats[s] for s in seats)} must still draw"
+    ),
+    "leads": lambda r, expected, n, seat: f"{r.seats[expected]} leads to trick {n}, not {r.seats[seat]}",
+    "plays_next": lambda r, expected, n, seat: f"{r.seats[expected]} plays next to trick {n}, not {r.seats[seat]}",
+    "no_more_tricks": lambda r, total: f"the hand has only {total} tricks",
+    "hand_over": lambda r, out, target, n: (
+        f"the hand is over: {r.seats[out]} reached {target} after trick {n}, which ends it"
+    ),
+    "must_lead": lambda r, seat, cards: (
+        f"{r.seats[seat]} must lead a card of the combination he declared: {' or '.join(_card(c) for c in cards)}"
+    ),
+    "not_held": lambda r, seat, card: f"{r.seats[seat]} plays {_card(card)} but does not hold it",
+    "must_win": lambda r, seat, card, best, top: (
+        f"{r.seats[seat]} plays {_card(card)} but must win the trick: holds {_card(best)} which beats {_card(top)}"
+    ),
+    "must_follow": lambda r, seat, card, same, led: (
+        f"{r.seats[seat]} plays {_card(card)} but must follow suit: holds {_cards(same)} of the "
+        f"{SUITS[led].english} led"
+    ),
+    "must_trump": lambda r, seat, card, led, trumps: (
+        f"{r.seats[seat]} plays {_card(card)} but must trump: void in {SUITS[led].english}, holds {_cards(trumps)}"
+    ),
+    # Draws.
+    "draw_exhausted": lambda r, seat, card: f"{r.seats[seat]} draws {_card(card)} but the stock is exhausted",
+    "draw_not_due": lambda r, seat, card: (
+        f"{r.seats[seat]} draws {_card(card)} but no draw is due (draws follow a trick)"
+    ),
+    "draw_order": lambda r, first, seat, n: (
+        f"{r.seats[first]} draws before {r.seats[seat]} after trick {n}: the trick's "
+        f"{'winner' if r.winner_draws_first else 'leader'} draws first"
+    ),
+    "draw_not_next": lambda r, seat, card, expected: (
+        f"{r.seats[seat]} draws {_card(card)} but the next card of the stock is {_card(expected)}"
+    ),
+    "draw_not_turnup": lambda r, seat, card, turnup: (
+        f"{r.seats[seat]} draws {_card(card)} but the last card is the turn-up, {_card(turnup)}"
+    ),
+    # Who may declare, and when.
+    "window_hand_over": lambda r, seat, what, out, target: (
+        f"{r.seats[seat]} cannot {what}: the hand is over ({r.seats[out]} reached {target})"
+    ),
+    "window_phase_2": lambda r, what, n: (
+        f"{what} after trick {n}: no declarations once the stock is exhausted (phase 2)"
+    ),
+    "window_closed": lambda r, seat, what, until_draw: (
+        f"{r.seats[seat]} cannot {what} now: only the winner of a trick, before "
+        f"{'drawing' if until_draw else 'leading to the next trick'}"
+    ),
+    "window_passed": lambda r, winner, declarer, n, seat: (
+        f"{r.seats[winner]} let {r.seats[declarer]} declare after trick {n}; {r.seats[seat]} may not"
+    ),
+    "window_not_winner": lambda r, seat, n, winner, what, partner_may: (
+        f"{r.seats[seat]} did not win trick {n} ({r.seats[winner]} did); only the trick's winner"
+        + (
+            f" (or his partner {r.seats[seat]}, after '{r.seats[winner]} passes to {r.seats[seat]}')"
+            if partner_may
+            else ""
+        )
+        + f" may {what}"
+    ),
+    "wait_tricks": lambda r, seat, won, kind, n: (
+        f"{r.seats[seat]} has won {won} trick(s); a {meld_label(kind)} may be declared only after winning "
+        f"{n} tricks in the hand"
+    ),
+    "no_passing": lambda r: f"the {r.name} profile does not let a player pass his declaration",
+    "not_partner": lambda r, partner, seat: (
+        f"{r.seats[partner]} is not {r.seats[seat]}'s partner (sides: {' '.join(r.scorers)})"
+    ),
+    "pass_after_declaring": lambda r, seat, n: f"{r.seats[seat]} has already declared after trick {n}",
+    # The trump seven.
+    "exchange_mid_trick": lambda r, seat: f"{r.seats[seat]} cannot exchange the seven in the middle of a trick",
+    "exchange_not_seven": lambda r, card: (
+        f"only the {r.profile.seven_rank.english} of trumps is exchanged for the turn-up, not {_card(card)}"
+    ),
+    "exchange_no_turnup": lambda r: "there is no turn-up left to exchange",
+    "exchange_turnup_is_seven": lambda r, turnup: (
+        f"the turn-up is already a {r.profile.seven_rank.english} ({_card(turnup)})"
+    ),
+    "exchange_second_shown": lambda r: "the other seven of trumps has already been shown and scored",
+    "exchange_not_held": lambda r, seat, card: f"{r.seats[seat]} exchanges {_card(card)} but does not hold it",
+    "exchange_points": lambda r, show, points, awarded: (
+        f"{'showing the other seven' if show else 'the seven exchange'} is claimed for {points}; "
+        f"the {r.name} profile scores {awarded}"
+    ),
+    # Declarations.
+    "no_such_meld": lambda r, kind: (
+        f"the {r.name} profile has no meld {kind!r} (melds: {', '.join(m.kind for m in r.melds)})"
+    ),
+    "whole_hand_cards": lambda r, kind: f"a {meld_label(kind)} shows the whole hand (and then each card drawn)",
+    "not_this_meld": lambda r, cards, kind, actual: (
+        f"{_cards(cards)} do not form a {meld_label(kind)}" + (f" (they form a {meld_label(actual)})" if actual else "")
+    ),
+    "not_a_meld": lambda r, cards: f"{_cards(cards)} do not form any meld of the {r.name} profile",
+    "meld_not_held": lambda r, kind, missing, seat: (
+        f"{meld_label(kind)} needs {_cards(missing)}, which {r.seats[seat]} does not hold (in hand or on the table)"
+    ),
+    "meld_points": lambda r, kind, points, value, nth: (
+        f"{meld_label(kind)} claimed for {points}, the {r.name} profile scores {value}"
+        + (f" (declared for the {ordinal(nth)} time)" if nth > 1 else "")
+    ),
+    "one_per_trick": lambda r, seat, n: (
+        f"{r.seats[seat]} already scored a declaration after trick {n}; one declaration is scored per trick won "
+        f"(others wait for a later trick)"
+    ),
+    "shared_card": lambda r: "declarations scored after one trick may not share a card",
+    "no_joint": lambda r: f"the {r.name} profile does not let partners declare with each other's cards",
+    "not_partner_joint": lambda r, partner, seat: (
+        f"{r.seats[partner]} is not {r.seats[seat]}'s partner ({' '.join(r.scorers)})"
+    ),
+    "joint_none_own": lambda r, seat: (
+        f"{r.seats[seat]} adds none of his own cards; his partner declares it himself after a pass"
+    ),
+    # Re-use of declared cards.
+    "reuse_forbidden_base": lambda r, card, earlier, kind: (
+        f"{_card(card)} was already scored in a {meld_label(earlier)}; under this profile's options a "
+        f"{meld_label(kind)} may not be built on it"
+    ),
+    "reuse_same_kind_other": lambda r, card, kind: (
+        f"{_card(card)} was already scored in a {meld_label(kind)}; a declared card serves again only in "
+        f"another kind of combination"
+    ),
+    "reuse_not_higher": lambda r, card, earlier, best, kind, points: (
+        f"{_card(card)} was already scored in a {meld_label(earlier)} ({best}); a declared card serves again only "
+        f"in a combination worth more, not in a {meld_label(kind)} ({points})"
+    ),
+    "no_new_card": lambda r, kind, cards, klass: (
+        f"{meld_label(kind)} adds no new card: {_cards(cards)} already scored in this class of combination "
+        f"(a declaration needs at least one card not yet scored in a {_class_name(klass)})"
+    ),
+    "reuse_same_kind": lambda r, card, kind: (
+        f"{_card(card)} was already scored in a {meld_label(kind)}; a card scores only once in each kind of combination"
+    ),
+    "extends_too_few": lambda r, kind, extends, n, scored: (
+        f"a {meld_label(kind)} adds one card to a declared {meld_label(extends)}: {n} of its cards must already be "
+        f"scored in a {meld_label(extends)} (here {scored})"
+    ),
+    # Carte blanche.
+    "blanche_needs_partners": lambda r, kind: f"a {meld_label(kind)} needs partners; the {r.name} profile has none",
+    "blanche_before_trick_1": lambda r, kind: f"a {meld_label(kind)} is declared before the first trick is played",
+    "side_blanche_again": lambda r, scorer, kind: f"{r.scorers[scorer]} has already scored its {meld_label(kind)}",
+    "side_blanche_court": lambda r, who, courts, kind: (
+        f"{_court_holder(r, who, courts)}: a {meld_label(kind)} needs both hands without a court card"
+    ),
+    "blanche_court": lambda r, seat, courts, kind: (
+        f"{_court_holder(r, seat, courts)}: a {meld_label(kind)} is a hand without a court card"
+    ),
+    "blanche_whole_hand": lambda r, kind, whole: f"a {meld_label(kind)} shows the whole hand: {_cards(whole)}",
+    "blanche_ended": lambda r, seat, kind: f"{r.seats[seat]}'s {meld_label(kind)} ended with the court card he drew",
+    "blanche_show_drawn": lambda r, kind: (
+        f"another {meld_label(kind)} is scored by showing the non-court card just drawn, before playing again"
+    ),
+    "blanche_wrong_card": lambda r, seat, card: f"{r.seats[seat]} shows the card he drew, {_card(card)}",
+    "blanche_points": lambda r, kind, points, value: (
+        f"{meld_label(kind)} claimed for {points}, the {r.name} profile scores {value}"
+    ),
+    # The end of a hand.
+    "deal_incomplete": lambda r, n, total: f"the deal ends after {n} tricks; a hand has {total}",
+    "out_unstated": lambda r, out, target, n: (
+        f"{r.seats[out]} reached {target} after trick {n}, which ends the hand: the record says so with "
+        f"'{r.seats[out]} goes out'"
+    ),
+    "no_hand_target": lambda r: f"the {r.name} profile plays every hand out",
+    "cannot_go_out": lambda r, seat, out, score, target: (
+        f"{r.seats[seat]} cannot go out: "
+        + (f"{r.seats[out]} went out first" if out >= 0 else f"{r.seats[seat]} has {score}, not {target}")
+    ),
+    "gone_out_already": lambda r, seat: f"{r.seats[seat]} has already gone out",
+    "out_points": lambda r, seat, score, points: f"{r.seats[seat]} goes out with {score}, not {points}",
+    # Penalties.
+    "no_such_penalty": lambda r, kind, listed: (
+        f"the {r.name} profile has no penalty {kind!r} (penalties: {', '.join(listed) or 'none'})"
+    ),
+    "penalty_points": lambda r, kind, seat, deducted, points: (
+        f"the {kind} penalty costs {r.seats[seat]} {deducted} points here, not {points}"
+    ),
+}
+
+
+def explain(rules: Rules, breach: Breach) -> str:
+    """The message of a breach the rules core recorded under ``rules``."""
+    _, key, args = breach
+    return _MESSAGES[key](rules, *args)

@@ -1,0 +1,190 @@
+"""A profile's rules in words, as ``bezique rules PROFILE`` prints them: play, melds, scores, penalties, options.
+
+Generated from the profile's data (:class:`~replayer.profile.RuleProfile`), so that it says what the rules core plays.
+"""
+
+from __future__ import annotations
+
+from .profile import RuleProfile
+
+__all__ = ["describe"]
+
+
+def describe(profile: RuleProfile) -> str:
+    """The text of ``bezique rules`` for a profile (its lines, joined, without a final newline)."""
+    lines: list[str] = []
+    out = lines.append
+    out(f"{profile.name}: {profile.title}")
+    out(f"  {profile.description}")
+    out(f"  source: {profile.source}")
+    out(
+        f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
+        f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
+    )
+    out("\nPlay:")
+    for line in _play_lines(profile):
+        out(f"  {line}")
+    out("\nMelds:")
+    for meld in profile.melds:
+        more = []
+        if meld.repeats:
+            more.append(f"declared again: {', '.join(str(p) for p in meld.repeats)}, then doubling")
+        if meld.extends:
+            more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
+        extra = f"; {'; '.join(more)}" if more else ""
+        out(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass}{extra})")
+    if profile.repeat_rule == "multiply":
+        out("  (another kind declared again in a hand: n times its value the n-th time)")
+    if profile.extra_cards:
+        extra_cards = ", ".join(f"{n} × {c}" for c, n in profile.extra_cards)
+        out(f"\nCards added to the packs: {extra_cards}")
+    out("\nOther scores:")
+    if profile.seven_rank.symbol != "7":
+        who = "after a won trick" if profile.seven_exchange_when == "won_trick" else "by its holder, between tricks"
+        name = f"trump {profile.seven_rank.english} exchanged"
+        out(f"  {name:<24} {profile.seven_exchange}  ({who})")
+    if profile.seven_turnup:
+        out(f"  turn-up seven (dealer)   {profile.seven_turnup}")
+    if profile.seven_exchange:
+        who = "by its holder, between tricks" if profile.seven_exchange_when == "any_time" else "after a won trick"
+        out(f"  seven exchanged          {profile.seven_exchange}  ({who})")
+    if profile.seven_second:
+        out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
+    if profile.seven_played:
+        phases = " and ".join(str(p) for p in profile.seven_played_phases)
+        how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
+        out(f"  seven played             {profile.seven_played}  ({how}, phase {phases})")
+    if profile.last_trick_points:
+        which = (
+            f"trick {profile.phase1_tricks}"
+            if profile.last_trick_at == "stock_end"
+            else f"trick {profile.total_tricks}, the final one"
+        )
+        out(f"  last trick               {profile.last_trick_points}  ({which})")
+    if profile.brisque_points:
+        ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
+        out(f"  brisques ({ranks})  {profile.brisque_points} each")
+    if profile.card_points:
+        table = ", ".join(f"{rank.symbol} {points}" for rank, points in profile.card_points)
+        when = "as each trick is won" if profile.card_points_when == "trick" else "at the end of the hand"
+        seven = f"; trump seven {profile.card_points_trump_seven}" if profile.card_points_trump_seven else ""
+        out(f"  card points in won tricks  {table}{seven} ({when}; other cards 0)")
+    if profile.brisques_when == "tie_or_rubicon":
+        out("  brisques count only      to break a tie or to escape the rubicon")
+    guess, lift, count = profile.cut_bonus
+    if count:
+        out(f"  cut                      {guess} for the exact guess, {lift} for lifting exactly {count}")
+    game = profile.game_scoring
+    if game is not None:
+        normal = "bonus + the difference" if game.difference else "bonus added to the winner's score"
+        low = f", +{game.low_bonus} below {game.low_score}" if game.low_bonus else ""
+        out(
+            f"  game (one hand)          bonus {game.game_bonus} ({normal}); rubicon below {game.rubicon}: "
+            f"both scores + {game.rubicon_bonus}{low}"
+        )
+    if profile.hand_target:
+        rows = "; else ".join(f"{p} if the loser has {low} or more" for low, p in profile.game_points)
+        out(f"  hand                     ends when a player reaches {profile.hand_target} ('goes out')")
+        out(f"  game points              {rows}")
+    if "target" in profile.options and profile.game_points:
+        out(f"  game                     {profile.options['target'].default} game points")
+    elif "target" in profile.options:
+        out(f"  game                     {profile.options['target'].default} (both over it: {profile.tie_rule})")
+    if profile.penalties:
+        out("\nPenalties (`N penalty KIND = POINTS`, deducted from the offender's score):")
+        words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
+        for kind, amount in profile.penalties:
+            out(f"  {kind:<24} {words.get(str(amount), amount)}")
+    out("\nOptions:")
+    for opt in profile.options.values():
+        values = f" ({' | '.join(opt.values)})" if opt.values else ""
+        out(f"  {opt.name} = {opt.default}{values}")
+        if opt.doc:
+            out(f"      {opt.doc}")
+        for value, change in opt.sets.items():
+            out(f"      {value}: {_describe_change(profile, change)}")
+    return "\n".join(lines)
+
+
+def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
+    """What an option value changes, for people: a new meld table as the kinds it adds, drops or re-prices."""
+    parts = []
+    rest = {k: v for k, v in change.items() if k != "melds"}
+    melds = change.get("melds")
+    if isinstance(melds, list):
+        before = {m.kind: m.points for m in profile.melds}
+        after = {m["kind"]: m.get("points") for m in melds if isinstance(m, dict) and "kind" in m}
+        added = [f"{k} {p}" for k, p in after.items() if k not in before]
+        dropped = [k for k in before if k not in after]
+        priced = [f"{k} {before[k]} -> {p}" for k, p in after.items() if k in before and before[k] != p]
+        for label, items in (("adds", added), ("drops", dropped), ("re-prices", priced)):
+            if items:
+                parts.append(f"{label} {', '.join(items)}")
+        if not parts:
+            parts.append("the same meld table")
+    if rest:
+        import json
+
+        parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
+    return "; ".join(parts)
+
+
+_PLAY_WORDS = {
+    "non_dealer": "the dealer's opponent",
+    "dealer_left": "the player on the dealer's left",
+    "dealer_right": "the player on the dealer's right",
+    "winner_first": "the winner draws first",
+    "leader_first": "the leader draws first",
+    "free": "any card",
+    "follow_suit": "follow suit if able, else any card",
+    "follow_win_trump": "follow suit and win if able, else trump, else any card",
+    "follow_trump": "follow suit if able, else trump, else any card",
+    "follow": "follow suit if able, else any card",
+}
+
+
+_REUSE_WORDS = {
+    "text_with_remarriage": "a new card in each class, no card twice in one kind, except a re-marriage",
+    "strict_text": "a new card in each class, no card twice in one kind",
+    "new_card_refill": "a new card in each class",
+    "higher_other_kind": "a declared card serves again only in another kind worth more",
+    "refill": "a new card in each class; a combination broken by a play re-formed with a like card",
+    "refill_swap": "as refill, and two marriages of one suit re-paired (the marriage swap)",
+}
+
+
+def _play_lines(profile: RuleProfile) -> list[str]:
+    """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
+    until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
+    phases = " and ".join(str(p) for p in profile.declare_phases)
+    lines = [f"seats in playing order: {' '.join(profile.seats)}"]
+    if profile.sides:
+        lines.append(f"partnerships (joint score): {', '.join(profile.scorers)}")
+    lines += [
+        f"first lead: {_PLAY_WORDS.get(profile.first_leader, profile.first_leader)}; after each trick "
+        f"{_PLAY_WORDS.get(profile.draw_order, profile.draw_order)}",
+        f"while the stock lasts: {_PLAY_WORDS.get(profile.phase1_play, profile.phase1_play)}",
+        f"last tricks: {_PLAY_WORDS.get(profile.phase2_play, profile.phase2_play)}",
+        f"declare: the winner of a trick, {until}, in phase {phases}",
+    ]
+    if profile.trump_fixing:
+        fixing = ", ".join(f"{kind.replace('_', ' ')} {points}" for kind, points in profile.trump_fixing)
+        lines.insert(0, f"trumps: none at the deal; the first of these declared fixes them: {fixing}")
+    if profile.declare_by == "winner_or_partner":
+        lines.append("the winner declares or lets his partner declare (N passes to S)")
+    if profile.declare_joint:
+        lines.append("a declaration may join the declarer's and his partner's cards (N declares ... with S ...)")
+    if profile.last_trick_to == "halves":
+        lines.append("the last trick's bonus is shared out evenly between the sides")
+    if profile.declare_after_tricks:
+        kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
+        lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")
+    per_trick = "1" if profile.declare_per_trick == "one" else "unlimited_disjoint"
+    lines.append(f"declarations scored per won trick: {per_trick}")
+    reuse = profile.reuse
+    lines.append(f"re-use of declared cards: {reuse} ({_REUSE_WORDS.get(reuse, 'see the profile')})")
+    for kind, earlier in profile.no_reuse:
+        lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
+    if profile.declare_lead_from:
+        lines.append("a declarer leads one of the declared cards to the next trick")
+    return lines

@@ -1,0 +1,1159 @@
+"""A deal's state on ints, and every rule of play: the one place where the rules are decided.
+
+A :class:`Deal` is the state of one hand between actions: what each seat holds (a count per card, hand and table
+together), the declared cards lying on each table, the stock, the trick in progress, the scores. Each action
+(:meth:`Deal.play`, :meth:`Deal.draw`, :meth:`Deal.exchange`, :meth:`Deal.declare`, ...) changes it in place and
+is carried out as far as it can be even when it breaks a rule, so that checking goes on after a problem: every rule
+it breaks is appended to :attr:`Deal.breaches` as ``(code, key, args)``, which :mod:`replayer.explain` puts into
+words. The automatic scores and the declarations an action scores are appended to :attr:`Deal.events` as
+``(seat, kind, cards, points)``. Nothing here makes a Card, a Span or a sentence: that is for the layers above, and
+only where something failed or a view asks for it.
+
+Cards are ints (``suit * 8 + rank``, the wild card 32), seats their index in the profile's seats; trumps and the
+turn-up are -1 while there are none (a profile without a turn-up, before a declaration fixes trumps).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from ..cards import CARD_INDICES, WILD_INDEX
+from ..profile import MeldSpec
+from .compiled import COURT, FOLLOW_TRUMP, FOLLOW_WIN_TRUMP, FREE, Rules
+from .game import brisques_counted
+from .melds import (
+    Assignment,
+    Breach,
+    TabledCard,
+    choose_instances,
+    extends_problem,
+    identify,
+    mark_scored,
+    reuse_problem,
+)
+
+__all__ = ["Deal", "Event", "obligation", "trick_winner"]
+
+Event = tuple[int, str, tuple[int, ...], int]
+"""Points scored: (seat, kind, cards, points), e.g. a declaration, a seven played, the last trick, brisques."""
+
+_SEVEN = 0
+"""The rank of a seven (``card & 7``)."""
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """Index of the winning card among the cards of a trick in the order played: the highest trump, else the highest
+    card of the suit led; of equal cards the first played wins.
+
+    The wild card has no value of its own (RULES.md §2.l rule 10, option wild_trick): it wins no trick, and when it
+    is led the next card played wins over it.
+    """
+    best = 0
+    top = cards[0]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card >> 3 == top >> 3:
+            if card & 7 > top & 7:
+                best, top = i, card
+        elif card >> 3 == trump or top == WILD_INDEX:
+            best, top = i, card
+    return best
+
+
+def _by_display(cards: Iterator[int] | Sequence[int] | set[int]) -> tuple[int, ...]:
+    """Cards in display order: spades, hearts, diamonds, clubs; high ranks first (``Card.sort_key``)."""
+    return tuple(sorted(cards, key=lambda c: (c >> 3, -(c & 7))))
+
+
+def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int) -> tuple[set[int] | None, Breach]:
+    """What a seat holding ``held`` (a count per card) may play to a trick whose cards so far are ``played``, under
+    a phase's play rule (RULES.md §2.a rule 18): the cards allowed (None: any), and the rule that obliges him.
+
+    The breach's args are completed by the caller with the seat and the card played.
+    """
+    lead = played[0]
+    if rule == FREE or lead == WILD_INDEX:
+        return None, ("", "", ())  # (a wild card led has no suit to follow: any card)
+    led = lead >> 3
+    top = played[trick_winner(played, trump)]
+    base = led * 8
+    same = [base + r for r in range(8) if held[base + r]]
+    if same:
+        if rule == FOLLOW_WIN_TRUMP and top >> 3 == led:
+            higher = {c for c in same if c > top}
+            if higher:
+                return higher, ("BZ204", "must_win", (max(higher), top))
+        return set(same), ("BZ203", "must_follow", (_by_display(same), led))
+    if rule in (FOLLOW_WIN_TRUMP, FOLLOW_TRUMP) and trump >= 0:
+        base = trump * 8
+        trumps = [base + r for r in range(8) if held[base + r]]
+        if trumps:
+            if top >> 3 == trump:
+                over = {c for c in trumps if c > top}
+                if over:
+                    return over, ("BZ204", "must_win", (max(over), top))
+                if rule == FOLLOW_WIN_TRUMP:
+                    # Only with three or more cards to a trick: an earlier player has trumped and no trump held
+                    # beats his; the third hand "unable to follow or win by trumping" may discard anything
+                    # (RULES.md §2.f rule 7, [BR9]).
+                    return None, ("", "", ())
+            return set(trumps), ("BZ205", "must_trump", (led, _by_display(trumps)))
+    return None, ("", "", ())
+
+
+class Deal:
+    """The state of one deal between actions (see the module docstring). Made by :meth:`start`."""
+
+    __slots__ = (
+        "blanche",
+        "blanche_card",
+        "breaches",
+        "dealer",
+        "dealt",
+        "declared",
+        "declared_kinds",
+        "declarer",
+        "events",
+        "exchanged",
+        "held",
+        "leader",
+        "must_lead",
+        "next_uid",
+        "out",
+        "out_stated",
+        "pending",
+        "plays",
+        "rules",
+        "score",
+        "second_seven_shown",
+        "seen",
+        "side_blanche",
+        "stock",
+        "stock_left",
+        "tables",
+        "to_draw",
+        "trick_no",
+        "tricks_won",
+        "trump",
+        "turnup",
+        "turnup_waiting",
+        "window_open",
+        "winner",
+        "won",
+    )
+
+    rules: Rules
+    dealer: int
+    trump: int
+    turnup: int
+    turnup_waiting: bool
+    """The turn-up still lies beside the stock."""
+    stock: list[int] | None
+    """The face-down stock, top first, when the record gives its order; None when only draws tell it."""
+    stock_left: int
+    """Face-down cards left (the turn-up is not counted)."""
+    seen: list[int]
+    """Cards dealt, drawn or turned up so far, a count per card (card conservation)."""
+    dealt: tuple[tuple[int, ...], ...]
+    """Per seat, the cards dealt, in the order the record gives them."""
+    held: list[list[int]]
+    """Per seat, a count per card held: the concealed hand and the declared cards on the table together."""
+    tables: list[list[TabledCard]]
+    """Per seat, the declared cards lying face up (still part of the hand)."""
+    pending: list[list[tuple[str, tuple[int, ...]]]]
+    """Per seat, combinations shown but not yet scored: (kind, tabled uids)."""
+    won: list[list[int]]
+    score: list[int]
+    """Per seat (a side's score is the sum of its seats')."""
+    tricks_won: list[int]
+    declared_kinds: list[Counter[str]]
+    """Per seat, how many times each kind has been scored in this hand (repeats score more in 004-C)."""
+    blanche: list[int]
+    """Carte blanche per seat: 0 not declared, 1 declared (a non-court card drawn may be shown for another), 2
+    ended by a court card drawn (RULES.md §2.e rule 9)."""
+    blanche_card: list[int]
+    """Per seat, the non-court card just drawn that may be shown for another carte blanche (-1: none)."""
+    side_blanche: tuple[int, ...]
+    """The sides (scorers) that have scored a double carte blanche."""
+    leader: int
+    trick_no: int
+    """Tricks completed."""
+    plays: list[tuple[int, int]]
+    """The trick in progress: (seat, card) in the order played."""
+    winner: int
+    """The winner of the last completed trick, while he may still act on it (-1: nobody)."""
+    window_open: bool
+    """The last trick's winner may still exchange or declare."""
+    declared: list[tuple[int, ...]]
+    """The declarations scored after the current trick."""
+    to_draw: list[int]
+    """Seats that still draw after the last trick, in order."""
+    next_uid: int
+    exchanged: bool
+    second_seven_shown: bool
+    """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
+    out: int
+    """The seat whose score reached the profile's ``hand_target``: the hand ended there (-1: none)."""
+    out_stated: bool
+    """The record has said so (``N goes out``)."""
+    must_lead: tuple[int, ...]
+    """The cards of a declaration one of which its declarer must lead next (``declare.lead_from``)."""
+    declarer: int
+    """Who may declare after the last trick when its winner has let his partner declare (-1: the winner)."""
+    breaches: list[Breach]
+    """The rules broken so far (the caller takes them away as it reports them)."""
+    events: list[Event]
+    """The points scored so far (the caller takes them away as it reads them)."""
+
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        dealer: int,
+        trump: int,
+        turnup: int,
+        hands: Sequence[Sequence[int]],
+        stock: Sequence[int] | None = None,
+        leader: int | None = None,
+    ) -> Deal:
+        """The state after the deal: hands dealt (one list of cards per seat, in seat order), the turn-up showing,
+        and the dealer's points for a trump seven turned up. The deal's own faults (a turn-up that contradicts the
+        trumps, wrong hand sizes, more copies of a card than the packs hold) are its first breaches."""
+        deal = cls.__new__(cls)
+        breaches: list[Breach] = []
+        deal.breaches = breaches
+        deal.events = []
+        deal.rules = rules
+        profile = rules.profile
+        if turnup >= 0 and trump < 0 and turnup != WILD_INDEX:
+            trump = turnup >> 3
+        if trump >= 0 and rules.fixing:
+            # RULES.md §2.e rule 4, §2.j rule 2: no trumps at the deal; a declaration fixes them.
+            breaches.append(("BZ107", "no_trumps_at_deal", ()))
+            trump = -1
+        if turnup == WILD_INDEX:
+            breaches.append(("BZ107", "wild_turnup", ()))
+        elif turnup >= 0 and turnup >> 3 != trump:
+            breaches.append(("BZ107", "turnup_not_trumps", (turnup, trump)))
+        players = rules.players
+        held = [[0] * CARD_INDICES for _ in range(players)]
+        seen = [0] * CARD_INDICES
+        for seat in range(players):
+            cards = hands[seat]
+            if len(cards) != rules.hand_size:
+                breaches.append(("BZ108", "hand_size", (seat, len(cards))))
+            counts = held[seat]
+            for card in cards:
+                counts[card] += 1
+                seen[card] += 1
+        if turnup >= 0:
+            seen[turnup] += 1
+        if stock is not None:
+            for card in stock:
+                seen[card] += 1
+            if len(stock) != rules.face_down:
+                breaches.append(("BZ108", "stock_size", (len(stock),)))
+        deal._conservation(seen, range(CARD_INDICES))
+        deal.dealer = dealer
+        deal.trump = trump
+        deal.turnup = turnup
+        deal.turnup_waiting = turnup >= 0
+        deal.stock = list(stock) if stock is not None else None
+        deal.stock_left = rules.face_down
+        deal.seen = seen
+        deal.held = held
+        deal.dealt = tuple(tuple(cards) for cards in hands)
+        deal.tables = [[] for _ in range(players)]
+        deal.pending = [[] for _ in range(players)]
+        deal.won = [[] for _ in range(players)]
+        deal.score = [0] * players
+        deal.tricks_won = [0] * players
+        deal.declared_kinds = [Counter() for _ in range(players)]
+        deal.blanche = [0] * players
+        deal.blanche_card = [-1] * players
+        deal.side_blanche = ()
+        deal.leader = leader if leader is not None else (dealer + rules.first_leader_step) % players
+        deal.trick_no = 0
+        deal.plays = []
+        deal.winner = -1
+        deal.window_open = False
+        deal.declared = []
+        deal.to_draw = []
+        deal.next_uid = 0
+        deal.exchanged = False
+        deal.second_seven_shown = False
+        deal.out = -1
+        deal.out_stated = False
+        deal.must_lead = ()
+        deal.declarer = -1
+        if turnup >= 0 and profile.seven_turnup and turnup == trump * 8 + _SEVEN:
+            deal._score(dealer, "turnup_seven", (turnup,), profile.seven_turnup)
+        return deal
+
+    def copy(self) -> Deal:
+        """An independent copy (the rules are shared; breaches and events start empty)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.breaches = []
+        other.events = []
+        other.stock = list(self.stock) if self.stock is not None else None
+        other.seen = list(self.seen)
+        other.held = [list(h) for h in self.held]
+        other.tables = [[t.copy() for t in table] for table in self.tables]
+        other.pending = [list(p) for p in self.pending]
+        other.won = [list(w) for w in self.won]
+        other.score = list(self.score)
+        other.tricks_won = list(self.tricks_won)
+        other.declared_kinds = [Counter(k) for k in self.declared_kinds]
+        other.blanche = list(self.blanche)
+        other.blanche_card = list(self.blanche_card)
+        other.plays = list(self.plays)
+        other.declared = list(self.declared)
+        other.to_draw = list(self.to_draw)
+        return other
+
+    # --- what the state shows ---------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> int:
+        """1 while the stock (with the turn-up) has cards or draws are due, else 2."""
+        return 1 if (self.stock_left > 0 or self.turnup_waiting or self.to_draw) else 2
+
+    @property
+    def turnup_in_stock(self) -> bool:
+        """The turn-up has not been drawn yet."""
+        return self.turnup >= 0 and self.turnup_waiting
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left to draw, the turn-up included."""
+        return self.stock_left + (1 if self.turnup >= 0 and self.turnup_waiting else 0)
+
+    @property
+    def finished(self) -> bool:
+        """Every trick of the hand has been played, or a seat has reached the hand's target."""
+        return (self.trick_no >= self.rules.total_tricks or self.out >= 0) and not self.plays
+
+    def scores(self) -> list[int]:
+        """The running scores by scorer: each seat, or each side where partners keep a joint score."""
+        rules = self.rules
+        if not rules.has_sides:
+            return list(self.score)
+        totals = [0] * len(rules.scorers)
+        for seat, points in enumerate(self.score):
+            totals[rules.scorer[seat]] += points
+        return totals
+
+    def hand(self, seat: int) -> list[int]:
+        """The seat's concealed cards, a count per card (what it holds but has not laid on the table)."""
+        counts = list(self.held[seat])
+        for t in self.tables[seat]:
+            counts[t.card] -= 1
+        return counts
+
+    # --- helpers ----------------------------------------------------------------------------------------------
+
+    def _score(self, seat: int, kind: str, cards: tuple[int, ...], points: int) -> None:
+        self.score[seat] += points
+        self.events.append((seat, kind, cards, points))
+
+    def _conservation(self, seen: Sequence[int], cards: Iterator[int] | range | Sequence[int]) -> None:
+        copies = self.rules.copies
+        for card in cards:
+            n = seen[card]
+            if n and n > copies[card]:
+                if not copies[card]:
+                    self.breaches.append(("BZ404", "not_in_pack", (card,)))
+                else:
+                    self.breaches.append(("BZ404", "too_many_copies", (card, n, copies[card])))
+
+    def _take(self, seat: int, card: int) -> None:
+        """A held card leaves the seat: from the table first (the instance scored in most kinds), else the hand."""
+        self.held[seat][card] -= 1
+        table = self.tables[seat]
+        if table:
+            chosen = None
+            for t in table:
+                if t.card == card and (chosen is None or len(t.kinds) > len(chosen.kinds)):
+                    chosen = t
+            if chosen is not None:
+                table.remove(chosen)
+                pending = self.pending[seat]
+                if pending:
+                    self.pending[seat] = [p for p in pending if chosen.uid not in p[1]]
+
+    def _reach_target(self, seat: int) -> None:
+        """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
+        target = self.rules.hand_target
+        if target and self.out < 0 and self.score[seat] >= target:
+            self.out = seat
+            self.to_draw = []
+            self.window_open = False
+
+    def _is_exchange_card(self, card: int) -> bool:
+        """The trump card exchanged for the turn-up: the seven, or what ``seven.rank`` names (the ten in 003)."""
+        return self.trump >= 0 and card == self.trump * 8 + self.rules.exchange_rank
+
+    # --- tricks -----------------------------------------------------------------------------------------------
+
+    def play(self, seat: int, card: int) -> None:
+        """Play a card to the current trick; completing a trick decides its winner and its automatic scores."""
+        rules = self.rules
+        breaches = self.breaches
+        if self.to_draw:
+            breaches.append(("BZ402", "draws_due", (self.trick_no, tuple(self.to_draw))))
+            self.to_draw = []
+        self.window_open = False
+        self.winner = -1
+        self.blanche_card[seat] = -1
+        plays = self.plays
+        expected = rules.next_seat[plays[-1][0]] if plays else self.leader
+        if seat != expected:
+            breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
+        if self.trick_no >= rules.total_tricks:
+            breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
+        elif self.out >= 0:
+            breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
+        if self.must_lead and not plays:
+            if seat == self.leader and card not in self.must_lead:
+                breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
+            self.must_lead = ()
+        held = self.held[seat]
+        phase = 1 if (self.stock_left > 0 or self.turnup_waiting) else 2  # (no draws are due: see above)
+        if not held[card]:
+            breaches.append(("BZ201", "not_held", (seat, card)))
+        else:
+            rule = rules.phase2_play if phase == 2 else rules.phase1_play
+            if plays and rule != FREE:  # (under the free rule any card held may follow: nothing to work out)
+                allowed, (code, key, args) = obligation(rule, held, [c for _, c in plays], self.trump)
+                if allowed is not None and card not in allowed:
+                    led = plays[0][1] >> 3
+                    if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
+                        # Not following suit at all is the first fault (a revoke), even when a winning card of the
+                        # suit is held.
+                        same = [led * 8 + r for r in range(8) if held[led * 8 + r]]
+                        code, key, args = "BZ203", "must_follow", (_by_display(same), led)
+                    breaches.append((code, key, (seat, card, *args)))
+            self._take(seat, card)
+        plays.append((seat, card))
+        if (
+            rules.seven_played
+            and not rules.seven_played_must_win
+            and card == self.trump * 8 + _SEVEN
+            and self.trump >= 0
+            and phase in rules.seven_played_phases
+        ):
+            self._score(seat, "seven_played", (card,), rules.seven_played)
+        if len(plays) == rules.players:
+            self._finish_trick(phase)
+
+    def _finish_trick(self, phase: int) -> None:
+        rules = self.rules
+        plays = self.plays
+        cards = [c for _, c in plays]
+        winner, winning_card = plays[trick_winner(cards, self.trump)]
+        trick_leader = plays[0][0]
+        self.trick_no += 1
+        self.won[winner].extend(cards)
+        self.tricks_won[winner] += 1
+        if rules.points_at_trick:
+            values = rules.values(self.trump)
+            points = sum(values[c] for c in cards)
+            if points:  # (no card points booked for a trick worth none: nothing for a claim to name)
+                self._score(winner, "card_points", tuple(cards), points)
+        if (
+            rules.seven_played
+            and rules.seven_played_must_win
+            and self.trump >= 0
+            and winning_card == self.trump * 8 + _SEVEN
+            and phase in rules.seven_played_phases
+        ):
+            self._score(winner, "seven_played", (winning_card,), rules.seven_played)
+        if self.trick_no == rules.last_trick and rules.last_trick_points:
+            if rules.last_trick_halves:
+                # Shared out between the sides (one reading of 001:L50, 004:L357): the first seat of each books it.
+                share = rules.last_trick_points // len(rules.sides)
+                for side in rules.sides:
+                    self._score(side[0], "last_trick", (), share)
+            else:
+                self._score(winner, "last_trick", (), rules.last_trick_points)
+        self.plays = []
+        self.leader = winner
+        self.winner = winner
+        self.declarer = -1
+        self.declared = []
+        if phase == 1:
+            self.window_open = True
+            self.to_draw = list(rules.order[winner if rules.winner_draws_first else trick_leader])
+        elif 2 in rules.declare_phases and not rules.declare_until_draw:
+            # Where declaring goes on with the last tricks (sixty-six, RULES.md §2.k rule 8), the winner may declare
+            # before he leads again.
+            self.window_open = True
+        self._reach_target(winner)
+
+    def legal_plays(self, seat: int) -> set[int]:
+        """The cards ``seat`` may play now (any held card in phase 1 unless the profile obliges following)."""
+        held = self.held[seat]
+        distinct = {c for c in range(CARD_INDICES) if held[c]}
+        if not self.plays:
+            if seat == self.leader and distinct & set(self.must_lead):
+                return distinct & set(self.must_lead)
+            return distinct
+        rule = self.rules.phase2_play if self.phase == 2 else self.rules.phase1_play
+        allowed, _ = obligation(rule, held, [c for _, c in self.plays], self.trump)
+        return distinct if allowed is None else allowed
+
+    # --- draws ------------------------------------------------------------------------------------------------
+
+    def draw(self, seat: int, card: int) -> None:
+        """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
+        rules = self.rules
+        breaches = self.breaches
+        to_draw = self.to_draw
+        if not to_draw:
+            why = "draw_exhausted" if self.stock_count == 0 else "draw_not_due"
+            breaches.append(("BZ402", why, (seat, card)))
+        elif to_draw[0] != seat:
+            breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
+        if seat in to_draw:
+            to_draw.remove(seat)
+        if rules.declare_until_draw:
+            self.window_open = False
+        drawn = card
+        if self.stock_left > 0:
+            stock = self.stock
+            if stock:  # (a stated stock shorter than the deal leaves was reported at the start, BZ108)
+                if card != stock[0]:
+                    breaches.append(("BZ403", "draw_not_next", (seat, card, stock[0])))
+                drawn = stock.pop(0)
+            else:
+                self.seen[card] += 1
+                self._conservation(self.seen, (card,))
+            self.stock_left -= 1
+        elif self.turnup >= 0 and self.turnup_waiting:
+            if card != self.turnup:
+                breaches.append(("BZ403", "draw_not_turnup", (seat, card, self.turnup)))
+            drawn = self.turnup
+            self.turnup_waiting = False
+        self.held[seat][drawn] += 1
+        if self.blanche[seat] == 1:
+            # RULES.md §2.e rule 9 (001:L60): each non-court card drawn may be shown for another carte blanche,
+            # until the first court card drawn ends it.
+            court = COURT[drawn]
+            self.blanche[seat] = 2 if court else 1
+            self.blanche_card[seat] = -1 if court else drawn
+        if not to_draw and self.stock_left == 0 and not (self.turnup >= 0 and self.turnup_waiting):
+            # Phase 2 begins: the declared cards go back into the hands and shown combinations lapse.
+            for seat_index in range(rules.players):
+                self.tables[seat_index] = []
+                self.pending[seat_index] = []
+
+    # --- declaring: who may, when ------------------------------------------------------------------------------
+
+    def window_problem(self, seat: int, what: str, declaring: bool = True) -> Breach | None:
+        """Why ``seat`` may not declare (``what``: "declare", "show a combination", ...; with ``declaring=False``,
+        exchange) now; None when he may."""
+        rules = self.rules
+        if self.out >= 0:
+            return ("BZ208", "window_hand_over", (seat, what, self.out, rules.hand_target))
+        if self.phase not in rules.declare_phases:
+            return ("BZ302", "window_phase_2", (what, self.trick_no))
+        if self.winner < 0 or not self.window_open:
+            return ("BZ301", "window_closed", (seat, what, rules.declare_until_draw))
+        if declaring and self.declarer >= 0:
+            if seat != self.declarer:
+                return ("BZ301", "window_passed", (self.winner, self.declarer, self.trick_no, seat))
+            return None
+        if seat != self.winner:
+            partner = rules.partner[self.winner] if rules.declare_by_partner else -1
+            return ("BZ301", "window_not_winner", (seat, self.trick_no, self.winner, what, partner == seat))
+        return None
+
+    def _wait_problem(self, seat: int, spec: MeldSpec) -> Breach | None:
+        """A meld declared before its seat has won the tricks the profile makes it wait for (RULES.md §3.2 row D3)."""
+        rules = self.rules
+        waits = not rules.declare_wait_kinds or spec.kind in rules.declare_wait_kinds
+        won = self.tricks_won[seat]
+        if not waits or won >= rules.declare_after_tricks:
+            return None
+        return ("BZ302", "wait_tricks", (seat, won, spec.kind, rules.declare_after_tricks))
+
+    def pass_to(self, seat: int, partner: int) -> None:
+        """The trick's winner lets his partner declare instead of himself (RULES.md §2.g.1 rule 4, 000:L373)."""
+        rules = self.rules
+        if not rules.declare_by_partner:
+            self.breaches.append(("BZ311", "no_passing", ()))
+        elif rules.partner[seat] != partner:
+            self.breaches.append(("BZ311", "not_partner", (partner, seat)))
+        else:
+            problem = self.window_problem(seat, "pass the declaration")
+            if problem is not None:
+                self.breaches.append(problem)
+            elif self.declared:
+                self.breaches.append(("BZ311", "pass_after_declaring", (seat, self.trick_no)))
+        self.declarer = partner
+
+    # --- the trump seven ----------------------------------------------------------------------------------------
+
+    def _exchange_window(self, seat: int) -> Breach | None:
+        """Why ``seat`` may not exchange (or show) the trump seven now; None when he may."""
+        if self.rules.exchange_any_time:
+            # RULES.md §2.c rule 5 (002:L9): the holder exchanges; no won trick is required, only a pause between
+            # tricks.
+            return ("BZ309", "exchange_mid_trick", (seat,)) if self.plays else None
+        problem = self.window_problem(seat, "exchange the seven", declaring=False)
+        if problem is not None and problem[0] == "BZ301":
+            return ("BZ309", *problem[1:])
+        return problem
+
+    def exchange(self, seat: int, card: int, points: int | None = None) -> None:
+        """Exchange the trump seven for the turn-up (after winning a trick, or as the profile allows).
+
+        When the turn-up is already a trump seven and the profile scores the other seven (``seven.second``), the
+        same statement shows that seven instead: it scores and stays in the hand.
+        """
+        rules = self.rules
+        breaches = self.breaches
+        problem = self._exchange_window(seat)
+        if problem is not None:
+            breaches.append(problem)
+        held = self.held[seat]
+        show = False
+        turnup = self.turnup
+        if not self._is_exchange_card(card):
+            breaches.append(("BZ309", "exchange_not_seven", (card,)))
+        elif turnup < 0 or not self.turnup_waiting:
+            breaches.append(("BZ309", "exchange_no_turnup", ()))
+        elif self._is_exchange_card(turnup) and not rules.seven_second:
+            breaches.append(("BZ309", "exchange_turnup_is_seven", (turnup,)))
+        elif self._is_exchange_card(turnup) and self.second_seven_shown:
+            breaches.append(("BZ309", "exchange_second_shown", ()))
+        elif held[card] <= 0:
+            breaches.append(("BZ309", "exchange_not_held", (seat, card)))
+        else:
+            show = self._is_exchange_card(turnup)
+        awarded = rules.seven_second if show else rules.seven_exchange
+        if points is not None and points != awarded:
+            breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
+        if show:
+            self.second_seven_shown = True
+            self._score(seat, "seven_shown", (card,), awarded)
+            return
+        if held[card] > 0 and turnup >= 0:
+            # A seven declared in a combination lies on the table; it is still the player's to exchange.
+            self._take(seat, card)
+            held[turnup] += 1
+            self.turnup = card
+        self.exchanged = True
+        self._score(seat, "seven_exchange", (card,), awarded)
+
+    def legal_exchanges(self) -> list[tuple[int, int]]:
+        """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
+        if self.trump < 0 or self.turnup < 0 or not self.turnup_waiting:
+            return []
+        seven = self.trump * 8 + self.rules.exchange_rank
+        found = []
+        done = not self.rules.seven_second or self.second_seven_shown
+        for seat in range(self.rules.players):
+            if self.held[seat][seven] <= 0 or self._exchange_window(seat) is not None:
+                continue
+            if self._is_exchange_card(self.turnup) and done:
+                continue
+            found.append((seat, seven))
+        return found
+
+    # --- declarations ------------------------------------------------------------------------------------------
+
+    def _fixing(self, cards: Sequence[int]) -> tuple[list[MeldSpec], int]:
+        """While no suit is trumps: the melds that these cards form as the declaration fixing trumps, and that suit.
+
+        RULES.md §2.e rule 4: without a turn-up the first marriage (or sequence) declared fixes trumps; its cards are
+        judged as if their suit were trumps already, so the first marriage is the royal one.
+        """
+        fixing = self.rules.fixing
+        if self.trump >= 0 or not fixing or not cards:
+            return [], -1
+        suit = cards[0] >> 3
+        found = [spec for spec in identify(self.rules, cards, suit) if spec.kind in fixing]
+        return found, suit if found else -1
+
+    def _resolve_kind(self, cards: Sequence[int], kind: str | None) -> tuple[MeldSpec | None, Breach | None]:
+        rules = self.rules
+        found = [*identify(rules, cards, self.trump), *self._fixing(cards)[0]]
+        if kind is not None:
+            spec = rules.meld_by_kind.get(kind)
+            if spec is None:
+                return None, ("BZ109", "no_such_meld", (kind,))
+            if spec.whole_hand:
+                return spec, ("BZ304", "whole_hand_cards", (spec.kind,))
+            if spec not in found:
+                return spec, ("BZ304", "not_this_meld", (tuple(cards), spec.kind, found[0].kind if found else ""))
+            return spec, None
+        if not found:
+            return None, ("BZ304", "not_a_meld", (tuple(cards),))
+        return found[0], None
+
+    def _pick(
+        self, parts: Sequence[tuple[int, Sequence[int]]], spec: MeldSpec, check_reuse: bool
+    ) -> tuple[list[Assignment] | None, Breach | None]:
+        """Choose the physical cards for a declaration, one assignment per (seat, cards) part (two parts for a
+        declaration formed with the partner's cards): the first legal choice, preferring tabled cards."""
+        per_part = []
+        for seat, cards in parts:
+            options = choose_instances(cards, self.hand(seat), self.tables[seat])
+            if not options:
+                held = self.held[seat]
+                missing = Counter(cards)
+                for card in list(missing):
+                    missing[card] -= held[card]
+                return None, ("BZ303", "meld_not_held", (spec.kind, _by_display(missing.elements()), seat))
+            per_part.append(options)
+        choices = [list(c) for c in itertools.product(*per_part)]
+        if not check_reuse:
+            return choices[0], None
+        rules = self.rules
+        # The whole side's table: a combination declared with the partner's cards is still intact (not refillable)
+        # while the partner's part lies on his table.
+        mates = rules.mates[parts[0][0]]
+        table = [t for seat in mates for t in self.tables[seat]]
+        first_problem = None
+        for choice in choices:
+            merged = (
+                choice[0]
+                if len(choice) == 1
+                else Assignment(
+                    tuple(u for a in choice for u in a.tabled), tuple(c for a in choice for c in a.from_hand)
+                )
+            )
+            problem = reuse_problem(rules, spec, merged, table, self.trick_no)
+            if problem is None:
+                problem = extends_problem(spec, merged, table)
+            if problem is None:
+                return choice, None
+            if first_problem is None:
+                first_problem = problem
+        return choices[0], first_problem
+
+    def _lay_out(self, seat: int, assignment: Assignment) -> tuple[int, ...]:
+        table = self.tables[seat]
+        uids = list(assignment.tabled)
+        for card in assignment.from_hand:
+            table.append(TabledCard(self.next_uid, card))
+            uids.append(self.next_uid)
+            self.next_uid += 1
+        return tuple(uids)
+
+    def _pending_match(self, seat: int, spec: MeldSpec, cards: Sequence[int]) -> int:
+        """Index of the shown (not yet scored) combination these cards repeat (-1: none)."""
+        wanted = sorted(cards)
+        for i, (kind, uids) in enumerate(self.pending[seat]):
+            tabled = [t.card for t in self.tables[seat] if t.uid in uids]
+            if kind == spec.kind and len(tabled) == len(uids) and sorted(tabled) == wanted:
+                return i
+        return -1
+
+    def _judge(
+        self, seat: int, what: str, cards: Sequence[int], kind: str | None
+    ) -> tuple[Breach | None, MeldSpec | None, Breach | None]:
+        """What a declaration (or a show, ``what``) of these cards breaks before its cards are looked for: the
+        window (who may declare, when) or the tricks the meld waits for, and the kind named. Each breach is recorded;
+        returns (the window's or the wait's breach, the meld, the kind's breach)."""
+        problem = self.window_problem(seat, what)
+        if problem is not None:
+            self.breaches.append(problem)
+        spec, kind_problem = self._resolve_kind(cards, kind)
+        if kind_problem is not None:
+            self.breaches.append(kind_problem)
+        if spec is not None and problem is None:
+            problem = self._wait_problem(seat, spec)
+            if problem is not None:
+                self.breaches.append(problem)
+        return problem, spec, kind_problem
+
+    def declare(
+        self,
+        seat: int,
+        kind: str | None,
+        cards: Sequence[int],
+        points: int | None = None,
+        partner_cards: Sequence[int] = (),
+        partner: int = -1,
+    ) -> None:
+        """Declare (score) a combination after winning a trick.
+
+        ``partner_cards`` are the cards of the declarer's partner (``partner``, checked when given: -1 is not
+        given) that complete the combination, where the profile lets partners declare together (``declare.joint``,
+        RULES.md §2.g.1 rule 4); each part lies on its owner's table. A declaration that breaks a rule is still
+        scored as the record says (what the rules give for its cards, or the points claimed when they form no meld),
+        so that later stated scores are not all reported again; the breach is reported once.
+        """
+        rules = self.rules
+        named = rules.meld_by_kind.get(kind) if kind is not None else None
+        if named is not None and named.whole_hand:
+            self._carte_blanche(seat, named, cards, points)
+            return
+        breaches = self.breaches
+        parts: list[tuple[int, Sequence[int]]] = [(seat, cards)]
+        if partner_cards:
+            mate = rules.partner[seat]
+            if not rules.declare_joint or mate < 0:
+                breaches.append(("BZ312", "no_joint", ()))
+            elif partner >= 0 and partner != mate:
+                breaches.append(("BZ312", "not_partner_joint", (partner, seat)))
+            elif not cards:
+                # "из карт как его самого, так и его партнера" (000:L373): his own and his partner's; a combination
+                # wholly the partner's is declared by the partner, after a pass.
+                breaches.append(("BZ312", "joint_none_own", (seat,)))
+            else:
+                parts.append((mate, partner_cards))
+        everything = (*cards, *partner_cards)
+        problem, spec, kind_problem = self._judge(seat, "declare", everything, kind)
+        if self.declared and problem is None:
+            if rules.one_per_trick:
+                breaches.append(("BZ308", "one_per_trick", (seat, self.trick_no)))
+            elif any(set(everything) & set(prev) for prev in self.declared):
+                breaches.append(("BZ308", "shared_card", ()))
+        if spec is None or kind_problem is not None:
+            if points:
+                self._score(seat, kind or "declaration", everything, points)
+            return
+        uids: tuple[int, ...] = ()
+        pending = self._pending_match(seat, spec, cards) if len(parts) == 1 else -1
+        if pending >= 0:
+            uids = self.pending[seat].pop(pending)[1]
+        else:
+            assignments, hold_problem = self._pick(parts, spec, check_reuse=problem is None)
+            if hold_problem is not None and problem is None:
+                breaches.append(hold_problem)
+            if assignments is not None:
+                uids = tuple(
+                    u for (owner, _), a in zip(parts, assignments, strict=True) for u in self._lay_out(owner, a)
+                )
+        # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
+        nth = self.declared_kinds[seat][spec.kind] + 1
+        value = spec.points_for(nth, rules.repeat_rule)
+        fixing, suit = self._fixing(everything)
+        if spec in fixing and suit >= 0:
+            # The declaration that fixes trumps scores what the profile gives it (RULES.md §2.e rule 4, §2.j rule 3).
+            self.trump = suit
+            value = rules.fixing[spec.kind]
+        if points is not None and points != value:
+            breaches.append(("BZ305", "meld_points", (spec.kind, points, value, nth)))
+        for owner, _ in parts:
+            mark_scored(self.tables[owner], uids, spec, self.trick_no)
+        self.declared_kinds[seat][spec.kind] += 1
+        self.declared.append(everything)
+        self._score(seat, spec.kind, everything, value)
+        if rules.lead_from:
+            self.must_lead = tuple(cards)
+        self._reach_target(seat)
+
+    def show(self, seat: int, kind: str | None, cards: Sequence[int]) -> None:
+        """Lay out a combination after winning a trick without scoring it; it may be scored after a later trick."""
+        _, spec, _ = self._judge(seat, "show a combination", cards, kind)
+        if spec is None:
+            return
+        assignments, hold_problem = self._pick([(seat, cards)], spec, check_reuse=True)
+        if hold_problem is not None:
+            self.breaches.append(hold_problem)
+        if assignments is not None:
+            self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
+
+    # --- carte blanche ------------------------------------------------------------------------------------------
+
+    def _side_blanche_problem(self, seat: int, spec: MeldSpec) -> Breach | None:
+        """Why ``seat`` may not declare his side's double carte blanche now: neither partner was dealt a court card
+        (RULES.md §2.g.1 rule 5, 000:L353); shown before the first trick, once for the side."""
+        rules = self.rules
+        partner = rules.partner[seat]
+        if partner < 0:
+            return ("BZ312", "blanche_needs_partners", (spec.kind,))
+        if self.trick_no or self.plays:
+            return ("BZ301", "blanche_before_trick_1", (spec.kind,))
+        if rules.scorer[seat] in self.side_blanche:
+            return ("BZ308", "side_blanche_again", (rules.scorer[seat], spec.kind))
+        for who in (seat, partner):
+            courts = _by_display(c for c in range(CARD_INDICES) for _ in range(self.held[who][c]) if COURT[c])
+            if courts:
+                return ("BZ304", "side_blanche_court", (who, courts, spec.kind))
+        return None
+
+    def _blanche_problem(self, seat: int, spec: MeldSpec, cards: Sequence[int]) -> Breach | None:
+        """Why ``seat`` may not declare this carte blanche now (RULES.md §2.e rule 9); None when he may."""
+        if spec.hand == "no_court_side":
+            return self._side_blanche_problem(seat, spec)
+        state = self.blanche[seat]
+        if state == 0:
+            if self.trick_no or self.plays:
+                return ("BZ301", "blanche_before_trick_1", (spec.kind,))
+            held = self.held[seat]
+            courts = _by_display(c for c in range(CARD_INDICES) for _ in range(held[c]) if COURT[c])
+            if courts:
+                return ("BZ304", "blanche_court", (seat, courts, spec.kind))
+            if cards and Counter(cards) != Counter({c: n for c, n in enumerate(held) if n}):
+                whole = _by_display(c for c in range(CARD_INDICES) for _ in range(held[c]))
+                return ("BZ304", "blanche_whole_hand", (spec.kind, whole))
+            return None
+        if state == 2:
+            return ("BZ301", "blanche_ended", (seat, spec.kind))
+        if self.blanche_card[seat] < 0:
+            return ("BZ301", "blanche_show_drawn", (spec.kind,))
+        if list(cards) not in ([], [self.blanche_card[seat]]):
+            return ("BZ304", "blanche_wrong_card", (seat, self.blanche_card[seat]))
+        return None
+
+    def _carte_blanche(self, seat: int, spec: MeldSpec, cards: Sequence[int], points: int | None) -> None:
+        """A carte blanche: the whole hand without a court card, shown before the first trick; then again for each
+        non-court card drawn, shown before playing, until a court card is drawn (RULES.md §2.e rule 9). ``cards`` is
+        the hand shown (the first time) or the card drawn (a repeat); it may be left empty. No trick need be won,
+        and it is not the trick's one declaration."""
+        rules = self.rules
+        problem = self._blanche_problem(seat, spec, cards)
+        if problem is not None:
+            self.breaches.append(problem)
+        if points is not None and points != spec.points:
+            self.breaches.append(("BZ305", "blanche_points", (spec.kind, points, spec.points)))
+        if spec.hand == "no_court_side":
+            self.side_blanche = (*self.side_blanche, rules.scorer[seat])
+            mate = rules.partner[seat] if rules.partner[seat] >= 0 else seat
+            shown = tuple(cards) or (*self._whole_hand(seat), *self._whole_hand(mate))
+            self._score(seat, spec.kind, shown, spec.points)
+            return
+        if cards:
+            shown = tuple(cards)
+        elif self.blanche[seat] == 0:
+            shown = self._whole_hand(seat)
+        else:
+            shown = (self.blanche_card[seat],) if self.blanche_card[seat] >= 0 else ()
+        self.blanche[seat] = max(self.blanche[seat], 1)
+        self.blanche_card[seat] = -1
+        self._score(seat, spec.kind, shown, spec.points)
+
+    def _whole_hand(self, seat: int) -> tuple[int, ...]:
+        """The hand a carte blanche shows: as dealt (in the record's order, copies together) before the first
+        trick, else in display order."""
+        if not self.trick_no and not self.plays:
+            return tuple(Counter(self.dealt[seat]).elements())
+        return _by_display(_elements(self.held[seat]))
+
+    def legal_carte_blanche(self, seat: int, spec: MeldSpec | None = None) -> bool:
+        """True when ``seat`` may declare a carte blanche now (the first before trick 1, or a repeat after a draw);
+        ``spec`` picks one of several whole-hand melds (the profile's first by default)."""
+        spec = spec or next((m for m in self.rules.melds if m.whole_hand), None)
+        return spec is not None and self._blanche_problem(seat, spec, ()) is None
+
+    # --- what may be declared now -------------------------------------------------------------------------------
+
+    def _offers(self, seat: int, pool: Sequence[int]) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
+        """The combinations the cards of ``pool`` (a count per card) form that ``seat`` might declare now (nothing
+        when he may not declare at all): every meld he need not wait for, under the trump suit or, before trumps are
+        fixed, the suit it would fix; none sharing a card with a declaration already scored after this trick."""
+        if self.window_problem(seat, "declare") is not None:
+            return
+        rules = self.rules
+        if self.declared and rules.one_per_trick:
+            return
+        fixing = rules.fixing if self.trump < 0 else {}
+        for spec in rules.melds:
+            if spec.whole_hand or self._wait_problem(seat, spec) is not None:
+                continue
+            candidates = _candidate_sets(rules, spec, pool, self.trump)
+            if spec.kind in fixing:
+                for suit in range(4):
+                    candidates += _candidate_sets(rules, spec, pool, suit)
+            for cards in candidates:
+                if not (self.declared and any(set(cards) & set(prev) for prev in self.declared)):
+                    yield spec, cards
+
+    def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
+        """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
+        found = []
+        for spec, cards in self._offers(seat, self.held[seat]):
+            assignments, problem = self._pick([(seat, cards)], spec, check_reuse=True)
+            if assignments is not None and problem is None:
+                found.append((spec, cards))
+        return found
+
+    def legal_joint_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...], tuple[int, ...]]]:
+        """Every combination ``seat`` could score now only with his partner's cards: (meld, his cards, the
+        partner's). Empty unless the profile lets partners declare together (``declare.joint``, RULES.md §2.g.1
+        rule 4). Each combination is split once: as many of its cards as ``seat`` holds are his, the rest his
+        partner's."""
+        rules = self.rules
+        partner = rules.partner[seat]
+        if not rules.declare_joint or partner < 0:
+            return []
+        own = self.held[seat]
+        pool = [a + b for a, b in zip(own, self.held[partner], strict=True)]
+        found = []
+        for spec, cards in self._offers(seat, pool):
+            mine: Counter[int] = Counter()
+            rest: Counter[int] = Counter()
+            for card, n in Counter(cards).items():
+                mine[card] = min(n, own[card])
+                rest[card] = n - mine[card]
+            mine, rest = +mine, +rest
+            if not rest or not mine:
+                continue  # he can declare it alone, or it is all his partner's (who declares it after a pass)
+            parts = [(seat, tuple(mine.elements())), (partner, tuple(rest.elements()))]
+            assignments, problem = self._pick(parts, spec, check_reuse=True)
+            if assignments is not None and problem is None:
+                found.append((spec, parts[0][1], parts[1][1]))
+        return found
+
+    # --- the end of a hand ------------------------------------------------------------------------------------
+
+    def go_out(self, seat: int, points: int | None = None) -> None:
+        """``N goes out``: the record says that ``seat`` has reached the hand's target, which ended the hand.
+
+        The end is automatic (RULES.md §2.k rule 10: reaching 66 "заканчивает игру"); the statement makes the record
+        say it where it happens, and is checked: the seat has reached the target, and ``points`` is its score.
+        """
+        rules = self.rules
+        score = self.score[seat]
+        if not rules.hand_target:
+            self.breaches.append(("BZ507", "no_hand_target", ()))
+        elif self.out != seat:
+            self.breaches.append(("BZ507", "cannot_go_out", (seat, self.out, score, rules.hand_target)))
+        elif self.out_stated:
+            self.breaches.append(("BZ507", "gone_out_already", (seat,)))
+        elif points is not None and points != score:
+            self.breaches.append(("BZ507", "out_points", (seat, score, points)))
+        if self.out == seat and not self.out_stated:
+            self.out_stated = True
+            # Scores nothing itself (the hand's points are in): the event lets a replay and a lesson show the end.
+            self.events.append((seat, "goes_out", (), 0))
+
+    def penalty(self, seat: int, kind: str, points: int | None = None, banked: int = 0) -> None:
+        """``N penalty extra_card = 50``: deduct a penalty of the profile's table from ``seat``'s score (RULES.md
+        §3.6). ``banked`` is what the seat's scorer has from earlier hands of the game: a penalty of ``all`` points
+        ("всі очки гравця обнуляється", 001:L42) takes those too, so that the game total starts again from 0.
+        ``unscored`` cancels the combinations the seat has shown but not yet scored (004:L329, one reading)."""
+        rules = self.rules
+        amount = rules.penalties.get(kind)
+        if amount is None:
+            self.breaches.append(("BZ313", "no_such_penalty", (kind, tuple(rules.penalties))))
+            return
+        if amount == "all":
+            deducted = banked + self.scores()[rules.scorer[seat]]
+        elif amount == "unscored":
+            deducted = 0
+            self.pending[seat] = []
+        else:
+            deducted = int(amount)
+        if points is not None and points != deducted:
+            self.breaches.append(("BZ314", "penalty_points", (kind, seat, deducted, points)))
+        self._score(seat, f"penalty_{kind}", (), -deducted)
+
+    def cut(self, lifted: int | None, guess: int | None) -> None:
+        """The six-pack deal bonuses (RULES.md §2.h rule 3, 000:L395): the non-dealer scores the guess bonus when he
+        guessed exactly how many cards the dealer lifted; the dealer scores the lift bonus when he lifted exactly the
+        profile's count (24). Facts of the deal, stated in the record (``cut:``, ``guess:``)."""
+        guess_points, lift_points, lift_count = self.rules.cut_bonus
+        if lifted is None:
+            return
+        if guess is not None and guess == lifted and guess_points:
+            self._score(self.rules.next_seat[self.dealer], "cut_guess", (), guess_points)
+        if lifted == lift_count and lift_points:
+            self._score(self.dealer, "cut_lift", (), lift_points)
+
+    def finish(self) -> None:
+        """End of the hand: brisques and the card points counted at the end (and checks that it was played out)."""
+        rules = self.rules
+        if not self.finished:
+            self.breaches.append(("BZ506", "deal_incomplete", (self.trick_no, rules.total_tricks)))
+        elif self.out >= 0 and not self.out_stated:
+            self.breaches.append(("BZ507", "out_unstated", (self.out, rules.hand_target, self.trick_no)))
+        brisque = rules.brisque
+        count_brisques = True
+        if rules.brisques_conditional and rules.game_scoring is not None:
+            won = [0] * len(rules.scorers)  # by seat, or by side where partners score jointly
+            for seat, cards in enumerate(self.won):
+                won[rules.scorer[seat]] += sum(brisque[c] for c in cards) * rules.brisque_points
+            count_brisques = brisques_counted(self.scores(), won, rules.game_scoring.rubicon)
+        values = rules.values(self.trump)
+        for seat, cards in enumerate(self.won):
+            brisques = tuple(c for c in cards if brisque[c])
+            points = len(brisques) * rules.brisque_points if count_brisques else 0
+            self.score[seat] += points
+            if rules.brisque_points:
+                self.events.append((seat, "brisques", brisques, points))
+            if rules.points_at_end:
+                counted = tuple(c for c in cards if values[c])
+                self._score(seat, "card_points", counted, sum(values[c] for c in counted))
+
+    def game_points(self) -> list[int]:
+        """What a finished hand scores toward the game under the profile's ``game_points`` table, per seat (empty
+        without one). The winner is the seat that reached the hand's target (or, under ``played_out:
+        last_trick_wins``, the winner of the last trick of a hand played out); he scores the first row whose
+        threshold the loser's score reaches."""
+        rules = self.rules
+        if not rules.game_points:
+            return []
+        result = [0] * rules.players
+        winner = self.out
+        if winner < 0 and rules.played_out_wins and self.finished:
+            winner = self.winner
+        if winner < 0:
+            return result
+        loser = max((s for s in range(rules.players) if s != winner), key=lambda s: self.score[s])
+        lost = self.score[loser]
+        result[winner] = next(points for lowest, points in rules.game_points if lost >= lowest)
+        return result
+
+
+def _elements(counts: Sequence[int]) -> tuple[int, ...]:
+    """The cards a count per card holds, each as many times as it is held, in index order."""
+    return tuple(c for c, n in enumerate(counts) for _ in range(n))
+
+
+def _candidate_sets(rules: Rules, spec: MeldSpec, held: Sequence[int], trump: int) -> list[tuple[int, ...]]:
+    if spec.rank is not None and not spec.distinct:
+        rank = int(spec.rank)
+        of_rank = [s * 8 + rank for s in range(4)]
+        if sum(held[c] for c in of_rank) < spec.count:
+            return []
+        pool = _by_display(c for c in of_rank for _ in range(held[c]))
+        return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
+    wild = held[WILD_INDEX]
+    result = []
+    for cards, need in _meld_targets(rules, spec, trump):
+        result.extend(_with_wild(cards, need, held, wild))
+    return result
+
+
+def _meld_targets(
+    rules: Rules, spec: MeldSpec, trump: int
+) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """The exact card sets a meld can be under these trumps, each with its cards counted."""
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        sets = [rules.exact(spec, trump)]
+    elif spec.rank is not None:  # of different suits
+        sets = [tuple(s * 8 + int(spec.rank) for s in range(4))[: spec.count]]
+    else:
+        sets = [
+            tuple(suit * 8 + int(r) for r in spec.ranks)
+            for suit in range(4)
+            if not (spec.suit == "trump" and suit != trump)
+            and not (spec.suit == "plain" and (trump < 0 or suit == trump))
+        ]
+    return [(cards, tuple(Counter(cards).items())) for cards in sets if cards]
+
+
+def _with_wild(
+    cards: tuple[int, ...], need: tuple[tuple[int, int], ...], held: Sequence[int], wild: int
+) -> list[tuple[int, ...]]:
+    """``cards`` as the seat can lay them out: as they are, or with wild cards for the missing ones (at most as
+    many as it holds, and never all of them)."""
+    present: list[int] = []
+    for card, n in need:
+        present.extend([card] * min(n, held[card]))
+    gap = len(cards) - len(present)
+    if gap == 0:
+        return [cards]
+    if gap > wild or not present:
+        return []
+    return [(*present, *(WILD_INDEX,) * gap)]

@@ -1,0 +1,98 @@
+"""The rules of a game over its hands: who deals next, who has won, and how a one-hand game is scored.
+
+The one-hand games (Rubicon, the six- and eight-pack games) follow RULES.md §2.e rules 13-15, §2.h rule 13 and §2.i
+rule 6, with the numbers of the profile's ``game_scoring``; the games played to a target stop when a scorer reaches
+it, the tie rule deciding between several (RULES.md §2.a rule 22).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..profile import GameScoring
+from .compiled import Rules
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _K = TypeVar("_K")
+
+__all__ = ["brisques_counted", "decide", "game_score", "game_winner", "next_dealer"]
+
+
+def brisques_counted(scores: Sequence[int], brisques: Sequence[int], rubicon: int) -> bool:
+    """Whether the brisques count at all (RULES.md §2.e rule 13, 000:L323): only when the scores are equal, or when
+    they lift a scorer from below the rubicon to it. If one counts them, all do ([BI]/[CM], inferred)."""
+    if len(set(scores)) == 1:
+        return True
+    return any(score < rubicon <= score + won for score, won in zip(scores, brisques, strict=True))
+
+
+def game_winner(scores: Mapping[_K, int]) -> _K | None:
+    """The scorer with the higher score (None on a tie: nobody wins the game)."""
+    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def game_score(rules: GameScoring, scores: Mapping[_K, int]) -> dict[_K, int]:
+    """Each scorer's score for the game, from the hand's final scores (brisques already counted or not).
+
+    Normal case (the loser reached the rubicon): with ``difference`` the winner scores the game bonus and the
+    difference (001:L65 "500 очок і різницю"), the loser nothing; without it the winner adds the bonus to his own
+    score (000:L465 "добавляя себе 1000 очков") and the loser keeps his. A rubiconed loser's score is added to the
+    winner's with the rubicon bonus (000:L327, 001:L65), and the low bonus when he scored below ``low_score``; the
+    loser scores nothing. A tie: nobody wins, both keep their scores.
+    """
+    winner = game_winner(scores)
+    if winner is None:
+        return dict(scores)
+    loser_points = max(v for s, v in scores.items() if s != winner)
+    result = dict.fromkeys(scores, 0)
+    own = scores[winner]
+    if loser_points >= rules.rubicon:
+        if rules.difference:
+            result[winner] = rules.game_bonus + own - loser_points
+        else:
+            result = dict(scores)
+            result[winner] = own + rules.game_bonus
+        return result
+    result[winner] = own + loser_points + rules.rubicon_bonus
+    if loser_points < rules.low_score:
+        result[winner] += rules.low_bonus
+    return result
+
+
+def next_dealer(rules: Rules, dealer: int, won: Sequence[int]) -> int:
+    """The next hand's dealer after ``dealer``'s hand, which scored ``won`` game points per seat: the winner or the
+    loser of that hand where the profile's ``next_dealer`` says so (RULES.md §2.k rule 4), else the next seat."""
+    winners = [seat for seat, points in enumerate(won) if points]
+    following = rules.next_seat[dealer]
+    if rules.next_dealer == "alternate" or len(winners) != 1:
+        return following
+    return winners[0] if rules.next_dealer == "winner" else rules.next_seat[winners[0]]
+
+
+def decide(rules: Rules, totals: Sequence[int], trick_winners: Sequence[int]) -> int:
+    """The scorer who has won a game played to a target, after a hand whose tricks ``trick_winners`` won (a seat
+    each, -1 for a trick without a winner); -1 while nobody has reached the target.
+
+    When several reach it in one hand the tie rule decides: the winner of the hand's last trick (the trick the
+    last-trick bonus goes to); when a third player (or side) took it, of those over the target the one who won a
+    trick last (001:L7, RULES.md §2.b rule 19). Otherwise, and by the other rule, the higher total.
+    """
+    target = rules.target
+    if target is None:
+        return -1
+    over = [scorer for scorer, total in enumerate(totals) if total >= target]
+    if not over:
+        return -1
+    if len(over) == 1:
+        return over[0]
+    if rules.tie_by_last_trick:
+        for seat in reversed(trick_winners[: rules.last_trick]):
+            if seat >= 0 and rules.scorer[seat] in over:
+                return rules.scorer[seat]
+    return max(over, key=lambda scorer: totals[scorer])

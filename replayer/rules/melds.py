@@ -1,0 +1,244 @@
+"""Declarations: which melds cards form, which physical cards a declaration uses, and the re-use rules.
+
+Cards are ints (see :mod:`replayer.rules.compiled`). A declared card lies face up on its owner's table as a
+:class:`TabledCard`, which remembers what it has been scored in: the re-use rules of the profiles (RULES.md §2.a
+rule 14, §2.d rule 13, §2.e rules 10-12) are questions about those records.
+
+A problem is a breach: ``(code, key, args)``, which :mod:`replayer.explain` puts into words.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from ..cards import WILD_INDEX
+from ..profile import MeldSpec
+from .compiled import Rules
+
+__all__ = [
+    "Assignment",
+    "Breach",
+    "TabledCard",
+    "choose_instances",
+    "extends_problem",
+    "identify",
+    "mark_scored",
+    "matches",
+    "reuse_problem",
+]
+
+Breach = tuple[str, str, tuple[object, ...]]
+"""A broken rule: its code (``BZ201``), the key of its explanation, and what the explanation names."""
+
+
+class TabledCard:
+    """A declared card lying face up on the table, with what it has been scored in: ``kinds`` and ``classes``;
+    ``partners``, the uids of the cards it was married to (for the re-marriage exception); ``scored_at``, the trick
+    after which it was scored in each kind; ``declared_with``, per kind, the uids of the cards it was scored with (a
+    combination broken by a play may be refilled)."""
+
+    __slots__ = ("card", "classes", "declared_with", "kinds", "partners", "scored_at", "uid")
+
+    def __init__(self, uid: int, card: int) -> None:
+        self.uid = uid
+        self.card = card
+        self.kinds: set[str] = set()
+        self.classes: set[str] = set()
+        self.partners: set[int] = set()
+        self.scored_at: dict[str, int] = {}
+        self.declared_with: dict[str, set[int]] = {}
+
+    def copy(self) -> TabledCard:
+        """An independent copy."""
+        other = TabledCard(self.uid, self.card)
+        other.kinds = set(self.kinds)
+        other.classes = set(self.classes)
+        other.partners = set(self.partners)
+        other.scored_at = dict(self.scored_at)
+        other.declared_with = {k: set(v) for k, v in self.declared_with.items()}
+        return other
+
+
+def matches(rules: Rules, spec: MeldSpec, cards: Sequence[int], trump: int) -> bool:
+    """True when ``cards`` form exactly the meld ``spec`` with this trump suit (-1: none yet).
+
+    A wild card stands for any card it is declared with (RULES.md §2.l rule 10): the other cards must be part of the
+    meld, and at least one card is not wild. A whole-hand meld (carte blanche) is never formed by declared cards.
+    """
+    if spec.whole_hand or len(cards) != spec.size:
+        return False
+    real = [c for c in cards if c != WILD_INDEX]
+    if not real:
+        return False
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        exact = rules.exact(spec, trump)
+        return bool(exact) and not Counter(real) - Counter(exact)
+    if spec.rank is not None:
+        rank = int(spec.rank)
+        different = len({c >> 3 for c in real}) == len(real)
+        return all(c & 7 == rank for c in real) and (not spec.distinct or different)
+    suits = {c >> 3 for c in real}
+    if len(suits) != 1:
+        return False
+    suit = next(iter(suits))
+    if spec.suit == "trump" and suit != trump:
+        return False
+    if spec.suit == "plain" and (trump < 0 or suit == trump):
+        return False
+    ranks = Counter(c & 7 for c in real)
+    missing = Counter(int(r) for r in spec.ranks) - ranks
+    return not ranks - Counter(int(r) for r in spec.ranks) and sum(missing.values()) == len(cards) - len(real)
+
+
+_IDENTIFIED_MAX = 4096
+"""How many combinations :func:`identify` remembers per game's rules."""
+
+
+def identify(rules: Rules, cards: Sequence[int], trump: int) -> tuple[MeldSpec, ...]:
+    """Every meld of the rules that these cards form (usually zero or one)."""
+    key = (tuple(cards), trump)
+    known = rules.identified
+    found = known.get(key)
+    if found is None:  # records declare the same few combinations again and again: each is tried once
+        if len(known) >= _IDENTIFIED_MAX:  # a corpus of odd declarations must not grow the memory without bound
+            known.clear()
+        found = known[key] = tuple(spec for spec in rules.melds if matches(rules, spec, cards, trump))
+    return found
+
+
+class Assignment:
+    """Which physical cards a declaration uses: tabled ones by uid, the rest from the concealed hand."""
+
+    __slots__ = ("from_hand", "tabled")
+
+    def __init__(self, tabled: tuple[int, ...], from_hand: tuple[int, ...]) -> None:
+        self.tabled = tabled
+        self.from_hand = from_hand
+
+
+def _options_for(card: int, need: int, tabled: Sequence[TabledCard], in_hand: int) -> list[tuple[tuple[int, ...], int]]:
+    uids = [t.uid for t in tabled if t.card == card]
+    result = []
+    for k in range(min(need, len(uids)), -1, -1):
+        if need - k > in_hand:
+            continue
+        for combo in itertools.combinations(uids, k):
+            result.append((combo, need - k))
+    return result
+
+
+def choose_instances(cards: Sequence[int], hand: Sequence[int], tabled: Sequence[TabledCard]) -> list[Assignment]:
+    """All ways to take ``cards`` from the table and the concealed hand (``hand``: a count per card), those using
+    the most tabled cards first."""
+    need = Counter(cards)
+    per_card = [(card, _options_for(card, n, tabled, hand[card])) for card, n in need.items()]
+    if any(not options for _, options in per_card):
+        return []
+    assignments = []
+    for choice in itertools.product(*(options for _, options in per_card)):
+        uids: list[int] = []
+        hand_cards: list[int] = []
+        for (card, _), (combo, from_hand) in zip(per_card, choice, strict=True):
+            uids.extend(combo)
+            hand_cards.extend([card] * from_hand)
+        assignments.append(Assignment(tuple(uids), tuple(hand_cards)))
+    assignments.sort(key=lambda a: -len(a.tabled))
+    return assignments
+
+
+def mark_scored(table: Iterable[TabledCard], uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
+    """Record on the tabled cards ``uids`` that they were scored together in ``spec`` after ``trick`` (what
+    :func:`reuse_problem` later reads)."""
+    for t in table:
+        if t.uid not in uids:
+            continue
+        others = [u for u in uids if u != t.uid]
+        t.kinds.add(spec.kind)
+        t.scored_at.setdefault(spec.kind, trick)
+        t.classes.add(spec.klass)
+        t.declared_with.setdefault(spec.kind, set()).update(others)
+        if spec.marriage:
+            t.partners.update(others)
+
+
+def reuse_problem(
+    rules: Rules, spec: MeldSpec, assignment: Assignment, tabled: Sequence[TabledCard], trick: int
+) -> Breach | None:
+    """Why this use of cards breaks the profile's re-use rule; None when it is allowed.
+
+    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; ``refill``
+    (Rubicon, RULES.md §2.e rules 10, 12): a card scores again in the same kind only when a card of the combination it
+    was scored in has since been played and the new declaration adds a card from the hand (which also covers the
+    re-marriage); ``refill_swap``: ``refill`` and the marriage swap of §2.e rule 11; and ``higher_other_kind``
+    (RULES.md §2.d rule 13, 004:L181): a declared card serves again only in a meld of another kind worth more than
+    every meld it was scored in. ``no_reuse`` lists (kind, earlier kind) pairs: a card scored in the earlier kind may
+    not be used in the kind (an option of RULES.md §2.b rule 13 for double marriages). ``trick`` is the trick just
+    won: under ``higher_other_kind``, combinations laid out together after it are not "already declared" for one
+    another (004:L185: K♠ Q♠ J♦ score the bezique now and the marriage after the next trick), whatever order the
+    record writes them in.
+    """
+    by_uid = {t.uid: t for t in tabled}
+    used = [by_uid[u] for u in assignment.tabled]
+    mode = rules.reuse
+    for t in used:
+        for kind, earlier in rules.no_reuse:
+            if spec.kind == kind and earlier in t.kinds:
+                return ("BZ307", "reuse_forbidden_base", (t.card, earlier, spec.kind))
+    if mode == "higher_other_kind":
+        values = rules.meld_points
+        for t in used:
+            if spec.kind in t.kinds:
+                return ("BZ307", "reuse_same_kind_other", (t.card, spec.kind))
+            earlier_kinds = {k for k in t.kinds if t.scored_at.get(k, -1) < trick}
+            best = max((values.get(k, 0) for k in earlier_kinds), default=0)
+            if earlier_kinds and spec.points <= best:
+                earlier = max(earlier_kinds, key=lambda k: values.get(k, 0))
+                return ("BZ307", "reuse_not_higher", (t.card, earlier, best, spec.kind, spec.points))
+        return None
+    if mode == "refill_swap" and _swap(spec, assignment, used):
+        return None
+    if not assignment.from_hand and all(spec.klass in t.classes for t in used):
+        return ("BZ306", "no_new_card", (spec.kind, tuple(t.card for t in used), spec.klass))
+    if mode == "new_card_refill":
+        return None
+    on_table = set(by_uid)
+    for t in used:
+        if spec.kind not in t.kinds:
+            continue
+        if mode == "text_with_remarriage" and spec.marriage and not (t.partners & on_table):
+            continue  # re-marriage: its first partner has been played (the worked deal, trick 22)
+        if (
+            mode in ("refill", "refill_swap")
+            and assignment.from_hand
+            and t.declared_with.get(spec.kind, set()) - on_table
+        ):
+            continue  # refill: a card of the combination it was scored in has been played (RULES.md §2.e rule 10)
+        return ("BZ307", "reuse_same_kind", (t.card, spec.kind))
+    return None
+
+
+def extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[TabledCard]) -> Breach | None:
+    """A kind that adds a card to a declared one needs all its other cards already scored in that kind."""
+    if spec.extends is None:
+        return None
+    by_uid = {t.uid: t for t in table}
+    scored = sum(1 for u in assignment.tabled if spec.extends in by_uid[u].kinds)
+    if scored >= spec.size - 1:
+        return None
+    return ("BZ304", "extends_too_few", (spec.kind, spec.extends, spec.size - 1, scored))
+
+
+def _swap(spec: MeldSpec, assignment: Assignment, used: Sequence[TabledCard]) -> bool:
+    """The Rubicon marriage swap (RULES.md §2.e rule 11, 000:L319): a king and a queen on the table, each already
+    scored in a marriage of this kind but never with each other, are married again without a new card."""
+    if not spec.marriage or assignment.from_hand or len(used) != 2:
+        return False
+    first, second = used
+    return (
+        spec.kind in first.kinds
+        and spec.kind in second.kinds
+        and second.uid not in first.partners
+        and first.uid not in second.partners
+    )
