@@ -25,11 +25,22 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .files import write_atomic
-from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_lesson, build_rules, interface, rules_slug
+from .lesson import (
+    GLOSSARY_PAGE,
+    LANGUAGES,
+    Lesson,
+    build_glossary,
+    build_lesson,
+    build_rules,
+    card_html,
+    interface,
+    lesson_steps,
+    profile_text,
+    rules_slug,
+)
 from .notation import data_dir
 from .replay import ReplayResult
 from .rules import RuleProfile, load_rules, profile_names
-from .telling import lesson_steps
 
 __all__ = [
     "DEFAULT_LANGUAGES",
@@ -67,6 +78,8 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A lesson's data block (``tojson``) is read only by its script: written compactly, its keys in the order the
     # builder gives them rather than sorted.
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
+    # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
+    env.globals["card"] = card_html
     return env
 
 
@@ -161,6 +174,21 @@ def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
     return list(found.values())
 
 
+def _index_groups(lessons: Sequence[Lesson], profiles: Sequence[RuleProfile]) -> list[tuple[str, list[Lesson]]]:
+    """The index's groups: the published games first, then the constructed ones by profile (in the profiles'
+    order), each as (the profile's name, or an empty string for the published games; its lessons)."""
+    order = {p.name: i for i, p in enumerate(profiles)}
+    published = [lesson for lesson in lessons if lesson.published]
+    groups: list[tuple[str, list[Lesson]]] = [("", published)] if published else []
+    by_profile: dict[str, list[Lesson]] = {}
+    for lesson in lessons:
+        if not lesson.published:
+            by_profile.setdefault(lesson.profile, []).append(lesson)
+    for name in sorted(by_profile, key=lambda n: (order.get(n, len(order)), n)):
+        groups.append((name, by_profile[name]))
+    return groups
+
+
 @contextlib.contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause Python's collector of reference cycles.
@@ -218,7 +246,6 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for i, code in enumerate(langs)
     ]
 
-    rules_pages = [(f"{rules_slug(p.name)}.html", p.title) for p in profiles]
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -229,6 +256,9 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
             (other.code, interface(other.code)[f"lang_name_{other.code}"], f"{language.root}{other.prefix}{name}")
             for other in languages
             if other is not language
+        ]
+        rules_pages = [
+            (f"{rules_slug(p.name)}.html", profile_text(language.code, p.name, "title", p.title)) for p in profiles
         ]
         page = env.get_template(template).render(
             t=_words(language.code),
@@ -253,7 +283,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
             lesson = build_lesson(game, language.code, slug)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
             listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}))
-        write(language, "index.html", "index.html", lessons=listed)
+        write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)
             write(language, f"{rules.slug}.html", "rules.html", rules=rules)
