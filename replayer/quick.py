@@ -107,12 +107,17 @@ _DECLARE = re.compile(
 _PASS = re.compile(rf"({_SEAT}){_G}pass(?:es)?{_G}to{_G}({_SEAT})")
 _CLAIM = re.compile(rf"({_SEAT}){_G}scores{_G}((?=[a-z_]{{3}})[a-z]+(?:_[a-z]+)*)(?:{_W}={_W}({_INT}))?")
 _QUESTION = re.compile(r"\{\?([^}]*)\}")
+# Questions asked one after the other before the same play (one a language, {?[ru] ...}).
+_NEXT_QUESTION = re.compile(r"\s*\{\?")
+# A comment's or question's leading tags ({[ru] ...}, {[note] ...}, {?[better] ...}: notation._tags).
+_TAGS = re.compile(r"\{(\?)?\s*\[([^\]}]*)\]")
 # Where the grammar puts a question: just before a play of a trick.
 _ASKED_AT = re.compile(rf"[ \t\f]*trick{_G}{_INT}{_W}:(?:{_W}{_SEAT}{_G}{_CARD}{_W},)*{_W}")
 _ASKED_OF = re.compile(rf"{_W}{_SEAT}{_G}{_CARD}")
 _GAME = re.compile(rf'game(?:{_G}"[^"\n]*")?')
 _TEXT_HEADER = re.compile(
-    rf"(title|source|url|page|date|event|site|annotator|translator|note|language|round){_W}:[^\n{{]*"
+    rf"((?:title|source|url|page|date|event|site|annotator|translator|note|language|round)(?:\[[a-z]{{2}}\])?)"
+    rf"{_W}:[^\n{{]*"
 )
 _PLAYERS = re.compile(rf'players{_W}:{_W}({_SEAT}(?:{_G}"[^"\n]*")?(?:{_W},{_W}{_SEAT}(?:{_G}"[^"\n]*")?)*)')
 _PLAYER = re.compile(rf'({_SEAT})(?:{_G}"[^"\n]*")?')
@@ -818,6 +823,8 @@ class _Game:
 def _statements(text: str) -> list[str]:
     """The text's statements, one a line, without blank lines and comments (a comment may span lines, as long as
     nothing but comments follows it on the line where it closes)."""
+    if "[" in text:
+        _check_tags(text)
     if "{?" in text:
         text = _without_questions(text)
     result = []
@@ -849,10 +856,17 @@ def _without_questions(text: str) -> str:
     pos = 0
     for m in _QUESTION.finditer(text):
         start = m.start()
-        line_start = text.rfind("\n", 0, start) + 1
-        if text.rfind("{", 0, start) > text.rfind("}", 0, start):
-            raise _Doubt  # inside a comment left open
-        if not _ASKED_AT.fullmatch(text, line_start, start) or not _ASKED_OF.match(text, m.end()):
+        if pos and not text[pos:start].strip():
+            # The next question of a run before one play (the same question in another language): taken out with
+            # the space before it, so that the trick's line stays one line.
+            pos = start
+        else:
+            line_start = text.rfind("\n", 0, start) + 1
+            if text.rfind("{", 0, start) > text.rfind("}", 0, start):
+                raise _Doubt  # inside a comment left open
+            if not _ASKED_AT.fullmatch(text, line_start, start):
+                raise _Doubt
+        if not _ASKED_OF.match(text, m.end()) and not _NEXT_QUESTION.match(text, m.end()):
             raise _Doubt
         body = m.group(1)
         if "|" in body and any(
@@ -863,6 +877,22 @@ def _without_questions(text: str) -> str:
         pos = m.end()
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def _check_tags(text: str) -> None:
+    """Doubt a comment or question whose leading tags the reader does not know (it reports them as BZ001)."""
+    for m in _TAGS.finditer(text):
+        words = m.group(2).split()
+        if not words or not all(w.isalpha() and w.islower() for w in words):
+            continue  # not tags: text that starts with a bracket
+        allowed = "better" if m.group(1) else "note"
+        lang = False
+        for word in words:
+            if word == allowed:
+                continue
+            if len(word) != 2 or lang:
+                raise _Doubt
+            lang = True
 
 
 def _comments_after(line: str, pos: int) -> bool:
@@ -1025,7 +1055,7 @@ def _deal_header(game: _Game, line: str) -> None:
 def _game_header(game: _Game, line: str) -> None:
     """The text headers, ``players`` and ``profile``, each once, before the first deal."""
     if (m := _TEXT_HEADER.fullmatch(line)) is not None:
-        key = m.group(1)
+        key = m.group(1).replace("[en]", "")  # (English is the untagged header)
         if key in game.headers:
             raise _Doubt
         game.headers.add(key)

@@ -33,6 +33,7 @@ from .lesson import (
     build_lesson,
     build_rules,
     card_html,
+    data_json,
     interface,
     lesson_steps,
     profile_text,
@@ -80,6 +81,7 @@ def make_environment(templates: Path | None = None) -> Environment:
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
     # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
     env.globals["card"] = card_html
+    env.globals["data_json"] = data_json
     return env
 
 
@@ -246,6 +248,11 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for i, code in enumerate(langs)
     ]
 
+    # The site's menu of rules pages, each profile's title in each language (the same on every page).
+    menus = {
+        code: [(f"{rules_slug(p.name)}.html", profile_text(code, p.name, "title", p.title)) for p in profiles]
+        for code in langs
+    }
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -257,16 +264,13 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
             for other in languages
             if other is not language
         ]
-        rules_pages = [
-            (f"{rules_slug(p.name)}.html", profile_text(language.code, p.name, "title", p.title)) for p in profiles
-        ]
         page = env.get_template(template).render(
             t=_words(language.code),
             lang=language.code,
             root=language.root,
             page=name,
             translations=translations,
-            rules_pages=rules_pages,
+            rules_pages=menus[language.code],
             glossary_page=GLOSSARY_PAGE,
             **context,
         )
@@ -282,7 +286,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for slug, game in games:
             lesson = build_lesson(game, language.code, slug)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
-            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}))
+            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)

@@ -104,7 +104,9 @@ def test_the_records_of_the_supported_profiles_are_accepted(name: str) -> None:
 
 
 def test_questions_are_taken_out_only_where_the_grammar_puts_them() -> None:
-    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    # The record's Russian questions aside (the edits below are made around the English ones): it stays valid.
+    text = re.sub(r"\{\? \[ru\][^}]*\}\s*", "", (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8"))
+    assert agrees(text)
     asked = "trick 7: {? South leads. Which card keeps his brisques safe and scores at once? | 7C } S 7C"
     assert asked in text
     for edited in (

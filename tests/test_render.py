@@ -328,8 +328,8 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
     result = replay_text(path.read_text(encoding="utf-8"), str(path))
     if not result.valid:
         pytest.skip(f"{path.name} does not validate yet")
-    written = render_site([result], tmp_path / "site")
-    pages = [p for p in written if p.suffix == ".html" and p.name != "index.html"]
+    written = render_site([result], tmp_path / "site", lang=["en", "ru"])
+    pages = [p for p in written if p.suffix == ".html" and p.name != "index.html" and p.parent.name != "ru"]
     pages = [p for p in pages if not p.name.startswith("rules-") and p.name != "glossary.html"]
     assert len(pages) == len(result.games)
     for game, page in zip(result.games, pages, strict=True):
@@ -340,8 +340,10 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
                 assert f'id="deal-{d}-trick-{trick.n}"' in html
                 if single:
                     assert f'id="trick-{trick.n}"' in html
+        # Every comment and note of the record is on the page of its language.
+        ru = (page.parent / "ru" / page.name).read_text(encoding="utf-8")
         for comment in (c for deal in game.deals for t in deal.tricks for c in t.comments):
-            assert str(escape(comment.text.strip())) in html
+            assert str(escape(comment.text.strip())) in (ru if comment.lang == "ru" else html)
 
 
 # --- both languages, rules and glossary pages, the index ---------------------------------------------------------
@@ -368,10 +370,10 @@ def test_both_languages_in_one_site(tmp_path: Path, worked: ReplayResult) -> Non
     assert '<a href="../worked-deal-000-1.html" hreflang="en" lang="en">English</a>' in ru
     assert 'href="../static/style.css"' in ru and '<script src="../static/lesson.js">' in ru
     assert "Взятка 17" in ru and "Trick 17" in en
-    # The record's own commentary is as written in both, marked with its language.
+    # Each page has the record's commentary in its own language, marked with it: the book's words on the Russian.
     comment = "North, who is beginning to suspect that South holds double bezique"
-    assert comment in en and comment in ru
-    assert '<p lang="en">North, who is beginning' in ru
+    assert f'<p lang="en">{comment}' in en and comment not in ru
+    assert '<p lang="ru">Взятка 17. Север, который начинает подозревать, что у Юга двойной безик' in ru
     with pytest.raises(ValueError, match="twice"):
         render_site([worked], tmp_path / "twice", lang=["en", "en"])
 

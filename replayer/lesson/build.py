@@ -839,6 +839,7 @@ class Builder(BookKeeper):
             seats=[(s, self.seat(s), self.t["view_only"].format(seat_gen=self.seat_gen(s))) for s in self.seats],
             cards=[self.view(c) for c in self.pack.cards],
             meld_states=self.state_list,
+            data_shared=self.page_data(),
             data=data,
         )
 

@@ -14,14 +14,16 @@ once per card.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from markupsafe import escape
 
 from .views import CardView, DealView, Lesson, QuestionView, ScoreView, SheetRow, Step, TextView
 from .words import interface
 
-__all__ = ["Written", "card_html", "lesson_notes", "lesson_steps", "words"]
+__all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", "words"]
 
 _BACK = '<span class="card back"></span>'
 
@@ -56,7 +58,11 @@ class Written:
         return self.text
 
 
-@functools.lru_cache(maxsize=2048)
+_MARKUP: dict[int, tuple[CardView, Written]] = {}
+"""Each card view's markup, by the view's identity (views are shared and never change; hashing one by its fields
+would cost more than the lookup saves). The view is kept with it, so that its id cannot be taken by another."""
+
+
 def card_html(card: CardView) -> Written:
     """A card as the pages write it: styled Unicode text (U+FE0E asks for the text form, never an emoji), red for
     hearts and diamonds, a class per suit for the four-colour scheme, named for screen readers.
@@ -64,6 +70,11 @@ def card_html(card: CardView) -> Written:
     Made once per view: a lesson writes some ten thousand cards, most of them the same few dozen. The page's script
     is given each card's markup (``cards`` in the lesson's data) and only adds the class ``played``.
     """
+    found = _MARKUP.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    if len(_MARKUP) >= 4096:  # a long-lived caller that makes views afresh must not make this grow without end
+        _MARKUP.clear()
     classes = f"card s-{card.suit_code}"
     if card.red:
         classes += " red"
@@ -73,10 +84,36 @@ def card_html(card: CardView) -> Written:
         classes += f" inferred {card.inferred}"
     label = escape(card.label)
     alternatives = f' data-alternatives="{escape(card.alternatives)}"' if card.alternatives else ""
-    return Written(
+    markup = Written(
         f'<span class="{escape(classes)}" role="img" aria-label="{label}" title="{label}"{alternatives}>'
         f'<span class="rank">{escape(card.rank)}</span><span class="suit">{escape(card.suit)}&#xFE0E;</span></span>'
     )
+    _MARKUP[id(card)] = (card, markup)
+    return markup
+
+
+def _json(value: Any) -> str:
+    # As Jinja's tojson: nothing in the block can close its element or start markup.
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+
+
+_SHARED_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+
+def data_json(lesson: Lesson) -> Written:
+    """The lesson's data block as JSON for its script. The part every lesson of the profile and language shares
+    (:attr:`Lesson.data_shared`: the pack's cards and their markup, the texts) is encoded once, not once a page."""
+    shared = lesson.data_shared
+    found = _SHARED_JSON.get(id(shared))
+    if found is None or found[0] is not shared:
+        if len(_SHARED_JSON) >= 64:
+            _SHARED_JSON.clear()
+        found = _SHARED_JSON[id(shared)] = (shared, _json(dict(shared))[1:-1])
+    rest = {key: value for key, value in lesson.data.items() if key not in shared}
+    if not found[1]:
+        return Written(_json(rest))
+    return Written("{" + found[1] + ("," + _json(rest)[1:] if rest else "}"))
 
 
 def _card(card: CardView) -> str:
@@ -457,9 +494,12 @@ def _quiz(q: QuestionView, t: dict[str, str]) -> str:
     if q.answers:
         better = _better(q, t)
         played = f' <span class="better-note">{better[len(" data-better=") + 1 : -1]}</span>' if better else ""
+        answer = f"{t['answer']}: {_cards(q.answers, t['nothing'])}{played}"
+        # The same answer twice: to open by hand on screen, and always shown on paper (a details element prints
+        # closed unless a script opened it).
         out.append(
-            f'<details class="answer"><summary>{t["show_answer"]}</summary><p>{t["answer"]}: '
-            f"{_cards(q.answers, t['nothing'])}{played}</p></details>\n"
+            f'<details class="answer"><summary>{t["show_answer"]}</summary><p>{answer}</p></details>\n'
+            f'<p class="print-answer">{answer}</p>\n'
         )
     out.append("</aside>")
     return "".join(out)

@@ -448,6 +448,9 @@ class Lesson:
     """Every card of the pack once: the boards and books name cards by their index here."""
     meld_states: list[tuple[str, str]] = field(default_factory=list)
     """The (state, text) pairs the books' tables of combinations use: ``("impossible", "both Q♠ seen")``."""
+    data_shared: dict[str, Any] = field(default_factory=dict)
+    """The part of :attr:`data` every lesson of the profile and language shares (written into the page once
+    encoded, see ``html.data_json``)."""
     data: dict[str, Any] = field(default_factory=dict)
     """What the page's script draws each step from (its board, and the scoring its books follow), as one JSON block
     (see ``lesson.html``)."""

@@ -684,12 +684,13 @@
 
   // --- view and colours ----------------------------------------------------------------------------------------
 
+  // The view: every hand, or one seat's with the others face down; chosen in the toolbar's list and remembered.
   function setView(view) {
     root.setAttribute("data-view", view);
     prefs.set("view", view);
-    var buttons = bar.querySelectorAll("[data-view]");
-    for (var i = 0; i < buttons.length; i++) {
-      buttons[i].setAttribute("aria-pressed", String(buttons[i].getAttribute("data-view") === view));
+    var select = bar.querySelector("[data-view-select]");
+    if (select && select.value !== view) {
+      select.value = view;
     }
   }
 
@@ -733,8 +734,6 @@
       } else if (go === "comment") {
         commented(1);
       }
-    } else if ((hit = target.closest("button[data-view]"))) {
-      setView(hit.getAttribute("data-view"));
     } else if ((hit = target.closest("button[data-colours]"))) {
       setColours(!root.classList.contains("four-colour"));
     }
@@ -816,9 +815,15 @@
     }, 0);
   });
 
+  bar.addEventListener("change", function (event) {
+    if (event.target && event.target.hasAttribute("data-view-select")) {
+      setView(event.target.value);
+    }
+  });
+
   var view = root.getAttribute("data-view") || "all";
   // A view saved on a lesson with other seats (another profile) falls back to all hands.
-  setView(bar.querySelector("[data-view='" + view + "']") ? view : "all");
+  setView(bar.querySelector("[data-view-select] option[value='" + view + "']") ? view : "all");
   setColours(root.classList.contains("four-colour"));
   var start = stepFromHash();
   show(start >= 0 ? start : 0);
