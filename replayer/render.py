@@ -180,7 +180,8 @@ def _index_groups(lessons: Sequence[Lesson], profiles: Sequence[RuleProfile]) ->
     """The index's groups: the published games first, then the constructed ones by profile (in the profiles'
     order), each as (the profile's name, or an empty string for the published games; its lessons)."""
     order = {p.name: i for i, p in enumerate(profiles)}
-    published = [lesson for lesson in lessons if lesson.published]
+    # A complete record before the same game printed with its unknowns (worked-deal-000 before its -as-printed).
+    published = sorted((lesson for lesson in lessons if lesson.published), key=lambda lesson: lesson.slug)
     groups: list[tuple[str, list[Lesson]]] = [("", published)] if published else []
     by_profile: dict[str, list[Lesson]] = {}
     for lesson in lessons:

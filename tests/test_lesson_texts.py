@@ -281,3 +281,11 @@ def test_every_russian_page_is_russian(tmp_path: Path) -> None:
         elif page.parent.name != "ru" and page.name.startswith("constructed-"):
             assert share <= 0.15, f"{page.name}: {share:.0%} Cyrillic on an English page"
     assert cyrillic_share("Север ходит с [♣] 7, South last_trick") == 2 / 4
+    # The index leads with the published games, the complete worked deal first; the constructed ones follow, each
+    # under its profile and labelled.
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    order = [index.index(f'href="{name}-1.html"') for name in ("worked-deal-000", "worked-deal-000-as-printed")]
+    constructed = index.index('<h2 class="constructed-title">Constructed games</h2>')
+    assert order[0] < order[1] < constructed
+    assert index.count('<span class="badge constructed">constructed</span>') == len(GAMES) - 2
+    assert index.count('<h3 class="profile-title">') == len(GAMES) - 2
