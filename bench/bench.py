@@ -162,8 +162,8 @@ def throughput(name: str, text: str, path: Path, repeat: int) -> None:
     )
 
 
-def render(games: list[str], count: int, repeat: int) -> None:
-    from replayer import lesson
+def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
+    from replayer.lesson.books import KITS
     from replayer.notation import parse_record
     from replayer.render import render_site
     from replayer.replay import replay_record
@@ -172,18 +172,18 @@ def render(games: list[str], count: int, repeat: int) -> None:
     results = [replay_record(parse_record(g)) for g in sample]
     only, whole = [], []
     with tempfile.TemporaryDirectory() as folder:
-        render_site(results[:1], Path(folder) / "warm", lang="en")
+        render_site(results[:1], Path(folder) / "warm", lang=lang)
         written: list[list[Path]] = []
         for k in range(repeat):
             # Every repetition starts as a fresh `bezique render` would: without the combination states that the
             # lessons of a profile share (a repetition would otherwise find all of its own already worked out).
-            lesson._KITS.clear()
-            only.append(timed(lambda k=k: written.append(render_site(results, Path(folder) / f"a{k}", lang="en"))))
-            lesson._KITS.clear()
+            KITS.clear()
+            only.append(timed(lambda k=k: written.append(render_site(results, Path(folder) / f"a{k}", lang=lang))))
+            KITS.clear()
             whole.append(
                 timed(
                     lambda k=k: render_site(
-                        [replay_record(parse_record(g)) for g in sample], Path(folder) / f"b{k}", lang="en"
+                        [replay_record(parse_record(g)) for g in sample], Path(folder) / f"b{k}", lang=lang
                     )
                 )
             )
@@ -192,9 +192,9 @@ def render(games: list[str], count: int, repeat: int) -> None:
         for p in written[0]
         if p.suffix == ".html" and p.name not in ("index.html", "glossary.html") and not p.name.startswith("rules-")
     )
-    print(f"\nlessons: {pages} lesson pages (of {len(sample)} games)")
-    target("render only", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
-    target("end to end", [pages / t for t in whole], 100, higher=True, unit="pages/s", digits=1)
+    print(f"\nlessons ({lang}): {pages} lesson pages (of {len(sample)} games)")
+    target(f"render only ({lang})", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
+    target(f"end to end ({lang})", [pages / t for t in whole], 100, higher=True, unit="pages/s", digits=1)
 
 
 def runs(commands: dict[str, list[str]], count: int) -> dict[str, list[float]]:
@@ -309,7 +309,15 @@ def main() -> int:
     parser.add_argument("--memory-games", type=int, default=100_000, help="games in the file of the memory run")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the memory run")
     parser.add_argument("--infer-runs", type=int, default=3, help="runs of the inference of the worked game")
+    parser.add_argument(
+        "--only-render", action="store_true", help="measure only the lessons' rendering (both languages)"
+    )
     args = parser.parse_args()
+    if args.only_render:
+        games = split_games(generate_corpus(args.pages))
+        for lang in ("en", "ru"):
+            render(games, args.pages, args.repeat, lang)
+        return 0
 
     from replayer.profiles import profile_names
 
@@ -322,7 +330,8 @@ def main() -> int:
             path.write_text(text, encoding="utf-8")
             throughput(name, text, path, args.repeat)
     games = split_games(classic)
-    render(games, args.pages, args.repeat)
+    for lang in ("en", "ru"):
+        render(games, args.pages, args.repeat, lang)
     cold_start(games[0], chess_corpus(100)[0], args.starts)
     memory(games, args.memory_games, args.jobs)
     inference(args.infer_runs)

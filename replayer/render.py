@@ -25,12 +25,24 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .files import write_atomic
-from .lesson import GLOSSARY_PAGE, LANGUAGES, Lesson, build_glossary, build_lesson, build_rules, interface, rules_slug
+from .lesson import (
+    GLOSSARY_PAGE,
+    LANGUAGES,
+    Lesson,
+    build_glossary,
+    build_lesson,
+    build_rules,
+    card_html,
+    data_json,
+    interface,
+    lesson_steps,
+    profile_text,
+    rules_slug,
+)
 from .notation import data_dir
 from .profile import RuleProfile
 from .profiles import load_profile, profile_names
 from .replay import ReplayResult
-from .telling import lesson_steps
 
 __all__ = [
     "DEFAULT_LANGUAGES",
@@ -68,6 +80,9 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A lesson's data block (``tojson``) is read only by its script: written compactly, its keys in the order the
     # builder gives them rather than sorted.
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
+    # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
+    env.globals["card"] = card_html
+    env.globals["data_json"] = data_json
     return env
 
 
@@ -162,6 +177,22 @@ def _profiles(lessons_profiles: Iterable[RuleProfile]) -> list[RuleProfile]:
     return list(found.values())
 
 
+def _index_groups(lessons: Sequence[Lesson], profiles: Sequence[RuleProfile]) -> list[tuple[str, list[Lesson]]]:
+    """The index's groups: the published games first, then the constructed ones by profile (in the profiles'
+    order), each as (the profile's name, or an empty string for the published games; its lessons)."""
+    order = {p.name: i for i, p in enumerate(profiles)}
+    # A complete record before the same game printed with its unknowns (worked-deal-000 before its -as-printed).
+    published = sorted((lesson for lesson in lessons if lesson.published), key=lambda lesson: lesson.slug)
+    groups: list[tuple[str, list[Lesson]]] = [("", published)] if published else []
+    by_profile: dict[str, list[Lesson]] = {}
+    for lesson in lessons:
+        if not lesson.published:
+            by_profile.setdefault(lesson.profile, []).append(lesson)
+    for name in sorted(by_profile, key=lambda n: (order.get(n, len(order)), n)):
+        groups.append((name, by_profile[name]))
+    return groups
+
+
 @contextlib.contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause Python's collector of reference cycles.
@@ -219,7 +250,11 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for i, code in enumerate(langs)
     ]
 
-    rules_pages = [(f"{rules_slug(p.name)}.html", p.title) for p in profiles]
+    # The site's menu of rules pages, each profile's title in each language (the same on every page).
+    menus = {
+        code: [(f"{rules_slug(p.name)}.html", profile_text(code, p.name, "title", p.title)) for p in profiles]
+        for code in langs
+    }
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -237,7 +272,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
             root=language.root,
             page=name,
             translations=translations,
-            rules_pages=rules_pages,
+            rules_pages=menus[language.code],
             glossary_page=GLOSSARY_PAGE,
             **context,
         )
@@ -253,8 +288,8 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for slug, game in games:
             lesson = build_lesson(game, language.code, slug)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
-            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}))
-        write(language, "index.html", "index.html", lessons=listed)
+            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
+        write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)
             write(language, f"{rules.slug}.html", "rules.html", rules=rules)

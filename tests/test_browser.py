@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, 
 from replayer.cards import Card, Suit
 from replayer.check import check_text
 from replayer.lesson import build_lesson
+from replayer.profiles import profile_names
 from replayer.render import render_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,8 +221,8 @@ def test_one_seats_view_hides_the_other_hand(reader: Reader) -> None:
     north, south = step.locator(".seat[data-seat='N']"), step.locator(".seat[data-seat='S']")
     expect(north.locator(".hand-cards")).to_be_visible()
     expect(south.locator(".hand-cards")).to_be_visible()
-    page.locator(".player-bar [data-view='N']").click()
-    expect(page.locator(".player-bar [data-view='N']")).to_have_attribute("aria-pressed", "true")
+    page.locator(".player-bar [data-view-select]").select_option("N")
+    expect(page.locator("html")).to_have_attribute("data-view", "N")
     expect(north.locator(".hand-cards")).to_be_visible()
     expect(south.locator(".hand-cards")).to_be_hidden()
     expect(south.locator(".hand-hidden [role='img']")).to_have_accessible_name("8 hidden cards")
@@ -232,14 +233,14 @@ def test_one_seats_view_hides_the_other_hand(reader: Reader) -> None:
     reader.shot("lesson-north-view.png")
     page.keyboard.press("ArrowRight")
     expect(page.locator(".step.current .seat[data-seat='S'] .hand-cards")).to_be_hidden()
-    page.locator(".player-bar [data-view='S']").click()
+    page.locator(".player-bar [data-view-select]").select_option("S")
     expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_hidden()
     expect(page.locator(".step.current .seat[data-seat='S'] .hand-cards")).to_be_visible()
     # The choice is remembered for the next page opened.
     page.reload()
-    expect(page.locator(".player-bar [data-view='S']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".player-bar [data-view-select]")).to_have_value("S")
     expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_hidden()
-    page.locator(".player-bar [data-view='all']").click()
+    page.locator(".player-bar [data-view-select]").select_option("all")
     expect(page.locator(".step.current .seat[data-seat='N'] .hand-cards")).to_be_visible()
 
 
@@ -303,7 +304,7 @@ def test_rules_and_glossary_pages(reader: Reader) -> None:
     page = reader.open("glossary.html")
     expect(page.locator("#brisque")).to_contain_text("бриск")
     page = reader.open("ru/index.html")
-    expect(page.locator(".game h2 a")).to_have_text("Illustrative deal: North and South")
+    expect(page.locator(".published .game-title a")).to_have_text("Показательная партия: Север и Юг")
 
 
 def test_the_whole_lesson_without_scripts(reader_without_scripts: Reader) -> None:
@@ -460,11 +461,13 @@ def test_the_drawn_tables_and_books_are_the_replays(
                 assert shown["table"] == [c.english for c in snap.tables[seat]], (anchor, seat)
                 assert shown["score"] == snap.scores[game.profile.scorer(seat)]
                 assert shown["played"] == next(c.english for s, c in trick.plays if s == seat)
-            assert (
-                drawn["stock"].startswith(f"{snap.stock} cards left")
-                if snap.stock
-                else drawn["stock"] == "The stock is exhausted."
+            # A game without a turn-up counts the stock's cards and never speaks of a turn-up.
+            said = (
+                f"{snap.stock} cards left, turn-up included"
+                if game.profile.turnup
+                else f"{snap.stock} cards in the stock"
             )
+            assert drawn["stock"] == (said if snap.stock else "The stock is exhausted.")
             model = {b.seat: b for b in steps[anchor].books}
             for seat in seats:
                 book = drawn["books"][seat]
@@ -578,3 +581,176 @@ def test_every_step_s_books_are_the_models(browser: Browser, tmp_path: Path, rec
         drawn = reader.open(f"{path.stem}-1.html").evaluate(BOOKS)
         for anchor, books in expected.items():
             assert drawn[anchor] == books, anchor
+
+
+# --- issue 14: the learner's language, true labels, phones, the toolbar, print ----------------------------------
+
+GAMES = sorted(WORKED.parent.glob("*.bzq"))
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def cyrillic_share(text: str) -> float:
+    """The share of Cyrillic words among the words of a text: a word is a run of two or more letters (an
+    underscore joins a code such as last_trick into one word; digits, card ranks and seat letters are not words)."""
+    words = [w for w in re.findall(r"[^\W\d]+", text) if len(w.strip("_")) >= 2]
+    cyrillic = sum(1 for w in words if CYRILLIC.search(w))
+    latin = sum(1 for w in words if LATIN.search(w))
+    return cyrillic / max(cyrillic + latin, 1)
+
+
+@pytest.fixture(scope="module")
+def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every record of games/ rendered in both languages, as the project's site is."""
+    results = [check_text(path.read_text(encoding="utf-8"), str(path)) for path in GAMES]
+    assert all(r.valid for r in results)
+    out = tmp_path_factory.mktemp("full") / "site"
+    render_site(results, out, lang=["en", "ru"])
+    return out
+
+
+def test_the_russian_worked_lesson_reads_in_russian(reader: Reader) -> None:
+    """The book's deal in Russian: its own words from title to last comment, no English stand-in, the transcriber's
+    notes folded apart and labelled."""
+    page = reader.open(f"ru/{LESSON}", "trick-1")
+    expect(page.locator("h1")).to_have_text("Показательная партия: Север и Юг")
+    step = page.locator(".step.current")
+    step.locator(".choice[data-card='9C']").click()
+    expect(step.locator(".commentary")).to_contain_text("Юг ходит с «треф» 9")
+    expect(step.locator(".commentary")).to_contain_text("Север меняет [♣] 7 на открытую карту")
+    expect(step.locator(".commentary")).not_to_contain_text("Choice")
+    notes = step.locator("details.notes")
+    expect(notes.locator("summary")).to_have_text("Примечание составителя записи")
+    expect(notes.locator("p").first).to_be_hidden()
+    notes.locator("summary").click()
+    expect(notes.locator("p").first).to_contain_text("Выбор: [♦] 9")
+    expect(page.locator(".fallback")).to_have_count(0)
+    page.keyboard.press("End")
+    expect(page.locator(".step.current .commentary")).to_contain_text("Север играл хорошо")
+    # Every step drawn, the whole page's words: Russian, but for the codes a rules page names.
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    assert cyrillic_share(page.locator("body").inner_text()) >= 0.85
+    reader.shot("lesson-ru-trick-1-notes.png")
+
+
+def test_a_game_without_a_turn_up_never_speaks_of_one(browser: Browser, full_site: Path) -> None:
+    for reader in _reader(browser, full_site):
+        page = reader.open("constructed-rubicon-000-1.html", "trick-5")
+        stock = page.locator(".step.current .stock-box")
+        expect(stock.locator("h4")).to_have_text("Stock")
+        expect(stock.locator(".stock-text")).to_have_text(re.compile(r"^\d+ cards in the stock$"))
+        page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+        # The interface's words on every step (the record's own texts aside: this one says "no turn-up").
+        said = page.evaluate(
+            "() => { const main = document.querySelector('main').cloneNode(true);"
+            " main.querySelectorAll('.commentary, .introduction, .notes, .all-notes, .quiz-text')"
+            ".forEach(e => e.remove()); return main.textContent.toLowerCase(); }"
+        )
+        assert "trick 5" in said and "turn-up" not in said
+        page = reader.open("ru/constructed-rubicon-000-1.html", "trick-5")
+        expect(page.locator(".step.current .stock-box h4")).to_have_text("Колода")
+        expect(page.locator(".step.current .stock-text")).to_have_text(re.compile(r"^в колоде \d+ карт[аы]?$"))
+
+
+PHONE_PAGES = ["index.html", "glossary.html", *(f"rules-{name}.html" for name in profile_names()), LESSON]
+
+
+@pytest.mark.parametrize("lang", ["", "ru/"])
+def test_a_phone_reads_every_page_without_sideways_scrolling(browser: Browser, full_site: Path, lang: str) -> None:
+    """At 390 px no page is wider than the screen; a wide table scrolls inside itself."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        for name in PHONE_PAGES:
+            page.goto((full_site / f"{lang}{name}").as_uri())
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 390, f"{lang}{name} is {width} px wide"
+        page.goto((full_site / f"{lang}rules-infuzorka.html").as_uri())
+        assert page.locator(".table-scroll").count() >= 3
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    "name", [LESSON, f"ru/{LESSON}", "constructed-4h-six-000-1.html", "ru/constructed-4h-six-000-1.html"]
+)
+def test_the_toolbar_keeps_its_place_on_one_row(browser: Browser, full_site: Path, name: str) -> None:
+    context = browser.new_context(viewport={"width": 1024, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto((full_site / name).as_uri())
+        rows = page.evaluate(
+            "() => new Set([...document.querySelectorAll('.player-bar button, .player-bar select')]"
+            ".map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2); })).size"
+        )
+        assert rows == 1, f"{name}: the toolbar wraps at 1,024 px"
+        where = "() => document.querySelector(\"[data-go='next']\").getBoundingClientRect().left"
+        places = set()
+        for _ in range(12):
+            places.add(round(page.evaluate(where)))
+            page.keyboard.press("ArrowRight")
+        assert len(places) == 1, f"{name}: Next moves between steps: {sorted(places)}"
+    finally:
+        context.close()
+
+
+def test_play_on_a_quiz_says_to_answer_first(reader: Reader) -> None:
+    page = reader.open(anchor="trick-1")
+    note = page.locator(".film-note")
+    expect(note).to_be_hidden()
+    page.locator(".player-bar [data-go='film']").click()
+    expect(note).to_be_visible()
+    expect(note).to_have_text("Answer the question first: the film goes on after it.")
+    assert reader.current() == "trick-1"
+    expect(page.locator(".player-bar [data-go='film']")).to_have_attribute("aria-pressed", "false")
+    page.locator(".step.current .choice[data-card='9C']").click()
+    expect(note).to_be_hidden()
+    page = reader.open(f"ru/{LESSON}", "trick-4")
+    page.locator(".player-bar [data-go='film']").click()
+    expect(page.locator(".film-note")).to_have_text("Сначала ответьте на вопрос: после ответа показ продолжится.")
+
+
+def test_the_step_list_has_a_legend(reader: Reader) -> None:
+    page = reader.open()
+    legend = page.locator(".step-list .legend")
+    legend.locator("summary").click()
+    for css in ("scored", "noted", "quiz", "phase-2", "current"):
+        expect(legend.locator(f".sample.{css}")).to_be_visible()
+    # Each sample looks like the marks in the list: the scored one has the list's gold.
+    colour = "element => getComputedStyle(element).backgroundColor"
+    assert legend.locator(".sample.scored").evaluate(colour) == page.locator(".step-list a.scored").first.evaluate(
+        colour
+    )
+
+
+@pytest.mark.parametrize("lang", ["", "ru/"])
+def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: str) -> None:
+    """The 32-trick deal printed on A4: several tricks a page, the answers shown, the notes at the end; Chromium's
+    own PDF counts the pages."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto((full_site / f"{lang}{LESSON}").as_uri())
+        page.emulate_media(media="print")
+        expect(page.locator("#trick-4 .print-answer")).to_be_visible()
+        expect(page.locator("#trick-4 .print-answer")).to_contain_text("Q♥" if not lang else "Д♥")
+        expect(page.locator(".all-notes")).to_be_visible()
+        expect(page.locator("#start .notes")).to_be_hidden()
+        # The notes come after every step.
+        assert page.evaluate(
+            "() => document.querySelector('#end').compareDocumentPosition(document.querySelector('.all-notes'))"
+            " & Node.DOCUMENT_POSITION_FOLLOWING"
+        )
+        pdf = page.pdf(format="A4")
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        assert 1 <= pages <= 8, f"{lang}{LESSON} prints on {pages} pages"
+        # No blank first page: nothing before the first step breaks the page.
+        breaks = page.evaluate(
+            "() => [...document.querySelectorAll('body *')].slice(0, 400).filter(e => e.closest('#start') === null"
+            " && ['page', 'always'].includes(getComputedStyle(e).breakBefore)).length"
+        )
+        assert breaks == 0
+        (ARTIFACTS / f"handout{'-ru' if lang else ''}.pdf").parent.mkdir(exist_ok=True)
+        (ARTIFACTS / f"handout{'-ru' if lang else ''}.pdf").write_bytes(pdf)
+    finally:
+        context.close()

@@ -17,7 +17,9 @@ import pytest
 from replayer.cards import Card, Suit
 from replayer.check import check_text
 from replayer.generate import generate_game
-from replayer.lesson import _KITS, STRINGS, CardView, _kit, _Knowledge, _Pack, build_lesson, card_view
+from replayer.lesson import CardView, build_lesson, card_html, card_view, interface
+from replayer.lesson.books import KITS, Knowledge, Pack
+from replayer.lesson.books import kit as kit_of
 from replayer.render import render_site
 from replayer.replay import GameResult
 
@@ -42,10 +44,10 @@ PROFILES = ["classic", "sixty-six", "three-handed", "4h-three-001", "infuzorka"]
 def test_knowledge_kept_trick_by_trick_equals_a_count_from_scratch(profile: str) -> None:
     game = _game(generate_game(profile, 5), f"{profile}.bzq")
     rules = game.profile.with_options(game.options)
-    pack = _Pack(rules)
+    pack = Pack(rules)
     assert sum(pack.deck) == len(rules.pack())
     for deal in game.deals:
-        knowledge = _Knowledge(rules, list(game.profile.seats), pack)
+        knowledge = Knowledge(rules, list(game.profile.seats), pack)
         knowledge.add_scoring(0, deal.scoring)
         history = [(0, e) for e in deal.scoring]
         played: Counter[Card] = Counter()
@@ -111,13 +113,14 @@ def test_a_page_holds_its_boards_and_books_as_data(tmp_path: Path) -> None:
 
 
 def test_card_markup_is_escaped_like_the_templates() -> None:
-    queen = card_view(Card.parse("QS"), STRINGS["en"])
-    assert queen.html == (
+    """Cards are written in one place (html.card_html), for the templates, the steps and the page's script."""
+    queen = card_view(Card.parse("QS"), interface("en"))
+    assert card_html(queen).text == (
         '<span class="card s-S" role="img" aria-label="queen of spades" title="queen of spades">'
         '<span class="rank">Q</span><span class="suit">♠&#xFE0E;</span></span>'
     )
     odd = CardView("10H", "10", "♥", True, 'ten <of> "hearts" & co', played=True, inferred="open", alternatives="<x>")
-    assert odd.html == (
+    assert card_html(odd).text == (
         '<span class="card s-H red played inferred open" role="img" aria-label="ten &lt;of&gt; &#34;hearts&#34; &amp; '
         'co" title="ten &lt;of&gt; &#34;hearts&#34; &amp; co" data-alternatives="&lt;x&gt;"><span class="rank">10'
         '</span><span class="suit">♥&#xFE0E;</span></span>'
@@ -142,21 +145,21 @@ def test_lessons_of_one_profile_share_the_pack_views_and_combinations() -> None:
     first, second = (_game(generate_game("classic", seed), f"classic-{seed}.bzq") for seed in (1, 2))
     a, b = build_lesson(first, "en", "a"), build_lesson(second, "en", "b")
     assert a.cards and all(x is y for x, y in zip(a.cards, b.cards, strict=True))
-    kit = _kit(first.profile, "en")
+    kit = kit_of(first.profile, "en")
     assert kit.targets(Suit.H) is kit.targets(Suit.H) and kit.targets(Suit.H) != kit.targets(Suit.S)
     ru = build_lesson(first, "ru", "a")
     assert [c.code for c in ru.cards] == [c.code for c in a.cards]
     assert [c.label for c in ru.cards] != [c.label for c in a.cards]
     eight = _game(generate_game("8p-000", 1), "8p.bzq")
-    assert _kit(eight.profile, "en") is not kit and _kit(eight.profile, "en").pack.deck != kit.pack.deck
+    assert kit_of(eight.profile, "en") is not kit and kit_of(eight.profile, "en").pack.deck != kit.pack.deck
 
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_books_are_the_same_whatever_lessons_came_before(profile: str) -> None:
-    """The states of combinations that lessons of a profile share (see ``_Kit.states``) give a lesson the books and
+    """The states of combinations that lessons of a profile share (see ``Kit.states``) give a lesson the books and
     the numbering of states it gets when it is the first of its profile."""
     game = _game(generate_game(profile, 5), f"{profile}.bzq")
-    _KITS.clear()
+    KITS.clear()
     alone = build_lesson(game, "en", "x", books=True)
     for seed in range(6, 9):
         build_lesson(_game(generate_game(profile, seed), f"{profile}-{seed}.bzq"), "en", "y", books=True)

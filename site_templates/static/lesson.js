@@ -50,14 +50,11 @@
     });
   }
 
+  // A card's markup is the renderer's (replayer/lesson/html.py writes it into the data, escaped, once per card): the
+  // script only marks the card played.
   function cardHtml(i, played) {
-    var c = data.cards[i]; // code, rank, suit, red, label
-    var label = esc(c[4]);
-    return (
-      '<span class="card s-' + esc(c[0].slice(-1)) + (c[3] ? " red" : "") + (played ? " played" : "") +
-      '" role="img" aria-label="' + label + '" title="' + label + '"><span class="rank">' + esc(c[1]) +
-      '</span><span class="suit">' + esc(c[2]) + "\uFE0E</span></span>"
-    );
+    var html = data.cards[i][6];
+    return played ? html.replace('class="card ', 'class="card played ') : html;
   }
 
   // A row of cards, the one at position ``marked`` (if any) lifted as the card played.
@@ -94,7 +91,7 @@
 
   function stockHtml(board) {
     return (
-      '<div class="stock-box"><h4>' + esc(T.turnup_and_stock) + '</h4><p class="stock">' +
+      '<div class="stock-box"><h4>' + esc(data.stock_title) + '</h4><p class="stock">' +
       (board.turnup >= 0 ? '<span class="turnup">' + cardHtml(board.turnup, false) + "</span>" : "") +
       (board.stock > 0 ? '<span class="pile" aria-hidden="true"><span class="card back"></span></span>' : "") +
       ' <span class="stock-text">' + esc(board.stock_text) + "</span></p>" +
@@ -141,11 +138,17 @@
     });
   }
 
-  // The Russian rule of agreement (1 карта, 2 карты, 5 карт), which serves English too (see lesson.plural).
-  function plural(key, n) {
-    var form = n % 10 === 1 && n % 100 !== 11 ? "one" : n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14)
-      ? "few" : "many";
-    return T[key + "_" + form];
+  // A plural message agreeing with ``n``, filled in: the data gives each message's forms and, for every count a book
+  // can say, the number of its form in the page's language (the catalogue's plural rule, worked out by the renderer).
+  function count(key, n, values) {
+    var forms = T[key];
+    var table = data.plurals;
+    var form = Number(table.charAt(Math.min(n, table.length - 1)));
+    var filled = { n: n };
+    Object.keys(values || {}).forEach(function (name) {
+      filled[name] = values[name];
+    });
+    return fill(forms[Math.min(form, forms.length - 1)], filled);
   }
 
   function zeros() {
@@ -205,7 +208,7 @@
       var left = 0;
       target.of_rank.forEach(function (c) { left += available[c]; });
       if (left < target.count) {
-        return ["impossible", fill(T.kind_left, { n: left, rank_pl: target.rank_pl })];
+        return ["impossible", count(target.left, left)];
       }
     } else {
       var seen = target.needed.filter(function (pair) { return available[pair[0]] < pair[1]; });
@@ -242,7 +245,7 @@
     if (missing > draws) {
       return [
         "impossible",
-        fill(T.draws_left, { k: missing, cards: plural("card", missing), d: draws, draws: plural("draw", draws) })
+        fill(T.draws_left, { missing: count("missing_cards", missing), left: count("draws_remaining", draws) })
       ];
     }
     return detail;
@@ -365,9 +368,7 @@
     return {
       unseen: unseen,
       count: total,
-      text: fill(T.unseen_text, {
-        n: total,
-        cards: plural("card", total),
+      text: count("unseen_text", total, {
         stock: Math.min(facedown, total),
         hands: Math.max(total - facedown, 0)
       }),
@@ -530,6 +531,7 @@
     }
     index = i;
     var step = steps[i];
+    filmNote("");
     draw(step);
     step.classList.add("current");
     step.closest(".deal").classList.add("current-deal");
@@ -590,7 +592,9 @@
 
   function solve(quiz, text, state) {
     var feedback = quiz.querySelector(".quiz-feedback");
-    feedback.textContent = text;
+    // A better-play question: once answered, it says what the record actually plays, which the trick then shows.
+    var better = quiz.getAttribute("data-better");
+    feedback.textContent = better ? (text ? text + " " : "") + better : text;
     feedback.className = "quiz-feedback " + state;
     quiz.classList.add("solved");
     var choices = quiz.querySelectorAll(".choice");
@@ -602,6 +606,7 @@
       }
     }
     applyQuiz(quiz.closest("[data-step]"));
+    filmNote("");
   }
 
   function choose(button) {
@@ -636,6 +641,15 @@
     return bar.querySelector("[data-go='film']");
   }
 
+  // Says why the film does not go on (a question waits for its answer), or nothing.
+  function filmNote(text) {
+    var note = document.querySelector(".film-note");
+    if (note) {
+      note.textContent = text;
+      note.hidden = !text;
+    }
+  }
+
   function stopFilm() {
     if (film !== null) {
       clearInterval(film);
@@ -646,6 +660,11 @@
   }
 
   function startFilm() {
+    if (steps[index].classList.contains("quiz-pending")) {
+      filmNote(bar.getAttribute("data-film-quiz"));
+      return;
+    }
+    filmNote("");
     filmButton().setAttribute("aria-pressed", "true");
     filmButton().textContent = bar.getAttribute("data-pause-label");
     // The film stops where the learner has something to do (a question) and at the end. Its pace can be set on
@@ -654,6 +673,9 @@
     film = setInterval(function () {
       if (index >= steps.length - 1 || steps[index].classList.contains("quiz-pending")) {
         stopFilm();
+        if (steps[index].classList.contains("quiz-pending")) {
+          filmNote(bar.getAttribute("data-film-quiz"));
+        }
       } else {
         show(index + 1);
       }
@@ -662,12 +684,13 @@
 
   // --- view and colours ----------------------------------------------------------------------------------------
 
+  // The view: every hand, or one seat's with the others face down; chosen in the toolbar's list and remembered.
   function setView(view) {
     root.setAttribute("data-view", view);
     prefs.set("view", view);
-    var buttons = bar.querySelectorAll("[data-view]");
-    for (var i = 0; i < buttons.length; i++) {
-      buttons[i].setAttribute("aria-pressed", String(buttons[i].getAttribute("data-view") === view));
+    var select = bar.querySelector("[data-view-select]");
+    if (select && select.value !== view) {
+      select.value = view;
     }
   }
 
@@ -711,8 +734,6 @@
       } else if (go === "comment") {
         commented(1);
       }
-    } else if ((hit = target.closest("button[data-view]"))) {
-      setView(hit.getAttribute("data-view"));
     } else if ((hit = target.closest("button[data-colours]"))) {
       setColours(!root.classList.contains("four-colour"));
     }
@@ -794,9 +815,15 @@
     }, 0);
   });
 
+  bar.addEventListener("change", function (event) {
+    if (event.target && event.target.hasAttribute("data-view-select")) {
+      setView(event.target.value);
+    }
+  });
+
   var view = root.getAttribute("data-view") || "all";
   // A view saved on a lesson with other seats (another profile) falls back to all hands.
-  setView(bar.querySelector("[data-view='" + view + "']") ? view : "all");
+  setView(bar.querySelector("[data-view-select] option[value='" + view + "']") ? view : "all");
   setColours(root.classList.contains("four-colour"));
   var start = stepFromHash();
   show(start >= 0 ? start : 0);

@@ -1,25 +1,29 @@
-"""The steps of a lesson page as HTML: the step list and each deal's steps, which tell the whole game without the
-page's script (the hands dealt; every trick's plays, winner, declarations with their points and rules, draws and
-scores; the quizzes, the commentary and the score sheets).
+"""The lesson's HTML: every card's markup (:func:`card_html`, the one place it is written: the templates call it
+and the page's script is given each card's), the step list and each deal's steps, which tell the whole game without
+the page's script (the hands dealt; every trick's plays, winner, declarations with their points and rules, draws
+and scores; the quizzes, the commentary, the transcriber's notes and the score sheets).
 
 Written here rather than by Jinja macros (``lesson.html`` puts it in the page's frame) because a lesson has some
 thirty steps of forty-odd values each: the templates spent more time calling macros and escaping values one at a
 time than a page costs in all now. Each function writes one piece of the markup the stylesheet and
 ``static/lesson.js`` expect, in the order the page shows it. Every text is escaped: the interface's words once per
-language (:func:`words`), the lesson's own texts where they are written; cards come as :attr:`CardView.html`, made
+language (:func:`words`), the lesson's own texts where they are written; cards come from :func:`card_html`, made
 once per card.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from markupsafe import escape
 
-from .lesson import CardView, DealView, Lesson, QuestionView, ScoreView, SheetRow, Step, TextView, interface
+from .views import CardView, DealView, Lesson, QuestionView, ScoreView, SheetRow, Step, TextView
+from .words import interface
 
-__all__ = ["Written", "lesson_steps", "words"]
+__all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", "words"]
 
 _BACK = '<span class="card back"></span>'
 
@@ -54,14 +58,115 @@ class Written:
         return self.text
 
 
+_MARKUP: dict[int, tuple[CardView, Written]] = {}
+"""Each card view's markup, by the view's identity (views are shared and never change; hashing one by its fields
+would cost more than the lookup saves). The view is kept with it, so that its id cannot be taken by another."""
+
+
+def card_html(card: CardView) -> Written:
+    """A card as the pages write it: styled Unicode text (U+FE0E asks for the text form, never an emoji), red for
+    hearts and diamonds, a class per suit for the four-colour scheme, named for screen readers.
+
+    Made once per view: a lesson writes some ten thousand cards, most of them the same few dozen. The page's script
+    is given each card's markup (``cards`` in the lesson's data) and only adds the class ``played``.
+    """
+    found = _MARKUP.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1]
+    if len(_MARKUP) >= 4096:  # a long-lived caller that makes views afresh must not make this grow without end
+        _MARKUP.clear()
+    classes = f"card s-{card.suit_code}"
+    if card.red:
+        classes += " red"
+    if card.played:
+        classes += " played"
+    if card.inferred:
+        classes += f" inferred {card.inferred}"
+    label = escape(card.label)
+    alternatives = f' data-alternatives="{escape(card.alternatives)}"' if card.alternatives else ""
+    markup = Written(
+        f'<span class="{escape(classes)}" role="img" aria-label="{label}" title="{label}"{alternatives}>'
+        f'<span class="rank">{escape(card.rank)}</span><span class="suit">{escape(card.suit)}&#xFE0E;</span></span>'
+    )
+    _MARKUP[id(card)] = (card, markup)
+    return markup
+
+
+def _json(value: Any) -> str:
+    # As Jinja's tojson: nothing in the block can close its element or start markup.
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+
+
+_SHARED_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+
+def data_json(lesson: Lesson) -> Written:
+    """The lesson's data block as JSON for its script. The part every lesson of the profile and language shares
+    (:attr:`Lesson.data_shared`: the pack's cards and their markup, the texts) is encoded once, not once a page."""
+    shared = lesson.data_shared
+    found = _SHARED_JSON.get(id(shared))
+    if found is None or found[0] is not shared:
+        if len(_SHARED_JSON) >= 64:
+            _SHARED_JSON.clear()
+        found = _SHARED_JSON[id(shared)] = (shared, _json(dict(shared))[1:-1])
+    rest = {key: value for key, value in lesson.data.items() if key not in shared}
+    if not found[1]:
+        return Written(_json(rest))
+    return Written("{" + found[1] + ("," + _json(rest)[1:] if rest else "}"))
+
+
+def _card(card: CardView) -> str:
+    # A lesson writes some ten thousand cards: the cache is looked up here first, without a second call.
+    found = _MARKUP.get(id(card))
+    if found is not None and found[0] is card:
+        return found[1].text
+    return card_html(card).text
+
+
 def lesson_steps(lesson: Lesson) -> Written:
     """The step list and every deal's steps, each deal's end with its score sheet."""
     t = words(lesson.lang)
     several = len(lesson.deals) > 1
     parts = [_step_list(lesson, t, several)]
     for deal in lesson.deals:
-        parts.append(_deal(deal, t, several))
+        parts.append(_deal(deal, t, several, lesson))
+    parts.append(lesson_notes(lesson, t))
     return Written("".join(parts))
+
+
+def lesson_notes(lesson: Lesson, t: dict[str, str]) -> str:
+    """Every transcriber's note of the lesson, with the step it belongs to: on paper, at the end of the handout
+    (on screen each note is folded up in its own step)."""
+    places: list[tuple[str, str, Sequence[TextView]]] = [("", "", lesson.notes)]
+    for deal in lesson.deals:
+        places.extend((s.anchor, s.title, s.notes) for s in deal.steps)
+        places.append((deal.end_anchor, deal.end_title, deal.end_notes))
+    rows = [
+        (f'<li><a href="#{_e(anchor)}">{_e(title)}</a>: ' if anchor else "<li>") + f"{_note_text(n, t)}</li>\n"
+        for anchor, title, notes in places
+        for n in notes
+    ]
+    if not rows:
+        return ""
+    return (
+        '<section class="all-notes" aria-labelledby="all-notes-title">\n'
+        f'<h2 id="all-notes-title">{t["notes_title"]}</h2>\n<p class="note">{t["notes_intro"]}</p>\n'
+        f"<ol>\n{''.join(rows)}</ol>\n</section>\n"
+    )
+
+
+def _note_text(note: TextView, t: dict[str, str]) -> str:
+    return f'<span lang="{_e(note.lang)}">{_e(note.text)}</span>{_fallback_mark(note, t)}'
+
+
+def _fallback_mark(text: TextView, t: dict[str, str]) -> str:
+    """The mark of a text shown in another language than the page's, for want of one in it ("EN")."""
+    if not text.fallback:
+        return ""
+    hint = t.get(f"fallback_{text.lang}", "")
+    tag = t.get(f"fallback_tag_{text.lang}", _e(text.lang.upper()))
+    return f' <abbr class="fallback" title="{hint}">{tag}</abbr>'
 
 
 def _step_list(lesson: Lesson, t: dict[str, str], several: bool) -> str:
@@ -89,11 +194,25 @@ def _step_list(lesson: Lesson, t: dict[str, str], several: bool) -> str:
             f'<li><a href="#{_e(deal.end_anchor)}" class="end{noted}" title="{_e(deal.end_title)}">'
             f"{t['deal_result']}</a></li>\n</ol>\n</div>\n"
         )
-    out.append(f'<p class="hint">{t["keys_hint"]}</p>\n</nav>\n')
+    # What the step list's colours and marks mean, each shown on a sample of the list's own.
+    legend = "".join(
+        f'<li><span class="sample {css}" aria-hidden="true">{sample}</span> {t[key]}</li>'
+        for css, sample, key in (
+            ("scored", "7", "legend_scored"),
+            ("noted", "7", "legend_noted"),
+            ("quiz", "7", "legend_quiz"),
+            ("phase-2", "27", "legend_phase_2"),
+            ("current", "7", "legend_current"),
+        )
+    )
+    out.append(
+        f'<details class="legend"><summary>{t["legend_title"]}</summary><ul>{legend}</ul></details>\n'
+        f'<p class="hint">{t["keys_hint"]}</p>\n</nav>\n'
+    )
     return "".join(out)
 
 
-def _deal(deal: DealView, t: dict[str, str], several: bool) -> str:
+def _deal(deal: DealView, t: dict[str, str], several: bool, lesson: Lesson) -> str:
     deal_id = _e(deal.id)
     title = _e(deal.title)
     trump = ""
@@ -108,13 +227,13 @@ def _deal(deal: DealView, t: dict[str, str], several: bool) -> str:
     labels = [_e(label) for label in deal.seat_labels]
     context = f"{title} · " if several else ""
     for s in deal.steps:
-        out.append(_step(s, labels, t, context))
+        out.append(_step(s, labels, t, context, lesson))
     out.append(_deal_end(deal, labels, t))
     out.append("</article>\n")
     return "".join(out)
 
 
-def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str) -> str:
+def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesson: Lesson) -> str:
     """One step: the table (the hands dealt at a deal's start; a trick's is drawn by the script), the trick, the
     questions, what followed (winner, declarations, draws, stock, scores), the commentary and the books' place."""
     anchor = _e(s.anchor)
@@ -163,14 +282,14 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str) -> st
             winning = " winning" if p.winning else ""
             out.append(
                 f'<li class="play{winning}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
-                f"{_e(p.label)}</span> {p.card.html}</li>\n"
+                f"{_e(p.label)}</span> {_card(p.card)}</li>\n"
             )
         out.append("</ol>\n</div>\n")
     if not s.board:
-        turnup = f'<span class="turnup">{s.before_turnup.html}</span>' if s.before_turnup else ""
+        turnup = f'<span class="turnup">{_card(s.before_turnup)}</span>' if s.before_turnup else ""
         pile = f'<span class="pile" aria-hidden="true">{_BACK}</span>' if s.before_stock > 0 else ""
         out.append(
-            f'<div class="stock-box">\n<h4>{t["turnup_and_stock"]}</h4>\n<p class="stock">{turnup}{pile} '
+            f'<div class="stock-box">\n<h4>{_e(lesson.stock_title)}</h4>\n<p class="stock">{turnup}{pile} '
             f'<span class="stock-text">{_e(s.before_stock_text)}</span></p>\n'
         )
         if s.trump:
@@ -202,19 +321,21 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str) -> st
         out.append("</ul>\n</div>\n")
     if s.draws:
         out.append(f'<div class="draws">\n<h4>{t["draws"]}</h4>\n<ul>\n')
-        out.extend(f'<li><span class="who">{_e(d.label)}</span> {d.card.html}</li>\n' for d in s.draws)
+        out.extend(f'<li><span class="who">{_e(d.label)}</span> {_card(d.card)}</li>\n' for d in s.draws)
         out.append("</ul>\n</div>\n")
     if s.kind != "start":
         if s.turnup:
-            after = f' <span class="what">{t["turnup"]}</span> {s.turnup.html}'
+            after = f' <span class="what">{t["turnup"]}</span> {_card(s.turnup)}'
         else:
-            after = f" {t['turnup_taken']}" if s.stock > 0 else ""
+            # Only a game with a turn-up can have drawn it (the stock's last card); without one, nothing to say.
+            after = f" {t['turnup_taken']}" if s.stock > 0 and lesson.turnup else ""
         out.append(f'<p class="stock-after"><span class="what">{t["stock"]}</span> {_e(s.stock_text)}{after}</p>\n')
     out.append(f'<div class="running">\n<h4>{_e(s.scores_title)}</h4>\n{_score_line(s.scores)}\n</div>\n</div>\n')
     if s.comments:
         out.append(f'<div class="commentary">\n<h4 class="visually-hidden">{t["commentary"]}</h4>\n')
-        out.append(_texts(s.comments))
+        out.append(_texts(s.comments, t))
         out.append("</div>\n")
+    out.append(_notes(s.notes, t))
     if s.has_books:
         out.append('<div class="books" data-books></div>\n')
     out.append(_step_nav(s.prev_anchor, s.prev_title, s.next_anchor, s.next_title, t))
@@ -241,8 +362,9 @@ def _deal_end(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
     out.append("</div>\n")
     if deal.end_comments:
         out.append('<div class="commentary">\n')
-        out.append(_texts(deal.end_comments))
+        out.append(_texts(deal.end_comments, t))
         out.append("</div>\n")
+    out.append(_notes(deal.end_notes, t))
     out.append(_sheet(deal, labels, t))
     out.append("\n")
     out.append(_step_nav(deal.end_prev_anchor, deal.end_prev_title, deal.end_next_anchor, deal.end_next_title, t))
@@ -254,15 +376,26 @@ def _cards(cards: Sequence[CardView], empty: str) -> str:
     """A row of cards, or ``empty`` (already escaped) when there is none."""
     if not cards:
         return f'<span class="none">{empty}</span>'
-    return f'<span class="cards">{"".join(c.html for c in cards)}</span>'
+    return f'<span class="cards">{"".join(_card(c) for c in cards)}</span>'
 
 
 def _trump(text: str, red: bool) -> str:
     return f'<span class="trump{" red" if red else ""}">{_e(text)}</span>' if text else ""
 
 
-def _texts(texts: Sequence[TextView]) -> str:
-    return "".join(f'<p lang="{_e(c.lang)}">{_e(c.text)}</p>\n' for c in texts)
+def _texts(texts: Sequence[TextView], t: dict[str, str]) -> str:
+    return "".join(f'<p lang="{_e(c.lang)}">{_e(c.text)}{_fallback_mark(c, t)}</p>\n' for c in texts)
+
+
+def _notes(notes: Sequence[TextView], t: dict[str, str]) -> str:
+    """The transcriber's notes of a step: apart from the book's commentary, labelled, folded up."""
+    if not notes:
+        return ""
+    return (
+        f'<details class="notes"><summary>{t["note_label"]}</summary>\n'
+        + "".join(f"<p>{_note_text(n, t)}</p>\n" for n in notes)
+        + "</details>\n"
+    )
 
 
 def _score_line(scores: Sequence[ScoreView]) -> str:
@@ -326,19 +459,29 @@ def _sheet(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
     return "".join(out)
 
 
+def _better(q: QuestionView, t: dict[str, str]) -> str:
+    """A better-play question's sentence, said after the right answer: the card the record plays and the better."""
+    if not q.better or q.played is None:
+        return ""
+    said = t["quiz_better"].replace("{card}", _e(q.played.glyph)).replace("{answers}", _e(q.answers_text))
+    return f' data-better="{said}"'
+
+
 def _quiz(q: QuestionView, t: dict[str, str]) -> str:
+    tag = f' <span class="better-tag">{t["quiz_better_tag"]}</span>' if q.better else ""
+    q_text = TextView(q.text, q.lang, q.fallback)
     out = [
         f'<aside class="quiz" data-play="{q.play_index}" data-seat="{_e(q.seat)}" data-answers="{_e(q.answer_codes)}" '
         f'data-answer-text="{_e(q.answers_text)}" data-right="{t["quiz_right"]}" data-wrong="{t["quiz_wrong"]}" '
-        f'data-revealed="{t["quiz_revealed"]}">\n'
-        f'<p class="quiz-prompt"><strong>{_e(q.prompt)}</strong></p>\n'
-        f'<p class="quiz-text" lang="{_e(q.lang)}">{_e(q.text)}</p>\n'
+        f'data-revealed="{t["quiz_revealed"]}"{_better(q, t)}>\n'
+        f'<p class="quiz-prompt"><strong>{_e(q.prompt)}</strong>{tag}</p>\n'
+        f'<p class="quiz-text" lang="{_e(q.lang)}">{_e(q.text)}{_fallback_mark(q_text, t)}</p>\n'
     ]
     if q.answers:
         choose = _e(q.choose)
         buttons = "".join(
             f'<button type="button" class="choice" data-card="{_e(c.code)}" data-glyph="{_e(c.glyph)}">'
-            f"{c.html}</button>"
+            f"{_card(c)}</button>"
             for c in q.choices
         )
         out.append(
@@ -353,9 +496,14 @@ def _quiz(q: QuestionView, t: dict[str, str]) -> str:
         f'<p class="quiz-actions"><button type="button" class="reveal">{t["show_answer"]}</button></p>\n'
     )
     if q.answers:
+        better = _better(q, t)
+        played = f' <span class="better-note">{better[len(" data-better=") + 1 : -1]}</span>' if better else ""
+        answer = f"{t['answer']}: {_cards(q.answers, t['nothing'])}{played}"
+        # The same answer twice: to open by hand on screen, and always shown on paper (a details element prints
+        # closed unless a script opened it).
         out.append(
-            f'<details class="answer"><summary>{t["show_answer"]}</summary><p>{t["answer"]}: '
-            f"{_cards(q.answers, t['nothing'])}</p></details>\n"
+            f'<details class="answer"><summary>{t["show_answer"]}</summary><p>{answer}</p></details>\n'
+            f'<p class="print-answer">{answer}</p>\n'
         )
     out.append("</aside>")
     return "".join(out)
