@@ -410,6 +410,12 @@ class CardPattern:
             return cls(None, parse_rank(raw[1:]))
         raise CardParseError(f"not an unknown card: {text!r} (write Q? for a lost suit, ?? for an unknown card)")
 
+    @property
+    def index(self) -> int:
+        """An unknown card has no index in the rules core: only a completed record is replayed (raises
+        ``TypeError``, as a known card's ``index`` would never)."""
+        raise TypeError(f"unknown card {self} reached the replay")
+
     def matches(self, card: Card) -> bool:
         """True when ``card`` is a possible value of this pattern."""
         return (self.suit is None or card.suit == self.suit) and (self.rank is None or card.rank == self.rank)

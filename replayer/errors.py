@@ -337,6 +337,12 @@ CODES: dict[str, ErrorCode] = {
         "one of the smallest set of stated facts that no completion of the unknown cards satisfies together",
         "score N 330, S 0  { with the declarations before it }",
     ),
+    "BZ701": ErrorCode(
+        "question leaves out the card played (a warning)",
+        "a lesson's question accepts the card the record plays, or is marked {?[better] ...} when the book's play was "
+        "a slip",
+        "trick 2: {? Which card? | 9S } N 9C, S 7H -> N",
+    ),
     "BZ603": ErrorCode(
         "unknown cards not supported",
         "unknown cards are completed only where the profile plays every card once and exchanges the seven",
@@ -387,7 +393,9 @@ def catalogue_markdown() -> str:
         "|---|---|---|---|",
     ]
     for code, entry in CODES.items():
-        example = f"`{entry.example}`" if not entry.example.startswith("(") else entry.example
+        # (A | in a table cell is escaped, in a code span too, as GitHub's tables read it.)
+        escaped = entry.example.replace("|", "\\|")
+        example = f"`{escaped}`" if not entry.example.startswith("(") else escaped
         lines.append(f"| {code} | {entry.title} | {entry.concern} | {example} |")
     lines.append("")
     return "\n".join(lines)

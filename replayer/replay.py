@@ -265,6 +265,10 @@ class _Replayer:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
         self.problem_tricks.append(self.current_trick)
 
+    def warn(self, code: str, message: str, span: Span | None) -> None:
+        """A likely slip that breaks no rule: reported, but the record stays valid."""
+        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path, "warning"))
+
     def breaches(self, state: DealState, span: Span | None, seat_span: Span | None = None) -> None:
         """Report what the core found wrong with the last action (at ``span``; a player out of turn at
         ``seat_span``)."""
@@ -445,8 +449,8 @@ class _Replayer:
             seat_index[dealer],
             SUITS.index(deal.trump) if deal.trump is not None else -1,
             deal.turnup.index if deal.turnup is not None else -1,
-            [[_known(c).index for c in deal.hands[seat]] for seat in rules.seats],
-            [_known(c).index for c in stock] if stock is not None else None,
+            [[c.index for c in deal.hands[seat]] for seat in rules.seats],
+            [c.index for c in stock] if stock is not None else None,
             seat_index[deal.leader] if deal.leader is not None else None,
         )
         for breach in state.breaches:
@@ -465,7 +469,7 @@ class _Replayer:
         self.winners = []
         self.offsets = [0] * len(rules.scorers)
         for item in deal.opening:
-            state = self.item(item, state, [], None)
+            self.item(item, state, [])
         opening = state.events
         state.events = []
         outcome = DealResult(
@@ -576,19 +580,20 @@ class _Replayer:
                 trick.span,
             )
             state.to_draw = []
-        phase = state.phase
+        phase = 1 if (state.stock_left or state.turnup_waiting) else 2  # (no draws are due: see above)
         leader = state.leader
         seat_index = rules.seat_index
         plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
         winner = -1
-        events = state.events
         for play in plays:
             done = state.trick_no
-            state.play(seat_index[play.seat], _known(play.card).index)
+            state.play(seat_index[play.seat], play.card.index)
             if state.breaches:
                 self.breaches(state, play.span, play.seat_span)
             if state.trick_no != done:
                 winner = state.winner
+            if play.questions:
+                self.questions(play)
         if len(plays) != rules.players:
             self.report(
                 "BZ207",
@@ -610,18 +615,28 @@ class _Replayer:
         items = trick.items
         if state.stock is None:
             for item in items:
-                state = self.item(item, state, draws, trick)
+                if type(item) is Draws:  # (the commonest statements, after every trick: taken here)
+                    for draw in item.draws:
+                        drawer, drawn = seat_index[draw.seat], draw.card.index
+                        state.draw(drawer, drawn)
+                        if state.breaches:
+                            self.breaches(state, draw.span, draw.seat_span)
+                        draws.append((drawer, drawn))
+                elif type(item) is ScoreCheck:
+                    self.running_score(item, state)
+                else:
+                    self.item(item, state, draws)
         else:
             # The stock is written out, so the record may leave the draws out: where the rules let a player declare or
             # exchange after drawing, a statement that only the cards drawn make legal comes after them.
             stated_draws = any(type(item) is Draws for item in items)
             for item in items:
                 if not stated_draws and state.to_draw and not _legal(item, state):
-                    drawn = state.copy()
-                    _draw_from_stock(drawn, [])
-                    if _legal(item, drawn):
+                    after_draws = state.copy()
+                    _draw_from_stock(after_draws, [])
+                    if _legal(item, after_draws):
                         _draw_from_stock(state, draws)
-                state = self.item(item, state, draws, trick)
+                self.item(item, state, draws)
             _draw_from_stock(state, draws)
         events = state.events
         if state.trump >= 0 and outcome.trump_fixed is None and outcome.trump is None:
@@ -654,36 +669,46 @@ class _Replayer:
         events.clear()
         return state, after
 
-    def item(self, item: Any, state: DealState, draws: list[tuple[int, int]], trick: Trick | None) -> DealState:
+    def questions(self, play: Play) -> None:
+        """A lesson's question before a play whose accepted answers leave out the card played: a learner who picks
+        what the book plays would be told he is wrong, unless the question says the book's play was a slip."""
+        for question in play.questions:
+            if question.answers and not question.better and play.card not in question.answers:
+                accepted = " ".join(str(c) for c in question.answers)
+                self.warn(
+                    "BZ701",
+                    f"the question accepts {accepted} but {play.seat} plays {play.card}: accept the card played too, "
+                    f"or write {{?[better] ...}} where the book's play was a slip",
+                    question.span,
+                )
+
+    def item(self, item: Any, state: DealState, draws: list[tuple[int, int]]) -> None:
+        """One statement after a trick (or a declaration before the first): carried out on ``state`` and checked."""
         rules = state.rules
         seat_index = rules.seat_index
         kind = type(item)
         # The commonest statements first: the draws and the running score after every trick.
         if kind is Draws:
             for draw in item.draws:
-                seat, card = seat_index[draw.seat], _known(draw.card).index
+                seat, card = seat_index[draw.seat], draw.card.index
                 state.draw(seat, card)
                 if state.breaches:
                     self.breaches(state, draw.span, draw.seat_span)
                 draws.append((seat, card))
-            return state
-        if kind is ScoreCheck:
+        elif kind is ScoreCheck:
             self.running_score(item, state)
-            return state
-        if kind is Exchange:
-            state.exchange(seat_index[item.seat], _known(item.card).index, item.points)
+        elif kind is Exchange:
+            state.exchange(seat_index[item.seat], item.card.index, item.points)
             self.breaches(state, item.card_span, item.span)
         elif kind is Pass:
             state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
             self.breaches(state, item.partner_span, item.span)
         elif kind is Declare:
             seat = seat_index[item.seat]
-            cards = [_known(c).index for c in item.cards]
+            cards = [c.index for c in item.cards]
             if item.scored:
                 partner = seat_index.get(item.partner, -2) if item.partner is not None else -1
-                state.declare(
-                    seat, item.kind, cards, item.points, [_known(c).index for c in item.partner_cards], partner
-                )
+                state.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards], partner)
             else:
                 state.show(seat, item.kind, cards)
             for breach in state.breaches:
@@ -705,7 +730,6 @@ class _Replayer:
             self.claim(item, state)
         else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
-        return state
 
     def claim(self, item: Claim, state: DealState) -> None:
         rules = state.rules
@@ -784,14 +808,14 @@ def _legal(item: Any, state: DealState) -> bool:
     seat_index = state.rules.seat_index
     try:
         if kind is Declare:
-            cards = [_known(c).index for c in item.cards]
+            cards = [c.index for c in item.cards]
             if item.scored:
-                partner_cards = [_known(c).index for c in item.partner_cards]
+                partner_cards = [c.index for c in item.partner_cards]
                 trial.declare(seat_index[item.seat], item.kind, cards, item.points, partner_cards)
             else:
                 trial.show(seat_index[item.seat], item.kind, cards)
         elif kind is Exchange:
-            trial.exchange(seat_index[item.seat], _known(item.card).index, item.points)
+            trial.exchange(seat_index[item.seat], item.card.index, item.points)
         else:
             trial.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
     except (TypeError, KeyError):

@@ -16,21 +16,30 @@ def _cards(cards: list[Card]) -> str:
 
 
 _PHRASES = {
-    "seven_exchange": "exchanges the seven of trumps {cards} for the turn-up",
+    "seven_exchange": "exchanges {cards} for the turn-up {turnup}",
+    "seven_shown": "shows {cards}, the other seven of trumps",
     "seven_played": "plays the seven of trumps {cards}",
     "turnup_seven": "deals with a seven turned up {cards}",
     "last_trick": "wins the last trick",
     "brisques": "brisques",
+    "card_points": "card points {cards}",
+    "cut_guess": "guessed the cut",
+    "cut_lift": "lifted exactly the cut",
+    "goes_out": "goes out",
 }
 
 
-def describe_scoring(event: Scoring) -> str:
-    """One line for a scoring event: ``N declares royal marriage KC QC +40``."""
+def describe_scoring(event: Scoring, turnup: Card | None = None) -> str:
+    """One line for a scoring event: ``N declares royal marriage KC QC +40``; ``turnup`` is the turn-up an
+    exchange takes (the one before it)."""
     cards = _cards(list(event.cards)) if event.cards else ""
     phrase = _PHRASES.get(event.kind)
-    if phrase is None:
+    if phrase is None and event.kind.startswith("penalty_"):
+        phrase = f"penalty {event.kind[len('penalty_') :]}"
+    elif phrase is None:
         phrase = f"declares {event.kind.replace('_', ' ')} {{cards}}"
-    return f"{event.seat} {phrase.format(cards=cards).strip()} +{event.points}"
+    words = phrase.format(cards=cards, turnup=turnup or "").strip()
+    return f"{event.seat} {words} {event.points:+d}"
 
 
 def _comment(text: str, indent: str) -> list[str]:
@@ -48,7 +57,7 @@ def _trick_lines(trick: TrickResult, show_hands: bool) -> list[str]:
             extra = f"   table: {_cards(table)}" if table else ""
             lines.append(f"    {seat} held {_cards(cards)}{extra}")
     for event in trick.scoring:
-        lines.append(f"    {describe_scoring(event)}")
+        lines.append(f"    {describe_scoring(event, trick.before.turnup)}")
     if trick.draws:
         lines.append("    draws " + ", ".join(f"{s} {c}" for s, c in trick.draws) + f"   (stock {trick.after.stock})")
     lines.append("    score " + ", ".join(f"{s} {v}" for s, v in trick.scores.items()))
