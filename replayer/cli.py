@@ -87,7 +87,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_infer(args: argparse.Namespace) -> int:
     from .check import NotText, check_record, print_diagnostics, read_text, unknown_lines
-    from .completion import completed_text
+    from .completed_record import completed_text
     from .notation import parse_record
 
     source, out = Path(args.file), Path(args.out)
