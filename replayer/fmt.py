@@ -129,14 +129,27 @@ def record_shape(value: Any) -> Any:
         return value.value
     if type(value).__module__ == cards.__name__:  # a card, known or not (``Q?``): compared as printed
         return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [f.name for f in dataclasses.fields(value) if not _is_positions(getattr(value, f.name))]
+    names = _fields(value)
+    if names is not None:
+        fields = [name for name in names if not _is_positions(getattr(value, name))]
         return (type(value).__name__, *((name, record_shape(getattr(value, name))) for name in fields))
     if isinstance(value, dict):
         return tuple((k, record_shape(v)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return tuple(record_shape(v) for v in value)
     return value
+
+
+def _fields(value: Any) -> tuple[str, ...] | None:
+    """The fields of a record's part (replayer/record.py lists them in ``__match_args__``) or of a dataclass."""
+    if type(value).__module__ == _record_module:
+        return tuple(type(value).__match_args__)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple(f.name for f in dataclasses.fields(value))
+    return None
+
+
+_record_module = Record.__module__
 
 
 def _is_positions(value: Any) -> bool:
