@@ -247,6 +247,30 @@ def read_fast(text: str, path: str, first_line: int = 1) -> Record | None:
     return None if builder.diagnostics else builder.record
 
 
+def syntax_errors(text: str, path: str = "<record>") -> list[Diagnostic]:
+    """Lark's syntax errors of a text, each as a diagnostic (up to a limit); empty when Lark accepts it.
+
+    Lark reports the first error; the line it is on is then blanked and the text parsed again, for the next one.
+    """
+    from lark.exceptions import UnexpectedInput
+
+    diagnostics: list[Diagnostic] = []
+    work = text
+    while True:
+        try:
+            _parser().parse(work)
+            break
+        except UnexpectedInput as exc:
+            diag = _syntax_diagnostic(exc, text, path)
+            if diagnostics and diagnostics[-1].span == diag.span:
+                break
+            diagnostics.append(diag)
+            if len(diagnostics) >= _MAX_SYNTAX_ERRORS or diag.code == "BZ004" or diag.span is None:
+                break
+            work = _blank_line(work, diag.span.line)
+    return diagnostics
+
+
 def _lark_tree(text: str, path: str) -> Tree:
     """Lark's tree of a record; every syntax error is reported (up to a limit) in one :class:`NotationError`."""
     from lark.exceptions import UnexpectedInput

@@ -41,13 +41,24 @@ __all__ = [
     "deal_has_unknowns",
 ]
 
-Where = Span | tuple[int, int, int]
-"""A position as a field holds it: a Span, or (line, column, length) until it is first asked for."""
+Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]]
+"""A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``, or
+``(line, base, (start, end))``: the offsets of a token on one line in the text read, ``base`` the offset before the
+line's first character (what a regular expression's match gives, without arithmetic)."""
+
+
+def _made(value: Any) -> Span:
+    """The Span of a position held as a tuple."""
+    line, column, length = value
+    if length.__class__ is tuple:
+        start, end = length
+        return Span(line, start - column, end - start)
+    return Span(line, column, length)
 
 
 class _Span:
-    """A position field over a slot named with a leading underscore: a ``(line, column, length)`` tuple in it is
-    made a Span (and kept) when the field is first read."""
+    """A position field over a slot named with a leading underscore: a tuple in it (see ``Where``) is made a Span
+    (and kept) when the field is first read."""
 
     __slots__ = ("slot",)
 
@@ -59,11 +70,11 @@ class _Span:
             return self
         value = self.slot.__get__(obj)
         if value.__class__ is tuple:
-            value = Span(*value)
+            value = _made(value)
             self.slot.__set__(obj, value)
         return value
 
-    def __set__(self, obj: object, value: Span | tuple[int, int, int] | None) -> None:
+    def __set__(self, obj: object, value: Where | None) -> None:
         self.slot.__set__(obj, value)
 
 
@@ -71,7 +82,7 @@ def _spans(values: Any) -> list[Span]:
     """A list of positions with its tuples made Spans (in place: the list is the record's)."""
     for index, value in enumerate(values):
         if value.__class__ is tuple:
-            values[index] = Span(*value)
+            values[index] = _made(value)
     return values  # type: ignore[no-any-return]
 
 
@@ -240,12 +251,12 @@ class Declare(_Node):
         span: Where,
         kind_span: Where | None,
         points_span: Where | None,
-        card_spans: list[Span] | list[tuple[int, int, int]],
+        card_spans: list[Any],
         scored: bool = True,
         comments: list[Comment] | None = None,
         partner: str | None = None,
         partner_cards: list[CardLike] | None = None,
-        partner_card_spans: list[Span] | list[tuple[int, int, int]] | None = None,
+        partner_card_spans: list[Any] | None = None,
     ) -> None:
         self.seat = seat
         self.kind = kind
@@ -510,9 +521,7 @@ class Deal(_Node):
         self.turnup = turnup
         self.hands = hands if hands is not None else {}
         self.hand_spans = hand_spans if hand_spans is not None else {}
-        self._hand_card_spans: dict[str, list[Span]] | dict[str, list[tuple[int, int, int]]] = (
-            hand_card_spans if hand_card_spans is not None else {}
-        )
+        self._hand_card_spans: dict[str, list[Any]] = hand_card_spans if hand_card_spans is not None else {}
         self.stock = stock
         self.cut = cut
         self.guess = guess
