@@ -131,7 +131,7 @@ def read_chess(pgn: str) -> None:
 def throughput(name: str, text: str, path: Path, repeat: int) -> None:
     """Parse-only and full validation rates of a corpus, each paired with a python-chess run of the same size."""
     from replayer.cli import _Outcome, _validate_file
-    from replayer.notation import parse_record
+    from replayer.reader import read_record
 
     games = split_games(text)
     events = count_events(text)
@@ -142,7 +142,7 @@ def throughput(name: str, text: str, path: Path, repeat: int) -> None:
     chess_rates, parse_rates, full_rates = [], [], []
     for _ in range(repeat):
         chess_rates.append(plies / timed(lambda: read_chess(pgn)))
-        parse_rates.append(events / timed(lambda: [parse_record(g) and None for g in games]))
+        parse_rates.append(events / timed(lambda: [read_record(g) and None for g in games]))
         outcome: list[_Outcome] = []
         full_rates.append(events / timed(lambda out=outcome: out.append(_validate_file(str(path), False, True))))
         assert outcome[0].valid and outcome[0].games == len(games), outcome[0].stderr[:500]
@@ -164,12 +164,12 @@ def throughput(name: str, text: str, path: Path, repeat: int) -> None:
 
 def render(games: list[str], count: int, repeat: int) -> None:
     from replayer import lesson
-    from replayer.notation import parse_record
+    from replayer.reader import read_record
     from replayer.render import render_site
     from replayer.replay import replay_record
 
     sample = games[:count]
-    results = [replay_record(parse_record(g)) for g in sample]
+    results = [replay_record(read_record(g)) for g in sample]
     only, whole = [], []
     with tempfile.TemporaryDirectory() as folder:
         render_site(results[:1], Path(folder) / "warm", lang="en")
@@ -183,7 +183,7 @@ def render(games: list[str], count: int, repeat: int) -> None:
             whole.append(
                 timed(
                     lambda k=k: render_site(
-                        [replay_record(parse_record(g)) for g in sample], Path(folder) / f"b{k}", lang="en"
+                        [replay_record(read_record(g)) for g in sample], Path(folder) / f"b{k}", lang="en"
                     )
                 )
             )

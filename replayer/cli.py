@@ -398,7 +398,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_infer(args: argparse.Namespace) -> int:
     from .completion import completed_text
-    from .notation import parse_record
+    from .reader import read_record
     from .replay import replay_record
 
     source, out = Path(args.file), Path(args.out)
@@ -418,7 +418,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
         print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
         return 1
     try:
-        record = parse_record(text, str(source))
+        record = read_record(text, str(source))
     except NotationError as exc:
         from .replay import ReplayResult
 

@@ -807,10 +807,10 @@ def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int],
 
 def replay_text(text: str, path: str = "<record>", analyse: bool = False) -> ReplayResult:
     """Parse and replay; syntax errors become diagnostics too (``analyse``: see :func:`replay_record`)."""
-    from .notation import parse_record
+    from .reader import read_record
 
     try:
-        record = parse_record(text, path)
+        record = read_record(text, path)
     except NotationError as exc:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)

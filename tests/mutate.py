@@ -63,7 +63,7 @@ from replayer.engine import (
 from replayer.errors import NotationError, RuleViolation, Span
 from replayer.fmt import format_text
 from replayer.melds import matches
-from replayer.notation import parse_record
+from replayer.reader import read_record
 from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Pass, Record, ScoreCheck, Trick
 from replayer.replay import replay_text, to_json
 from replayer.rules import RuleProfile, load_rules
@@ -145,7 +145,7 @@ def walk(text: str) -> Walk:
     Raises :class:`NotApplicable` for a record that is not valid or holds unknown cards.
     """
     try:
-        record = parse_record(text)
+        record = read_record(text)
     except NotationError as exc:
         raise NotApplicable(str(exc)) from None
     if not replay_text(text).valid:
@@ -708,7 +708,7 @@ def draw_out_of_order(w: Walk) -> Iterator[Mutant]:
 def walk_stocked(w: Walk) -> Walk:
     """The walk of the record with its stock written out (the record is re-parsed to find the new positions)."""
     text = with_stock(w)
-    record = parse_record(text)
+    record = read_record(text)
     deals = []
     for (_, dw), deal in zip(w.deals, [d for g in record.games for d in g.deals], strict=True):
         drawn = [d for t in deal.tricks for i in t.items if isinstance(i, Draws) for d in i.draws]
@@ -898,7 +898,7 @@ def no_ops(w: Walk, rng: random.Random) -> Iterator[NoOp]:
     yield NoOp("stock-written", stocked, "each deal's stock written out")
     draws = {
         i.span.line
-        for g in parse_record(stocked).games
+        for g in read_record(stocked).games
         for d in g.deals
         for t in d.tricks
         for i in t.items

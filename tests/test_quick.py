@@ -1004,7 +1004,7 @@ def test_a_valid_file_is_validated_without_the_reader_or_the_engine(tmp_path: Pa
         "import sys\n"
         "from replayer.cli import main\n"
         f"assert main(['validate', {str(path)!r}]) == 0\n"
-        "heavy = ('lark', 'replayer.notation', 'replayer.fastread', 'replayer.record', 'replayer.engine',"
+        "heavy = ('lark', 'replayer.notation', 'replayer.reader', 'replayer.record', 'replayer.engine',"
         " 'replayer.replay', 'dataclasses', 'inspect', 'typing')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )

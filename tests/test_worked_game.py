@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import GAMES
 
-from replayer.notation import parse_file
+from replayer.reader import read_file
 from replayer.record import ScoreCheck
 from replayer.replay import replay_record, to_json
 
@@ -37,7 +37,7 @@ SOUTH_WINS = {6, 8, 11, 12, 17, 25, 26, 27, 28, 29, 30, 32}
 
 @pytest.fixture(scope="module")
 def replayed():  # type: ignore[no-untyped-def]
-    record = parse_file(WORKED)
+    record = read_file(WORKED)
     return record, replay_record(record)
 
 
