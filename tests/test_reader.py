@@ -74,30 +74,7 @@ def agrees(text: str) -> bool:
     mine, lark = reader_statements(text), lark_statements(text)
     assert (mine is None) == (lark is None), "the reader accepts" if lark is None else "Lark accepts"
     assert mine == lark
-    _same_as_the_old_reader(text)
     return mine is not None
-
-
-OLD_COMPARED = [0]
-
-
-def _same_as_the_old_reader(text: str) -> None:
-    """One-off, while the old builder exists: the same Record (positions included) or the same diagnostics."""
-    outcomes = []
-    for read in (notation.parse_record, reader.read_record):
-        try:
-            outcomes.append(read(text, "p.bzq"))
-        except NotationError as exc:
-            outcomes.append(exc.diagnostics)
-    old, new = outcomes
-    assert type(old) is type(new)
-    assert old == new
-    OLD_COMPARED[0] += 1
-    import os
-
-    if os.environ.get("COUNT_OLD"):
-        with open(os.environ["COUNT_OLD"], "a") as handle:
-            handle.write("1\n")
 
 
 RECORDS = sorted(GAMES.glob("*.bzq")) + sorted((DATA / "invalid").glob("*.bzq"))
