@@ -56,6 +56,10 @@ _UNROLL = {
 # The statements tried first for a line's first character: most lines of a record are these.
 _FREQUENT = ("trick_stmt", "draws_stmt", "score_stmt", "declare_stmt", "exchange_stmt", "comment_stmt")
 
+# Statements that usually follow one another, read with one match (a block): a trick, its draws and the running
+# score. The first is required, the others optional; each keeps its own groups, named with a prefix.
+_BLOCKS = {"trick_block": (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_"))}
+
 _STATEMENTS = "_statement"
 _END_MARK = "\x00end\x00"
 _NEWLINE = "_NL"
@@ -134,6 +138,12 @@ def _noncapturing(regex: str) -> str:
     if re.compile(result).groups:
         raise GrammarCompileError(f"capturing groups left in {result!r}")
     return result
+
+
+def _parse(regex: str) -> Any:
+    from re import _parser as p  # type: ignore[attr-defined]
+
+    return p.parse(regex)
 
 
 def _escape_char(code: int) -> str:
@@ -248,6 +258,105 @@ class _FirstCharacters:
         return True
 
 
+_PREFIX = 4
+"""How many characters of two terminals' matches are compared to tell whether both can match at one place."""
+
+_char_sets: dict[str, frozenset[str] | None] = {}
+
+
+def _char_set(pattern: str) -> frozenset[str] | None:
+    """The characters a one-character expression matches; None for most of Unicode (a negated class)."""
+    if pattern not in _char_sets:
+        if "^" in pattern or "." in pattern or "\\W" in pattern or "\\S" in pattern or "\\D" in pattern:
+            _char_sets[pattern] = None
+        else:
+            _char_sets[pattern] = frozenset(re.findall(pattern, _all_characters()))
+    return _char_sets[pattern]
+
+
+def _chars_meet(a: str, b: str) -> bool:
+    """Whether two one-character expressions match a character in common."""
+    set_a, set_b = _char_set(a), _char_set(b)
+    if set_a is not None and set_b is not None:
+        return not set_a.isdisjoint(set_b)
+    if set_a is not None:
+        return any(re.match(b, ch) for ch in set_a)
+    if set_b is not None:
+        return any(re.match(a, ch) for ch in set_b)
+    return True
+
+
+Starts = frozenset[tuple[tuple[str, ...], bool]]
+
+
+def _starts(items: Any, flags: int) -> Starts:
+    """The first characters of an expression's matches: each (up to _PREFIX one-character expressions, whether a
+    match ends there); a sequence of _PREFIX characters stands for all the longer matches it begins. Zero-width
+    assertions are passed over: there may be more sequences than matches, never fewer."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    def flagged(cls: str, at: int) -> str:
+        return f"(?i:{cls})" if at & c.SRE_FLAG_IGNORECASE else cls
+
+    def join(left: Starts, right: Starts) -> Starts:
+        joined = set()
+        for seq, ended in left:
+            if not ended:
+                joined.add((seq, False))
+                continue
+            for more, done in right:
+                whole = seq + more
+                joined.add((whole[:_PREFIX], False) if len(whole) >= _PREFIX else (whole, done))
+        return frozenset(joined)
+
+    def single(pattern: str) -> Starts:
+        return frozenset({((pattern,), _PREFIX > 1)})
+
+    result: Starts = frozenset({((), True)})
+    for op, av in items:
+        if op is c.LITERAL:
+            part = single(flagged(_escape_char(av), flags))
+        elif op is c.NOT_LITERAL:
+            part = single(flagged(f"[^{_escape_char(av)}]", flags))
+        elif op is c.ANY:
+            part = single("(?s:.)" if flags & c.SRE_FLAG_DOTALL else "[^\\n]")
+        elif op is c.IN:
+            (pattern,), _ = _first_alternatives([(op, av)], flags)
+            part = single(pattern)
+        elif op is c.BRANCH:
+            part = frozenset().union(*(_starts(branch, flags) for branch in av[1]))
+        elif op is c.SUBPATTERN:
+            _, add, remove, inner = av
+            part = _starts(inner, (flags | add) & ~remove)
+        elif op is c.ATOMIC_GROUP:
+            part = _starts(av, flags)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            low, high, inner = av
+            once = _starts(inner, flags)
+            current: Starts = frozenset({((), True)})
+            gathered: set[tuple[tuple[str, ...], bool]] = set()
+            for count in range(min(high, low + _PREFIX + 1) + 1):
+                if count >= low:
+                    gathered |= current
+                current = join(current, once)
+            part = frozenset(gathered)
+        elif op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+            continue
+        else:
+            raise GrammarCompileError(f"an expression the compiler does not know: {op}")
+        result = join(result, part)
+    return result
+
+
+def _can_meet(a: Starts, b: Starts) -> bool:
+    """Whether two terminals can both match at one place: some start of each agrees with the other's."""
+    for seq_a, _ in a:
+        for seq_b, _ in b:
+            if all(_chars_meet(x, y) for x, y in zip(seq_a, seq_b, strict=False)):
+                return True
+    return False
+
+
 @dataclass
 class _Terminal:
     name: str
@@ -259,6 +368,8 @@ class _Terminal:
     kept: bool
     """Whether the tree keeps its tokens (Lark filters out anonymous strings and names starting with ``_``)."""
     first: _FirstCharacters
+    starts: Starts
+    """The first characters of its matches (see _starts)."""
 
 
 # --- the parser ------------------------------------------------------------------------------------------------
@@ -305,6 +416,7 @@ class _Grammar:
                 (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
                 not filtered.get(t.name, True) and not t.name.startswith("_") and t.name not in self.ignore,
                 _FirstCharacters(t.pattern.to_regexp()),
+                _starts(_parse(t.pattern.to_regexp()), 0),
             )
         self.literals = {t.literal: t.name for t in self.terminals.values() if t.literal is not None}
         # Lark's lexer retypes a string matched whole by a regular expression terminal of the same priority
@@ -315,6 +427,7 @@ class _Grammar:
             if callbacks:
                 raise GrammarCompileError(f"a lexer state retypes strings ({sorted(callbacks)}): not supported")
         self._contexts: dict[int, list[str]] = {}
+        self._meet: dict[tuple[str, str], bool] = {}
 
     def context_names(self, state: int) -> list[str]:
         """The terminals the contextual lexer tries in a parser state, in its order (ignored ones included)."""
@@ -380,8 +493,17 @@ class _Grammar:
         order = self.context(stack[-1])
         if name not in order:
             raise GrammarCompileError(f"{name} is not allowed by the parser where the grammar puts it")
-        first = self.terminals[name].first
-        return tuple(e for e in order[: order.index(name)] if self.terminals[e].first.overlaps(first))
+        return tuple(e for e in order[: order.index(name)] if self.meet(e, name))
+
+    def meet(self, a: str, b: str) -> bool:
+        """Whether two terminals can both match at one place (so the one tried first must be ruled out)."""
+        key = (a, b) if a < b else (b, a)
+        if key not in self._meet:
+            first_a, first_b = self.terminals[a].first, self.terminals[b].first
+            self._meet[key] = first_a.overlaps(first_b) and _can_meet(
+                self.terminals[a].starts, self.terminals[b].starts
+            )
+        return self._meet[key]
 
 
 # --- the expressions -------------------------------------------------------------------------------------------
@@ -900,6 +1022,22 @@ def _assignment(lines: list[str], head: str, value: str, indent: int = 0, suffix
     lines.append(pad + ")" + suffix)
 
 
+def _blocks(statements: list[_Pattern]) -> dict[str, str]:
+    """The expressions of _BLOCKS: each statement's own, one after the other (a statement's expression ends where
+    the next statement starts, and reads it only one way), its groups' names prefixed."""
+    regexes = {p.key: p.regex for p in statements}
+    blocks = {}
+    for key, parts in _BLOCKS.items():
+        pieces = []
+        for index, (rule, prefix) in enumerate(parts):
+            regex = regexes[rule].replace("(?P<", f"(?P<{prefix}")
+            pieces.append(regex if index == 0 else f"(?:{regex})?")
+        blocks[key] = "".join(pieces)
+        if re.compile(blocks[key]).groups != sum(re.compile(regexes[r]).groups for r, _ in parts):
+            raise GrammarCompileError(f"{key}: a group that is not named")
+    return blocks
+
+
 def generate(text: str | None = None) -> str:
     """The source of replayer/grammar_tables.py for the grammar ``text`` (the grammar file's when None)."""
     if text is None:
@@ -916,7 +1054,9 @@ def generate(text: str | None = None) -> str:
         "ELEMENTS: the expressions of the repeated parts, matched one after another over their region. LAYOUT: the",
         "named groups of each expression in order, each (name, terminal or element, whether a region): a token's",
         "terminal, or the key of the element that reads a region. PRELUDE: the blanks and blank lines at a record's",
-        "start. DISPATCH: the statements a line starting with a character may be, to try in this order.",
+        "start. DISPATCH: the statements a line starting with a character may be, to try in this order. BLOCKS:",
+        "statements that usually follow one another (a trick, its draws, the score), read with one match: the first",
+        "statement's expression, then the others' (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).",
         '"""',
         "",
         f"GRAMMAR_SHA256 = {_string(grammar_sha256(text))}",
@@ -929,6 +1069,10 @@ def generate(text: str | None = None) -> str:
         for pattern in patterns:
             _assignment(lines, f"{_string(pattern.key)}: ", pattern.regex, 4, ",")
         lines.extend(["}", ""])
+    lines.append("BLOCKS: dict[str, str] = {")
+    for key, block in _blocks(statements).items():
+        _assignment(lines, f"{_string(key)}: ", block, 4, ",")
+    lines.extend(["}", ""])
     lines.append("LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {")
     for pattern in [*statements, *compiler.elements.values()]:
         rows = [f"({_string(e.name)}, {_string(e.target)}, {e.element is not None})" for e in pattern.entries]

@@ -25,7 +25,7 @@ from itertools import pairwise
 
 from .cards import _CANONICAL, Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
-from .grammar_tables import DISPATCH, ELEMENTS, LAYOUT, PRELUDE, STATEMENTS
+from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, LAYOUT, PRELUDE, STATEMENTS
 from .record import (
     Claim,
     Comment,
@@ -133,11 +133,24 @@ class Token:
         return f"Token({self.type!r}, {self.text!r}, {self.line}, {self.column})"
 
 
+_layouts: dict[str, tuple[tuple[int, str, bool], ...]] = {}
+
+
+def _layout(key: str) -> tuple[tuple[int, str, bool], ...]:
+    """LAYOUT's entries of an expression with the numbers of their groups: (group, terminal or element, region)."""
+    layout = _layouts.get(key)
+    if layout is None:
+        index = _pattern(key).groupindex
+        layout = _layouts[key] = tuple((index[name], target, region) for name, target, region in LAYOUT[key])
+    return layout
+
+
 def _raw_tokens(key: str, match: re.Match[str], text: str) -> list[tuple[str, str, int]]:
     """The tokens the tree of a statement (or of an element) keeps, in order: (terminal, text, offset)."""
     found: list[tuple[str, str, int]] = []
-    for name, target, region in LAYOUT[key]:
-        start, stop = match.span(name)
+    regs = match.regs
+    for group, target, region in _layout(key):
+        start, stop = regs[group]
         if start < 0:
             continue
         if not region:
@@ -177,24 +190,28 @@ class Statement:
 class _Where:
     """Lines and columns of offsets in a statement (several lines when a comment or a question spans them)."""
 
-    __slots__ = ("line", "start", "starts", "text")
+    __slots__ = ("base", "line", "one_line", "start", "text")
 
-    def __init__(self, text: str, start: int, line: int) -> None:
+    def __init__(self, text: str, start: int, line: int, end: int = -1) -> None:
         self.text = text
         self.start = start
         self.line = line
-        self.starts = text.rfind("\n", 0, start) + 1  # the offset of the statement's line
+        self.base = text.rfind("\n", 0, start)  # the offset before the statement's line
+        # Whether nothing before ``end`` (the statement's line break) spans lines: a comment or a question may.
+        self.one_line = end >= 0 and text.find("\n", start, end) < 0
 
     def at(self, pos: int) -> tuple[int, int]:
         """The 1-based line and column of an offset in the statement."""
         text = self.text
         before = text.rfind("\n", self.start, pos)
         if before < 0:
-            return self.line, pos - self.starts + 1
+            return self.line, pos - self.base
         return self.line + text.count("\n", self.start, pos), pos - before
 
     def span(self, pos: int, value: str) -> Where:
         """The position of a token: a token over several lines is underlined on its first."""
+        if self.one_line:
+            return self.line, self.base, (pos, pos + len(value))
         line, column = self.at(pos)
         cut = value.find("\n")
         return line, column, max(1, len(value) if cut < 0 else cut)
@@ -350,6 +367,25 @@ def _check_layout() -> None:
             raise ImportError(f"replayer/grammar_tables.py: {key} has the groups {found}, the reader reads {names}")
 
 
+_BLOCK_NAMES = tuple(
+    prefix + name
+    for key, prefix in (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_"))
+    for name in (*_FAST_LAYOUT[key], "nl")
+)
+_blocks: list[re.Pattern[str]] = []
+
+
+def _block() -> re.Pattern[str]:
+    """The expression of a trick's block (BLOCKS), whose groups the build reads by number."""
+    if not _blocks:
+        pattern = re.compile(BLOCKS["trick_block"])
+        names = tuple(sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
+        if names != _BLOCK_NAMES:
+            raise ImportError(f"replayer/grammar_tables.py: the trick's block has the groups {names}")
+        _blocks.append(pattern)
+    return _blocks[0]
+
+
 class _Builder:
     """Groups the flat statements into games, deals and tricks."""
 
@@ -378,10 +414,30 @@ class _Builder:
         compiled = _compiled
         fast_paths = _FAST
         handlers = _HANDLERS
+        block = _block()
         while pos < size:
             keys = dispatch.get(text[pos])
             if keys is None:
                 return False
+            if keys[0] == "trick_stmt":
+                # Most tricks are a line of two plays, then the draws and the score: one match reads the three.
+                match = block.match(text, pos)
+                if match is not None:
+                    regs = match.regs
+                    groups = match.groups()
+                    if self.fast_trick(regs, groups, line, rfind("\n", 0, pos)):
+                        last = _TRICK_NL
+                        for fast, first, nl in _BLOCK_PARTS:
+                            if regs[first + 1][0] < 0:
+                                continue
+                            start, end = regs[last]
+                            below = line + count("\n", start, end)
+                            if not fast(self, regs, groups, first, below, rfind("\n", start, end)):
+                                break
+                            line, last = below, nl
+                        start, pos = regs[last]
+                        line += count("\n", start, pos)
+                        continue
             for key in keys:
                 match = (compiled.get(key) or _pattern(key)).match(text, pos)
                 if match is not None:
@@ -389,11 +445,11 @@ class _Builder:
             else:
                 return False
             end = match.end()
-            fast = fast_paths.get(key)
+            fast = fast_paths.get(key)  # type: ignore[assignment]
             # A statement of the commonest shapes (nothing repeated, no comment: all on one line) is built from
             # its groups; its line and the offset before the line's first character are all its positions need.
-            if fast is None or not fast(self, match, line, rfind("\n", 0, pos)):
-                self.where = _Where(text, pos, line)
+            if fast is None or not fast(self, match.regs, match.groups(), 0, line, rfind("\n", 0, pos)):
+                self.where = _Where(text, pos, line, match.start("nl"))
                 handlers[key](self, key, _raw_tokens(key, match, text))
             line += count("\n", pos, end)
             pos = end
@@ -483,13 +539,16 @@ class _Builder:
 
     # --- the commonest statements, from their groups (False: not of the common shape, read from the tokens)
 
-    def fast_trick(self, match: re.Match[str], line: int, base: int) -> bool:
-        """A trick of two plays without questions or comments (``base``: the offset before its line)."""
-        (_, kw, _, q1, seat1, card1, q2, seat2, card2, more, winner, comments, _) = match.regs
-        if q1[0] != q1[1] or q2[0] != q2[1] or seat2[0] < 0 or more[0] != more[1] or comments[0] != comments[1]:
+    # Each takes its match's spans and texts (``regs``, ``groups``), where its groups start (``first``: the group
+    # before its first), its line and ``base``, the offset before that line; False where the statement is not of the
+    # common shape (it is then read from its tokens).
+
+    def fast_trick(self, regs: Any, groups: Any, line: int, base: int) -> bool:
+        """A trick of two plays without questions or comments."""
+        (_, number, q1, s1, c1, q2, s2, c2, more, w, comments) = groups[:11]
+        if q1 or q2 or more or comments or s2 is None:  # (an empty region's text is "", a missing group's None)
             return False
-        (_, number, _, s1, c1, _, s2, c2, _, w, _, _) = match.groups()
-        span = (line, base, kw)
+        span = (line, base, regs[1])
         deal = self.deal
         if deal is None:
             deal = self.ensure_deal(span)
@@ -498,55 +557,56 @@ class _Builder:
                 "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
             )
         plays = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, card1))
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[5]))
         if card is not None:
-            plays.append(Play(_SEATS.get(s1) or self.seat(s1), card, (line, base, card1), (line, base, seat1)))
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, card2))
+            plays.append(Play(_SEATS.get(s1) or self.seat(s1), card, (line, base, regs[5]), (line, base, regs[4])))
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[8]))
         if card is not None:
-            plays.append(Play(_SEATS.get(s2) or self.seat(s2), card, (line, base, card2), (line, base, seat2)))
+            plays.append(Play(_SEATS.get(s2) or self.seat(s2), card, (line, base, regs[8]), (line, base, regs[7])))
         if w is None:
             trick = Trick(int(number), plays, None, None, span)
         else:
-            trick = Trick(int(number), plays, _SEATS.get(w) or self.seat(w), (line, base, winner), span)
+            trick = Trick(int(number), plays, _SEATS.get(w) or self.seat(w), (line, base, regs[10]), span)
         deal.tricks.append(trick)
         self.trick = self.target = trick
         return True
 
-    def fast_draws(self, match: re.Match[str], line: int, base: int) -> bool:
+    def fast_draws(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """Two draws without comments."""
-        (_, kw, seat1, card1, seat2, card2, more, comments, _) = match.regs
-        if seat2[0] < 0 or more[0] != more[1] or comments[0] != comments[1]:
+        (s1, c1, s2, c2, more, comments) = groups[first + 1 : first + 7]
+        if more or comments or s2 is None:
             return False
-        (_, s1, c1, s2, c2, _, _, _) = match.groups()
-        span = (line, base, kw)
+        span = (line, base, regs[first + 1])
         trick = self.trick
         if trick is None or (self.deal is not None and self.deal.end):
             trick = self.trick_item(span)
         draws = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, card1))
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[first + 3]))
         if card is not None:
-            draws.append(Draw(_SEATS.get(s1) or self.seat(s1), card, (line, base, card1), (line, base, seat1)))
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, card2))
+            draws.append(
+                Draw(
+                    _SEATS.get(s1) or self.seat(s1), card, (line, base, regs[first + 3]), (line, base, regs[first + 2])
+                )
+            )
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[first + 5]))
         if card is not None:
-            draws.append(Draw(_SEATS.get(s2) or self.seat(s2), card, (line, base, card2), (line, base, seat2)))
+            draws.append(
+                Draw(
+                    _SEATS.get(s2) or self.seat(s2), card, (line, base, regs[first + 5]), (line, base, regs[first + 4])
+                )
+            )
         if trick is not None:
             item = Draws(draws, span)
             trick.items.append(item)
             self.target = item
         return True
 
-    def fast_score(self, match: re.Match[str], line: int, base: int) -> bool:
+    def fast_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """A running score of two seats (or sides) without comments."""
-        regs = match.regs
-        more, comments = regs[8], regs[9]
-        if regs[7][0] < 0 or more[0] != more[1] or comments[0] != comments[1]:
+        values = self.seat_values(regs, groups, first + 1, line, base)
+        if values is None:
             return False
-        (_, seat1, side1, value1, seat2, side2, value2, _, _, _) = match.groups()
-        span = (line, base, regs[1])
-        values = [
-            SeatValue(_SEATS.get(seat1) or self.seat(seat1 or side1), int(value1), (line, base, regs[4])),
-            SeatValue(_SEATS.get(seat2) or self.seat(seat2 or side2), int(value2), (line, base, regs[7])),
-        ]
+        span = (line, base, regs[first + 1])
         trick = self.trick
         if trick is None or (self.deal is not None and self.deal.end):
             trick = self.trick_item(span)
@@ -556,31 +616,31 @@ class _Builder:
             self.target = item
         return True
 
-    def fast_end(self, match: re.Match[str], line: int, base: int, what: str) -> bool:
+    def fast_end(self, regs: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
         """brisques, result, total: the numbers of two seats (or sides) without comments."""
-        regs = match.regs
-        more, comments = regs[8], regs[9]
-        if regs[7][0] < 0 or more[0] != more[1] or comments[0] != comments[1]:
+        values = self.seat_values(regs, groups, first + 1, line, base)
+        if values is None:
             return False
-        self.end_statement((line, base, regs[1]), what, self.seat_values(match, line, base, 2))
+        self.end_statement((line, base, regs[first + 1]), what, values)
         return True
 
-    def fast_game_score(self, match: re.Match[str], line: int, base: int) -> bool:
+    def fast_game_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """``game score`` of two seats (or sides) without comments."""
-        regs = match.regs
-        more, comments = regs[9], regs[10]
-        if regs[8][0] < 0 or more[0] != more[1] or comments[0] != comments[1]:
+        values = self.seat_values(regs, groups, first + 2, line, base)
+        if values is None:
             return False
-        self.end_statement((line, base, regs[1]), "game", self.seat_values(match, line, base, 3))
+        self.end_statement((line, base, regs[first + 1]), "game", values)
         return True
 
-    def seat_values(self, match: re.Match[str], line: int, base: int, first: int) -> list[SeatValue]:
-        """The two (seat or side, number) of a fast statement, whose groups start at the group ``first``."""
-        seat1, side1, value1, seat2, side2, value2 = match.group(*range(first, first + 6))
-        regs = match.regs
+    def seat_values(self, regs: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
+        """The two (seat or side, number) of a statement whose groups start after the group ``first`` (its
+        keyword's); None when there are more, or comments."""
+        seat1, side1, value1, seat2, side2, value2, more, comments = groups[first : first + 8]
+        if more or comments or value2 is None:
+            return None
         return [
-            SeatValue(self.seat(seat1 or side1), int(value1), (line, base, regs[first + 2])),
-            SeatValue(self.seat(seat2 or side2), int(value2), (line, base, regs[first + 5])),
+            SeatValue(_SEATS.get(seat1) or self.seat(seat1 or side1), int(value1), (line, base, regs[first + 3])),
+            SeatValue(_SEATS.get(seat2) or self.seat(seat2 or side2), int(value2), (line, base, regs[first + 6])),
         ]
 
     # --- every statement, from its tokens
@@ -636,14 +696,14 @@ class _Builder:
             name = following[1][1:-1] if following is not None and following[0] == "STRING" else ""
             if game is not None:
                 game.players[self.seat(token[1])] = name
-                game.player_spans[self.seat(token[1])] = Span(*self.span(token))
+                game.player_spans[self.seat(token[1])] = _made(self.span(token))
         self.attach(self.comments(tokens))
 
     def on_profile_header(self, key: str, tokens: list[_Tok]) -> None:
         game = self.game_header(tokens[0])
         if game is not None:
             game.profile = tokens[1][1]
-            game.profile_span = Span(*self.span(tokens[1]))
+            game.profile_span = _made(self.span(tokens[1]))
         self.attach(self.comments(tokens))
 
     def on_options_header(self, key: str, tokens: list[_Tok]) -> None:
@@ -652,7 +712,7 @@ class _Builder:
         for name, value in zip(values[::2], values[1::2], strict=True):
             if game is not None:
                 game.options[name[1]] = value[1]
-                game.option_spans[name[1]] = Span(*self.span(name))
+                game.option_spans[name[1]] = _made(self.span(name))
         self.attach(self.comments(tokens))
 
     def on_target_header(self, key: str, tokens: list[_Tok]) -> None:
@@ -675,7 +735,7 @@ class _Builder:
         if name in deal.spans and name != "hand":
             self.error("BZ102", f"a second {name} header in this deal", span)
             return None
-        deal.spans[name] = Span(*span)
+        deal.spans[name] = _made(span)
         return deal
 
     def on_dealer_header(self, key: str, tokens: list[_Tok]) -> None:
@@ -714,7 +774,7 @@ class _Builder:
             if seat in deal.hands:
                 self.error("BZ102", f"a second hand for {seat} in this deal", self.span(tokens[1]))
             deal.hands[seat] = [c for c in cards if c is not None]
-            deal.hand_spans[seat] = Span(*self.span(tokens[1]))
+            deal.hand_spans[seat] = _made(self.span(tokens[1]))
             deal._hand_card_spans[seat] = [self.span(t) for t in tokens[2:] if t[0] == "CARD"]
         self.attach(self.comments(tokens))
 
@@ -959,7 +1019,7 @@ class _Builder:
     def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:
         game = self.ensure_game(self.span(tokens[0]))
         game.winner = self.seat(tokens[1][1])
-        game.winner_span = Span(*self.span(tokens[1]))
+        game.winner_span = _made(self.span(tokens[1]))
         self.target = game
         self.attach(self.comments(tokens))
 
@@ -967,13 +1027,20 @@ class _Builder:
 _HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
     key: getattr(_Builder, f"on_{key}", _Builder.on_end_stmt) for key in STATEMENTS
 }
-_FAST: dict[str, Callable[[_Builder, re.Match[str], int, int], bool]] = {
-    "trick_stmt": _Builder.fast_trick,
+_FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
+    "trick_stmt": lambda b, regs, groups, first, line, base: b.fast_trick(regs, groups, line, base),
     "draws_stmt": _Builder.fast_draws,
     "score_stmt": _Builder.fast_score,
-    "brisques_stmt": lambda b, m, line, base: b.fast_end(m, line, base, "brisques"),
-    "result_stmt": lambda b, m, line, base: b.fast_end(m, line, base, "result"),
-    "total_stmt": lambda b, m, line, base: b.fast_end(m, line, base, "total"),
+    "brisques_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "brisques"),
+    "result_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "result"),
+    "total_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "total"),
     "game_score_stmt": _Builder.fast_game_score,
 }
+# The statements after a trick in its block: (how each is read, the group before its first, its line break's group).
+_TRICK_NL = len(_FAST_LAYOUT["trick_stmt"]) + 1
+_DRAWS_NL = _TRICK_NL + len(_FAST_LAYOUT["draws_stmt"]) + 1
+_BLOCK_PARTS = (
+    (_Builder.fast_draws, _TRICK_NL, _DRAWS_NL),
+    (_Builder.fast_score, _DRAWS_NL, _DRAWS_NL + len(_FAST_LAYOUT["score_stmt"]) + 1),
+)
 _check_layout()
