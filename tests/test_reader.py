@@ -10,6 +10,7 @@ generated from the grammar itself (hypothesis.extra.lark), with example counts a
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -69,11 +70,34 @@ def reader_statements(text: str) -> list[tuple[str, list[tuple[str, str, int, in
     return [(s.rule, [(t.type, t.text, t.line, t.column) for t in s.tokens()]) for s in found]
 
 
+def _outcome(text: str) -> object:
+    """The Record of a text, or its diagnostics."""
+    try:
+        return reader.read_record(text, "p.bzq")
+    except NotationError as exc:
+        return exc.diagnostics
+
+
+def read_from_tokens(text: str) -> object:
+    """The Record (or the diagnostics) with every statement built from its tokens: no statement read straight from
+    its groups, no block of statements read with one match."""
+    fast, block = reader._FAST, reader._block
+    reader._FAST, reader._block = {}, lambda: re.compile("(?!)")  # type: ignore[assignment]
+    try:
+        return _outcome(text)
+    finally:
+        reader._FAST, reader._block = fast, block  # type: ignore[assignment]
+
+
 def agrees(text: str) -> bool:
-    """Check the property for one text; True when both accept it."""
+    """Check the property for one text; True when both accept it. Also: the statements the reader builds straight
+    from their groups make the same Record (positions included) as when built from their tokens."""
     mine, lark = reader_statements(text), lark_statements(text)
     assert (mine is None) == (lark is None), "the reader accepts" if lark is None else "Lark accepts"
     assert mine == lark
+    outcome = _outcome(text)
+    assert type(outcome) is type(read_from_tokens(text))
+    assert outcome == read_from_tokens(text)
     return mine is not None
 
 
