@@ -56,9 +56,13 @@ _UNROLL = {
 # The statements tried first for a line's first character: most lines of a record are these.
 _FREQUENT = ("trick_stmt", "draws_stmt", "score_stmt", "declare_stmt", "exchange_stmt", "comment_stmt")
 
-# Statements that usually follow one another, read with one match (a block): a trick, its draws and the running
-# score. The first is required, the others optional; each keeps its own groups, named with a prefix.
-_BLOCKS = {"trick_block": (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_"))}
+# Statements that usually follow one another, read with one match (a block) in their common shape: a trick, its
+# draws and the running score (or draws and the score). The first is required, the others optional; each is its
+# statement's expression with every repetition read no time (see _Compiler.lean), its groups' names prefixed.
+_BLOCKS = {
+    "trick_block": (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_")),
+    "draws_block": (("draws_stmt", "d_"), ("score_stmt", "s_")),
+}
 
 _STATEMENTS = "_statement"
 _END_MARK = "\x00end\x00"
@@ -607,12 +611,16 @@ class _Names:
 class _Writer:
     """Writes one expression (a statement's or an element's) and registers its groups."""
 
-    def __init__(self, compiler: _Compiler, pattern: _Pattern, rule: str, capture: bool = True) -> None:
+    def __init__(
+        self, compiler: _Compiler, pattern: _Pattern, rule: str, capture: bool = True, lean: bool = False
+    ) -> None:
         self.c = compiler
         self.pattern = pattern
         self.rule = rule
         self.names = _Names()
         self.capture = capture
+        self.lean = lean
+        """Every repetition (after its unrolled iterations) read no time: the statement's common shape."""
         self.ends: list[str] = []
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -662,6 +670,8 @@ class _Writer:
         if isinstance(node, _Star):
             if node.unroll and self.capture:
                 return self.part(_Opt(_Seq((node.item, _Star(node.item, node.unroll - 1)))), stacks, prefix)
+            if self.lean:
+                return "", stacks
             return self.region(node, stacks, prefix)
         if isinstance(node, _Ref):
             inner = self.names.rule(prefix, node.rule) if self.capture else prefix
@@ -921,6 +931,24 @@ class _Compiler:
                 found.append(pattern)
         return found
 
+    def lean(self, rule: str) -> str:
+        """A statement's expression in its common shape: each repetition read no time after the iterations it
+        unrolls. It matches a part of what the statement's expression matches, in the same way: that expression
+        reads a text in one way only (the grammar is unambiguous, the lexer's choices are fixed), and this one is
+        that expression with some of its ways out."""
+        from lark import Tree
+
+        expansions = [
+            e for e in self.g.definitions[rule].tree.children if not (isinstance(e, Tree) and e.data == "alias")
+        ]
+        if len(expansions) != 1:
+            raise GrammarCompileError(f"{rule}: a block's statement has one expansion without an alias")
+        pattern = _Pattern(rule)
+        writer = _Writer(self, pattern, rule, lean=True)
+        tree = self.unrolled(self.ast(expansions[0], rule), rule)
+        regex = writer.rest((_Scope(tree, ""),), self.starts)
+        return self.ends(regex, writer.ends)
+
     def prelude(self) -> str:
         """The blanks and blank lines at the start of a record."""
         start = frozenset({(self.g.start,)})
@@ -1022,18 +1050,17 @@ def _assignment(lines: list[str], head: str, value: str, indent: int = 0, suffix
     lines.append(pad + ")" + suffix)
 
 
-def _blocks(statements: list[_Pattern]) -> dict[str, str]:
-    """The expressions of _BLOCKS: each statement's own, one after the other (a statement's expression ends where
-    the next statement starts, and reads it only one way), its groups' names prefixed."""
-    regexes = {p.key: p.regex for p in statements}
+def _blocks(compiler: _Compiler) -> dict[str, str]:
+    """The expressions of _BLOCKS: each statement's in its common shape, one after the other (a statement's
+    expression ends where the next statement starts), its groups' names prefixed."""
     blocks = {}
     for key, parts in _BLOCKS.items():
         pieces = []
         for index, (rule, prefix) in enumerate(parts):
-            regex = regexes[rule].replace("(?P<", f"(?P<{prefix}")
+            regex = compiler.lean(rule).replace("(?P<", f"(?P<{prefix}")
             pieces.append(regex if index == 0 else f"(?:{regex})?")
         blocks[key] = "".join(pieces)
-        if re.compile(blocks[key]).groups != sum(re.compile(regexes[r]).groups for r, _ in parts):
+        if re.compile(blocks[key]).groups != len(re.compile(blocks[key]).groupindex):
             raise GrammarCompileError(f"{key}: a group that is not named")
     return blocks
 
@@ -1055,8 +1082,9 @@ def generate(text: str | None = None) -> str:
         "named groups of each expression in order, each (name, terminal or element, whether a region): a token's",
         "terminal, or the key of the element that reads a region. PRELUDE: the blanks and blank lines at a record's",
         "start. DISPATCH: the statements a line starting with a character may be, to try in this order. BLOCKS:",
-        "statements that usually follow one another (a trick, its draws, the score), read with one match: the first",
-        "statement's expression, then the others' (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).",
+        "statements that usually follow one another (a trick, its draws, the score), read with one match in their",
+        "common shape (each statement's expression with its repetitions read no time): the first statement, then the",
+        "others (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).",
         '"""',
         "",
         f"GRAMMAR_SHA256 = {_string(grammar_sha256(text))}",
@@ -1070,7 +1098,7 @@ def generate(text: str | None = None) -> str:
             _assignment(lines, f"{_string(pattern.key)}: ", pattern.regex, 4, ",")
         lines.extend(["}", ""])
     lines.append("BLOCKS: dict[str, str] = {")
-    for key, block in _blocks(statements).items():
+    for key, block in _blocks(compiler).items():
         _assignment(lines, f"{_string(key)}: ", block, 4, ",")
     lines.extend(["}", ""])
     lines.append("LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {")

@@ -326,36 +326,31 @@ _SEAT_POINTS = (
     "comment_rep",
 )
 
-# The groups of the commonest statements, which _Builder's fast paths unpack in this order from their match.
+# The groups that _Builder's fast paths read by number: those of the statements of the end of a deal (their own
+# expressions, which the fast path takes only without repetitions or comments) ...
 _FAST_LAYOUT = {
-    "trick_stmt": (
-        "TRICK",
-        "INT",
-        "play1_question_rep",
-        "play1_SEAT",
-        "play1_CARD",
-        "play2_question_rep",
-        "play2_SEAT",
-        "play2_CARD",
-        "play_rep",
-        "winner1_SEAT",
-        "comment_rep",
-    ),
-    "draws_stmt": (
-        "DRAWS",
-        "seat_card1_SEAT",
-        "seat_card1_CARD",
-        "seat_card2_SEAT",
-        "seat_card2_CARD",
-        "seat_card_rep",
-        "comment_rep",
-    ),
     "game_score_stmt": ("GAME", "SCORE", *_SEAT_POINTS),
     **{
         key: (key.split("_")[0].upper(), *_SEAT_POINTS)
         for key in ("score_stmt", "brisques_stmt", "result_stmt", "total_stmt")
     },
 }
+# ... and those of the blocks (BLOCKS): each statement in its common shape, its groups' names prefixed.
+_LEAN = {
+    "t_": ("TRICK", "INT", "play1_SEAT", "play1_CARD", "play2_SEAT", "play2_CARD", "winner1_SEAT", "nl"),
+    "d_": ("DRAWS", "seat_card1_SEAT", "seat_card1_CARD", "seat_card2_SEAT", "seat_card2_CARD", "nl"),
+    "s_": (
+        "SCORE",
+        "seat_points1_SEAT",
+        "seat_points1_SIDE",
+        "seat_points1_INT",
+        "seat_points2_SEAT",
+        "seat_points2_SIDE",
+        "seat_points2_INT",
+        "nl",
+    ),
+}
+_BLOCK_LAYOUT = {"trick_block": ("t_", "d_", "s_"), "draws_block": ("d_", "s_")}
 _END_RULES = {"brisques_stmt": "brisques", "result_stmt": "result", "total_stmt": "total", "game_score_stmt": "game"}
 
 
@@ -367,23 +362,20 @@ def _check_layout() -> None:
             raise ImportError(f"replayer/grammar_tables.py: {key} has the groups {found}, the reader reads {names}")
 
 
-_BLOCK_NAMES = tuple(
-    prefix + name
-    for key, prefix in (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_"))
-    for name in (*_FAST_LAYOUT[key], "nl")
-)
-_blocks: list[re.Pattern[str]] = []
+_blocks: dict[str, re.Pattern[str]] = {}
 
 
-def _block() -> re.Pattern[str]:
-    """The expression of a trick's block (BLOCKS), whose groups the build reads by number."""
-    if not _blocks:
-        pattern = re.compile(BLOCKS["trick_block"])
+def _block(key: str) -> re.Pattern[str]:
+    """The expression of a block (BLOCKS), whose groups the build reads by number."""
+    pattern = _blocks.get(key)
+    if pattern is None:
+        pattern = re.compile(BLOCKS[key])
         names = tuple(sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
-        if names != _BLOCK_NAMES:
-            raise ImportError(f"replayer/grammar_tables.py: the trick's block has the groups {names}")
-        _blocks.append(pattern)
-    return _blocks[0]
+        expected = tuple(prefix + name for prefix in _BLOCK_LAYOUT[key] for name in _LEAN[prefix])
+        if names != expected:
+            raise ImportError(f"replayer/grammar_tables.py: the block {key} has the groups {names}")
+        _blocks[key] = pattern
+    return pattern
 
 
 class _Builder:
@@ -414,27 +406,31 @@ class _Builder:
         compiled = _compiled
         fast_paths = _FAST
         handlers = _HANDLERS
-        block = _block()
+        blocks = _BLOCK_PARTS
         while pos < size:
             keys = dispatch.get(text[pos])
             if keys is None:
                 return False
-            if keys[0] == "trick_stmt":
-                # Most tricks are a line of two plays, then the draws and the score: one match reads the three.
-                match = block.match(text, pos)
+            parts = blocks.get(keys[0])
+            if parts is not None:
+                # Most lines are a trick of two plays, its two draws and the score: one match reads them.
+                match = (_blocks.get(_BLOCK_OF[keys[0]]) or _block(_BLOCK_OF[keys[0]])).match(text, pos)
                 if match is not None:
                     regs = match.regs
                     groups = match.groups()
-                    if self.fast_trick(regs, groups, line, rfind("\n", 0, pos)):
-                        last = _TRICK_NL
-                        for fast, first, nl in _BLOCK_PARTS:
-                            if regs[first + 1][0] < 0:
-                                continue
+                    last = 0  # the group of the line break of the last statement read
+                    for fast, first, nl in parts:
+                        if regs[first + 1][0] < 0:  # (a statement of the block that is not there)
+                            continue
+                        if last:
                             start, end = regs[last]
-                            below = line + count("\n", start, end)
-                            if not fast(self, regs, groups, first, below, rfind("\n", start, end)):
-                                break
-                            line, last = below, nl
+                            below, base = line + count("\n", start, end), rfind("\n", start, end)
+                        else:
+                            below, base = line, rfind("\n", 0, pos)
+                        if not fast(self, regs, groups, first, below, base):
+                            break
+                        line, last = below, nl
+                    if last:
                         start, pos = regs[last]
                         line += count("\n", start, pos)
                         continue
@@ -541,14 +537,14 @@ class _Builder:
 
     # Each takes its match's spans and texts (``regs``, ``groups``), where its groups start (``first``: the group
     # before its first), its line and ``base``, the offset before that line; False where the statement is not of the
-    # common shape (it is then read from its tokens).
+    # shape it reads (it is then read from its tokens). In a block, a statement is already of its common shape.
 
-    def fast_trick(self, regs: Any, groups: Any, line: int, base: int) -> bool:
-        """A trick of two plays without questions or comments."""
-        (_, number, q1, s1, c1, q2, s2, c2, more, w, comments) = groups[:11]
-        if q1 or q2 or more or comments or s2 is None:  # (an empty region's text is "", a missing group's None)
+    def fast_trick(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A trick of two plays (in a block: no questions, no more plays, no comments)."""
+        (_, number, s1, c1, s2, c2, w) = groups[first : first + 7]
+        if s2 is None:
             return False
-        span = (line, base, regs[1])
+        span = (line, base, regs[first + 1])
         deal = self.deal
         if deal is None:
             deal = self.ensure_deal(span)
@@ -557,24 +553,32 @@ class _Builder:
                 "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
             )
         plays = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[5]))
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[first + 4]))
         if card is not None:
-            plays.append(Play(_SEATS.get(s1) or self.seat(s1), card, (line, base, regs[5]), (line, base, regs[4])))
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[8]))
+            plays.append(
+                Play(
+                    _SEATS.get(s1) or self.seat(s1), card, (line, base, regs[first + 4]), (line, base, regs[first + 3])
+                )
+            )
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[first + 6]))
         if card is not None:
-            plays.append(Play(_SEATS.get(s2) or self.seat(s2), card, (line, base, regs[8]), (line, base, regs[7])))
+            plays.append(
+                Play(
+                    _SEATS.get(s2) or self.seat(s2), card, (line, base, regs[first + 6]), (line, base, regs[first + 5])
+                )
+            )
         if w is None:
             trick = Trick(int(number), plays, None, None, span)
         else:
-            trick = Trick(int(number), plays, _SEATS.get(w) or self.seat(w), (line, base, regs[10]), span)
+            trick = Trick(int(number), plays, _SEATS.get(w) or self.seat(w), (line, base, regs[first + 7]), span)
         deal.tricks.append(trick)
         self.trick = self.target = trick
         return True
 
     def fast_draws(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """Two draws without comments."""
-        (s1, c1, s2, c2, more, comments) = groups[first + 1 : first + 7]
-        if more or comments or s2 is None:
+        """Two draws (in a block: no more, no comments)."""
+        (s1, c1, s2, c2) = groups[first + 1 : first + 5]
+        if s2 is None:
             return False
         span = (line, base, regs[first + 1])
         trick = self.trick
@@ -602,7 +606,7 @@ class _Builder:
         return True
 
     def fast_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """A running score of two seats (or sides) without comments."""
+        """A running score of two seats (or sides) (in a block: no more, no comments)."""
         values = self.seat_values(regs, groups, first + 1, line, base)
         if values is None:
             return False
@@ -616,8 +620,14 @@ class _Builder:
             self.target = item
         return True
 
+    def full_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A running score, matched by its own expression: read here without more seats or comments."""
+        return not (groups[first + 7] or groups[first + 8]) and self.fast_score(regs, groups, first, line, base)
+
     def fast_end(self, regs: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
-        """brisques, result, total: the numbers of two seats (or sides) without comments."""
+        """brisques, result, total: the numbers of two seats (or sides) without more seats or comments."""
+        if groups[first + 7] or groups[first + 8]:
+            return False
         values = self.seat_values(regs, groups, first + 1, line, base)
         if values is None:
             return False
@@ -625,7 +635,9 @@ class _Builder:
         return True
 
     def fast_game_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """``game score`` of two seats (or sides) without comments."""
+        """``game score`` of two seats (or sides) without more seats or comments."""
+        if groups[first + 8] or groups[first + 9]:
+            return False
         values = self.seat_values(regs, groups, first + 2, line, base)
         if values is None:
             return False
@@ -633,10 +645,9 @@ class _Builder:
         return True
 
     def seat_values(self, regs: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
-        """The two (seat or side, number) of a statement whose groups start after the group ``first`` (its
-        keyword's); None when there are more, or comments."""
-        seat1, side1, value1, seat2, side2, value2, more, comments = groups[first : first + 8]
-        if more or comments or value2 is None:
+        """The two (seat or side, number) after the group ``first`` (the statement's keyword); None for one."""
+        seat1, side1, value1, seat2, side2, value2 = groups[first : first + 6]
+        if value2 is None:
             return None
         return [
             SeatValue(_SEATS.get(seat1) or self.seat(seat1 or side1), int(value1), (line, base, regs[first + 3])),
@@ -1028,19 +1039,27 @@ _HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
     key: getattr(_Builder, f"on_{key}", _Builder.on_end_stmt) for key in STATEMENTS
 }
 _FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
-    "trick_stmt": lambda b, regs, groups, first, line, base: b.fast_trick(regs, groups, line, base),
-    "draws_stmt": _Builder.fast_draws,
-    "score_stmt": _Builder.fast_score,
+    "score_stmt": _Builder.full_score,
     "brisques_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "brisques"),
     "result_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "result"),
     "total_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "total"),
     "game_score_stmt": _Builder.fast_game_score,
 }
-# The statements after a trick in its block: (how each is read, the group before its first, its line break's group).
-_TRICK_NL = len(_FAST_LAYOUT["trick_stmt"]) + 1
-_DRAWS_NL = _TRICK_NL + len(_FAST_LAYOUT["draws_stmt"]) + 1
-_BLOCK_PARTS = (
-    (_Builder.fast_draws, _TRICK_NL, _DRAWS_NL),
-    (_Builder.fast_score, _DRAWS_NL, _DRAWS_NL + len(_FAST_LAYOUT["score_stmt"]) + 1),
-)
+_READS = {"t_": _Builder.fast_trick, "d_": _Builder.fast_draws, "s_": _Builder.fast_score}
+
+
+def _parts(key: str) -> tuple[tuple[Callable[[_Builder, Any, Any, int, int, int], bool], int, int], ...]:
+    """The statements of a block: (how each is read, the group before its first, its line break's group)."""
+    parts = []
+    first = 0
+    for prefix in _BLOCK_LAYOUT[key]:
+        size = len(_LEAN[prefix])
+        parts.append((_READS[prefix], first, first + size))
+        first += size
+    return tuple(parts)
+
+
+# The block to try at a line that may be the statement its first reads.
+_BLOCK_OF = {"trick_stmt": "trick_block", "draws_stmt": "draws_block"}
+_BLOCK_PARTS = {rule: _parts(key) for rule, key in _BLOCK_OF.items()}
 _check_layout()
