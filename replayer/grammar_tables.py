@@ -12,7 +12,7 @@ common shape (each statement's expression with its repetitions read no time): th
 others (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).
 """
 
-GRAMMAR_SHA256 = "783542a84ba57e16d34edc0644c7020ac155ef0071ab00c0e3391287d9af6a1d"
+GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 

@@ -12,10 +12,11 @@ always has. tests/test_reader.py checks, on the records of the project and on te
 this reader accepts exactly what Lark accepts, with the same statements and tokens.
 
 The builder below groups the statements into games, deals and tricks and reports the statements out of place
-(BZ101, BZ102, BZ105, BZ107), the cards that do not read (BZ003) and the unknown tags of comments (BZ001). The
-commonest statements (a trick of two plays, two draws, a score of two seats: most lines of a record) are built
-straight from their match's groups; the others from their tokens (:func:`statements` gives them too, with their
-line and column, for the formatter and the tests).
+(BZ101, BZ102, BZ107), the cards that do not read (BZ003) and the unknown tags of comments (BZ001). Most lines of a
+record are a trick of two plays, its two draws and the running score: the tables' blocks read such lines with one
+match, and the builder makes their statements straight from the match's groups (so too the scores at the end of a
+deal); every other statement is built from its tokens (:func:`statements` gives them, with their line and column,
+for the formatter and the tests, which check that both ways make the same record).
 """
 
 from __future__ import annotations
