@@ -68,7 +68,7 @@ SEAT_ALIASES = {
 }
 _SEATS = {"N": "N", "S": "S", "E": "E", "W": "W"}
 
-Where = tuple[int, int, int] | tuple[int, int, tuple[int, int]]
+Where = tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int, re.Match[str], int]
 """A position as replayer/record.py takes it (it makes a Span of it when it is asked for)."""
 
 
@@ -330,6 +330,7 @@ _SEAT_POINTS = (
 # The groups that _Builder's fast paths read by number: those of the statements of the end of a deal (their own
 # expressions, which the fast path takes only without repetitions or comments) ...
 _FAST_LAYOUT = {
+    "hand_header": ("HAND", "SEAT", "CARD", *(f"CARD_{n}" for n in range(2, 10)), "CARD_rep", "comment_rep"),
     "game_score_stmt": ("GAME", "SCORE", *_SEAT_POINTS),
     **{
         key: (key.split("_")[0].upper(), *_SEAT_POINTS)
@@ -403,36 +404,34 @@ class _Builder:
         count = text.count
         rfind = text.rfind
         line = first_line + count("\n", 0, pos)
-        dispatch = DISPATCH
+        dispatch = _entries
         compiled = _compiled
         fast_paths = _FAST
         handlers = _HANDLERS
-        blocks = _BLOCK_PARTS
         while pos < size:
-            keys = dispatch.get(text[pos])
-            if keys is None:
+            entry = dispatch.get(text[pos]) or _entry(text[pos])
+            if entry is _NO_ENTRY:
                 return False
-            parts = blocks.get(keys[0])
-            if parts is not None:
+            keys, block, parts = entry
+            if block is not None:
                 # Most lines are a trick of two plays, its two draws and the score: one match reads them.
-                match = (_blocks.get(_BLOCK_OF[keys[0]]) or _block(_BLOCK_OF[keys[0]])).match(text, pos)
+                match = block.match(text, pos)
                 if match is not None:
-                    regs = match.regs
                     groups = match.groups()
                     last = 0  # the group of the line break of the last statement read
                     for fast, first, nl in parts:
-                        if regs[first + 1][0] < 0:  # (a statement of the block that is not there)
+                        if groups[first] is None:  # (a statement of the block that is not there)
                             continue
                         if last:
-                            start, end = regs[last]
+                            start, end = match.span(last)
                             below, base = line + count("\n", start, end), rfind("\n", start, end)
                         else:
                             below, base = line, rfind("\n", 0, pos)
-                        if not fast(self, regs, groups, first, below, base):
+                        if not fast(self, match, groups, first, below, base):
                             break
                         line, last = below, nl
                     if last:
-                        start, pos = regs[last]
+                        start, pos = match.span(last)
                         line += count("\n", start, pos)
                         continue
             for key in keys:
@@ -445,7 +444,7 @@ class _Builder:
             fast = fast_paths.get(key)  # type: ignore[assignment]
             # A statement of the commonest shapes (nothing repeated, no comment: all on one line) is built from
             # its groups; its line and the offset before the line's first character are all its positions need.
-            if fast is None or not fast(self, match.regs, match.groups(), 0, line, rfind("\n", 0, pos)):
+            if fast is None or not fast(self, match, match.groups(), 0, line, rfind("\n", 0, pos)):
                 self.where = _Where(text, pos, line, match.start("nl"))
                 handlers[key](self, key, _raw_tokens(key, match, text))
             line += count("\n", pos, end)
@@ -536,16 +535,16 @@ class _Builder:
 
     # --- the commonest statements, from their groups (False: not of the common shape, read from the tokens)
 
-    # Each takes its match's spans and texts (``regs``, ``groups``), where its groups start (``first``: the group
+    # Each takes its match and the match's texts (``groups``), where its groups start (``first``: the group
     # before its first), its line and ``base``, the offset before that line; False where the statement is not of the
     # shape it reads (it is then read from its tokens). In a block, a statement is already of its common shape.
 
-    def fast_trick(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+    def fast_trick(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """A trick of two plays (in a block: no questions, no more plays, no comments)."""
         (_, number, s1, c1, s2, c2, w) = groups[first : first + 7]
         if s2 is None:
             return False
-        span = (line, base, regs[first + 1])
+        span = (line, base, match, first + 1)
         deal = self.deal
         if deal is None:
             deal = self.ensure_deal(span)
@@ -554,50 +553,62 @@ class _Builder:
                 "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
             )
         plays = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[first + 4]))
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 4))
         if card is not None:
             plays.append(
                 Play(
-                    _SEATS.get(s1) or self.seat(s1), card, (line, base, regs[first + 4]), (line, base, regs[first + 3])
+                    s1 if len(s1) == 1 else self.seat(s1),
+                    card,
+                    (line, base, match, first + 4),
+                    (line, base, match, first + 3),
                 )
             )
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[first + 6]))
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 6))
         if card is not None:
             plays.append(
                 Play(
-                    _SEATS.get(s2) or self.seat(s2), card, (line, base, regs[first + 6]), (line, base, regs[first + 5])
+                    s2 if len(s2) == 1 else self.seat(s2),
+                    card,
+                    (line, base, match, first + 6),
+                    (line, base, match, first + 5),
                 )
             )
         if w is None:
             trick = Trick(int(number), plays, None, None, span)
         else:
-            trick = Trick(int(number), plays, _SEATS.get(w) or self.seat(w), (line, base, regs[first + 7]), span)
+            trick = Trick(int(number), plays, w if len(w) == 1 else self.seat(w), (line, base, match, first + 7), span)
         deal.tricks.append(trick)
         self.trick = self.target = trick
         return True
 
-    def fast_draws(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+    def fast_draws(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """Two draws (in a block: no more, no comments)."""
         (s1, c1, s2, c2) = groups[first + 1 : first + 5]
         if s2 is None:
             return False
-        span = (line, base, regs[first + 1])
+        span = (line, base, match, first + 1)
         trick = self.trick
         if trick is None or (self.deal is not None and self.deal.end):
             trick = self.trick_item(span)
         draws = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, regs[first + 3]))
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 3))
         if card is not None:
             draws.append(
                 Draw(
-                    _SEATS.get(s1) or self.seat(s1), card, (line, base, regs[first + 3]), (line, base, regs[first + 2])
+                    s1 if len(s1) == 1 else self.seat(s1),
+                    card,
+                    (line, base, match, first + 3),
+                    (line, base, match, first + 2),
                 )
             )
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, regs[first + 5]))
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 5))
         if card is not None:
             draws.append(
                 Draw(
-                    _SEATS.get(s2) or self.seat(s2), card, (line, base, regs[first + 5]), (line, base, regs[first + 4])
+                    s2 if len(s2) == 1 else self.seat(s2),
+                    card,
+                    (line, base, match, first + 5),
+                    (line, base, match, first + 4),
                 )
             )
         if trick is not None:
@@ -606,12 +617,12 @@ class _Builder:
             self.target = item
         return True
 
-    def fast_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+    def fast_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """A running score of two seats (or sides) (in a block: no more, no comments)."""
-        values = self.seat_values(regs, groups, first + 1, line, base)
+        values = self.seat_values(match, groups, first + 1, line, base)
         if values is None:
             return False
-        span = (line, base, regs[first + 1])
+        span = (line, base, match, first + 1)
         trick = self.trick
         if trick is None or (self.deal is not None and self.deal.end):
             trick = self.trick_item(span)
@@ -621,38 +632,46 @@ class _Builder:
             self.target = item
         return True
 
-    def full_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+    def full_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """A running score, matched by its own expression: read here without more seats or comments."""
-        return not (groups[first + 7] or groups[first + 8]) and self.fast_score(regs, groups, first, line, base)
+        return not (groups[first + 7] or groups[first + 8]) and self.fast_score(match, groups, first, line, base)
 
-    def fast_end(self, regs: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
+    def fast_end(self, match: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
         """brisques, result, total: the numbers of two seats (or sides) without more seats or comments."""
         if groups[first + 7] or groups[first + 8]:
             return False
-        values = self.seat_values(regs, groups, first + 1, line, base)
+        values = self.seat_values(match, groups, first + 1, line, base)
         if values is None:
             return False
-        self.end_statement((line, base, regs[first + 1]), what, values)
+        self.end_statement((line, base, match, first + 1), what, values)
         return True
 
-    def fast_game_score(self, regs: Any, groups: Any, first: int, line: int, base: int) -> bool:
+    def fast_game_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
         """``game score`` of two seats (or sides) without more seats or comments."""
         if groups[first + 8] or groups[first + 9]:
             return False
-        values = self.seat_values(regs, groups, first + 2, line, base)
+        values = self.seat_values(match, groups, first + 2, line, base)
         if values is None:
             return False
-        self.end_statement((line, base, regs[first + 1]), "game", values)
+        self.end_statement((line, base, match, first + 1), "game", values)
         return True
 
-    def seat_values(self, regs: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
+    def seat_values(self, match: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
         """The two (seat or side, number) after the group ``first`` (the statement's keyword); None for one."""
         seat1, side1, value1, seat2, side2, value2 = groups[first : first + 6]
         if value2 is None:
             return None
         return [
-            SeatValue(_SEATS.get(seat1) or self.seat(seat1 or side1), int(value1), (line, base, regs[first + 3])),
-            SeatValue(_SEATS.get(seat2) or self.seat(seat2 or side2), int(value2), (line, base, regs[first + 6])),
+            SeatValue(
+                seat1 if seat1 is not None and len(seat1) == 1 else self.seat(seat1 or side1),
+                int(value1),
+                (line, base, match, first + 3),
+            ),
+            SeatValue(
+                seat2 if seat2 is not None and len(seat2) == 1 else self.seat(seat2 or side2),
+                int(value2),
+                (line, base, match, first + 6),
+            ),
         ]
 
     # --- every statement, from its tokens
@@ -734,16 +753,20 @@ class _Builder:
         self.attach(self.comments(tokens))
 
     def deal_header(self, keyword: _Tok) -> Deal | None:
-        span = self.span(keyword)
+        return self.deal_header_at(keyword[1], self.span(keyword))
+
+    def deal_header_at(self, keyword: str, span: Where) -> Deal | None:
+        """The deal a header (its keyword as written, and where) belongs to; None (and a diagnostic) when it is out
+        of place or written twice."""
         deal = self.ensure_deal(span)
         if deal.tricks:
             self.error(
                 "BZ101",
-                f"the {keyword[1].lower()} header belongs before the deal's first trick (start a new deal with 'deal')",
+                f"the {keyword.lower()} header belongs before the deal's first trick (start a new deal with 'deal')",
                 span,
             )
             return None
-        name = keyword[1].lower()
+        name = keyword.lower()
         if name in deal.spans and name != "hand":
             self.error("BZ102", f"a second {name} header in this deal", span)
             return None
@@ -780,15 +803,34 @@ class _Builder:
 
     def on_hand_header(self, key: str, tokens: list[_Tok]) -> None:
         deal = self.deal_header(tokens[0])
-        seat = self.seat(tokens[1][1])
-        cards = [self.card(t[1], self.span(t)) for t in tokens[2:] if t[0] == "CARD"]
+        cards = [(t[1], self.span(t)) for t in tokens[2:] if t[0] == "CARD"]
+        self.hand(deal, tokens[1][1], self.span(tokens[1]), cards)
+        self.attach(self.comments(tokens))
+
+    def hand(self, deal: Deal | None, seat: str, seat_span: Where, cards: list[tuple[str, Where]]) -> None:
+        """The cards dealt to a seat: each (as written, where)."""
+        seat = self.seat(seat)
+        read = [_CANONICAL.get(card) or self.card(card, span) for card, span in cards]
         if deal is not None:
             if seat in deal.hands:
-                self.error("BZ102", f"a second hand for {seat} in this deal", self.span(tokens[1]))
-            deal.hands[seat] = [c for c in cards if c is not None]
-            deal.hand_spans[seat] = _made(self.span(tokens[1]))
-            deal._hand_card_spans[seat] = [self.span(t) for t in tokens[2:] if t[0] == "CARD"]
-        self.attach(self.comments(tokens))
+                self.error("BZ102", f"a second hand for {seat} in this deal", seat_span)
+            deal.hands[seat] = [c for c in read if c is not None]
+            deal.hand_spans[seat] = _made(seat_span)
+            deal._hand_card_spans[seat] = [span for _, span in cards]
+
+    def fast_hand(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """``hand N: ...`` of up to nine cards (the ones unrolled into groups), without comments."""
+        if groups[first + 11] or groups[first + 12]:
+            return False
+        deal = self.deal_header_at(groups[first], (line, base, match, first + 1))
+        cards: list[tuple[str, Where]] = []
+        for index in range(first + 2, first + 11):
+            card = groups[index]
+            if card is None:
+                break
+            cards.append((card, (line, base, match, index + 1)))
+        self.hand(deal, groups[first + 1], (line, base, match, first + 2), cards)
+        return True
 
     def on_stock_header(self, key: str, tokens: list[_Tok]) -> None:
         deal = self.deal_header(tokens[0])
@@ -1040,10 +1082,13 @@ _HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
     key: getattr(_Builder, f"on_{key}", _Builder.on_end_stmt) for key in STATEMENTS
 }
 _FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
+    "hand_header": _Builder.fast_hand,
     "score_stmt": _Builder.full_score,
-    "brisques_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "brisques"),
-    "result_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "result"),
-    "total_stmt": lambda b, regs, groups, first, line, base: b.fast_end(regs, groups, first, line, base, "total"),
+    "brisques_stmt": lambda b, match, groups, first, line, base: b.fast_end(
+        match, groups, first, line, base, "brisques"
+    ),
+    "result_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "result"),
+    "total_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "total"),
     "game_score_stmt": _Builder.fast_game_score,
 }
 _READS = {"t_": _Builder.fast_trick, "d_": _Builder.fast_draws, "s_": _Builder.fast_score}
@@ -1064,3 +1109,22 @@ def _parts(key: str) -> tuple[tuple[Callable[[_Builder, Any, Any, int, int, int]
 _BLOCK_OF = {"trick_stmt": "trick_block", "draws_stmt": "draws_block"}
 _BLOCK_PARTS = {rule: _parts(key) for rule, key in _BLOCK_OF.items()}
 _check_layout()
+
+if TYPE_CHECKING:
+    _Entry = tuple[tuple[str, ...], re.Pattern[str] | None, tuple[Any, ...]]
+_NO_ENTRY: _Entry = ((), None, ())
+_entries: dict[str, _Entry] = {}
+
+
+def _entry(char: str) -> _Entry:
+    """What a line starting with ``char`` may be: (the statements to try, the block to try first or None, the
+    block's statements), found once per character."""
+    keys = DISPATCH.get(char)
+    if keys is None:
+        entry = _NO_ENTRY
+    elif keys[0] in _BLOCK_OF:
+        entry = (keys, _block(_BLOCK_OF[keys[0]]), _BLOCK_PARTS[keys[0]])
+    else:
+        entry = (keys, None, ())
+    _entries[char] = entry
+    return entry

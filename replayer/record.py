@@ -15,6 +15,7 @@ from .errors import Span
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
     from .rules import RuleProfile
@@ -41,14 +42,19 @@ __all__ = [
     "deal_has_unknowns",
 ]
 
-Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]]
-"""A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``, or
-``(line, base, (start, end))``: the offsets of a token on one line in the text read, ``base`` the offset before the
-line's first character (what a regular expression's match gives, without arithmetic)."""
+Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int, "re.Match[str]", int]
+"""A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``,
+``(line, base, (start, end))`` (the offsets of a token on one line of the text read, ``base`` the offset before the
+line's first character) or ``(line, base, match, group)``: the group of a regular expression's match that holds the
+token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted)."""
 
 
 def _made(value: Any) -> Span:
     """The Span of a position held as a tuple."""
+    if len(value) == 4:
+        line, base, match, group = value
+        start, end = match.span(group)
+        return Span(line, start - base, end - start)
     line, column, length = value
     if length.__class__ is tuple:
         start, end = length
@@ -86,11 +92,27 @@ def _spans(values: Any) -> list[Span]:
     return values  # type: ignore[no-any-return]
 
 
+def _fixed(value: Any) -> Any:
+    """A field's value with the positions that refer to a match made Spans (a match cannot be pickled)."""
+    if value.__class__ is tuple and len(value) == 4:
+        return _made(value)
+    if value.__class__ is list and value and value[0].__class__ is tuple:
+        return [_fixed(v) for v in value]
+    if value.__class__ is dict and value and next(iter(value.values())).__class__ is list:
+        return {k: _fixed(v) for k, v in value.items()}
+    return value
+
+
 class _Node:
-    """Equality field by field, and a readable repr, as a dataclass has."""
+    """Equality field by field, and a readable repr, as a dataclass has; pickled (and copied) with its positions
+    made Spans where they refer to the reader's match."""
 
     __slots__ = ()
     __match_args__: tuple[str, ...] = ()
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        names = (name for cls in type(self).__mro__ for name in getattr(cls, "__slots__", ()))
+        return None, {name: _fixed(getattr(self, name)) for name in names}
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

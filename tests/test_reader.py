@@ -10,6 +10,7 @@ generated from the grammar itself (hypothesis.extra.lark), with example counts a
 
 from __future__ import annotations
 
+import pickle
 import re
 from functools import cache
 from typing import Any
@@ -25,6 +26,7 @@ from replayer import grammar_tables, notation, reader
 from replayer.errors import NotationError
 from replayer.generate import generate_game
 from replayer.grammar_compiler import generate, grammar_path, grammar_sha256, tables_path
+from replayer.record import Record
 from replayer.rules import profile_names
 
 
@@ -91,13 +93,16 @@ def read_from_tokens(text: str) -> object:
 
 def agrees(text: str) -> bool:
     """Check the property for one text; True when both accept it. Also: the statements the reader builds straight
-    from their groups make the same Record (positions included) as when built from their tokens."""
+    from their groups make the same Record (positions included) as when built from their tokens, and the Record
+    pickles."""
     mine, lark = reader_statements(text), lark_statements(text)
     assert (mine is None) == (lark is None), "the reader accepts" if lark is None else "Lark accepts"
     assert mine == lark
     outcome = _outcome(text)
     assert type(outcome) is type(read_from_tokens(text))
     assert outcome == read_from_tokens(text)
+    if isinstance(outcome, Record):  # (its positions may refer to the reader's matches until asked for)
+        assert pickle.loads(pickle.dumps(outcome)) == outcome
     return mine is not None
 
 
