@@ -67,6 +67,10 @@ SEAT_ALIASES = {
     "ЗАПАД": "W",
 }
 _SEATS = {"N": "N", "S": "S", "E": "E", "W": "W"}
+# A seat spelt with one letter is that seat (SEAT's other spellings are words): a seat's text is in this string
+# exactly when it is one letter. (_SEAT_LETTERS: the same, for a seat that may be missing, a side written instead.)
+_LETTERS = "NSEW"
+_SEAT_LETTERS = frozenset("NSEW")
 
 Where = tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int, re.Match[str], int]
 """A position as replayer/record.py takes it (it makes a Span of it when it is asked for)."""
@@ -557,7 +561,7 @@ class _Builder:
         if card is not None:
             plays.append(
                 Play(
-                    s1 if len(s1) == 1 else self.seat(s1),
+                    s1 if s1 in _LETTERS else self.seat(s1),
                     card,
                     (line, base, match, first + 4),
                     (line, base, match, first + 3),
@@ -567,7 +571,7 @@ class _Builder:
         if card is not None:
             plays.append(
                 Play(
-                    s2 if len(s2) == 1 else self.seat(s2),
+                    s2 if s2 in _LETTERS else self.seat(s2),
                     card,
                     (line, base, match, first + 6),
                     (line, base, match, first + 5),
@@ -576,7 +580,9 @@ class _Builder:
         if w is None:
             trick = Trick(int(number), plays, None, None, span)
         else:
-            trick = Trick(int(number), plays, w if len(w) == 1 else self.seat(w), (line, base, match, first + 7), span)
+            trick = Trick(
+                int(number), plays, w if w in _LETTERS else self.seat(w), (line, base, match, first + 7), span
+            )
         deal.tricks.append(trick)
         self.trick = self.target = trick
         return True
@@ -595,7 +601,7 @@ class _Builder:
         if card is not None:
             draws.append(
                 Draw(
-                    s1 if len(s1) == 1 else self.seat(s1),
+                    s1 if s1 in _LETTERS else self.seat(s1),
                     card,
                     (line, base, match, first + 3),
                     (line, base, match, first + 2),
@@ -605,7 +611,7 @@ class _Builder:
         if card is not None:
             draws.append(
                 Draw(
-                    s2 if len(s2) == 1 else self.seat(s2),
+                    s2 if s2 in _LETTERS else self.seat(s2),
                     card,
                     (line, base, match, first + 5),
                     (line, base, match, first + 4),
@@ -663,12 +669,12 @@ class _Builder:
             return None
         return [
             SeatValue(
-                seat1 if seat1 is not None and len(seat1) == 1 else self.seat(seat1 or side1),
+                seat1 if seat1 in _SEAT_LETTERS else self.seat(seat1 or side1),
                 int(value1),
                 (line, base, match, first + 3),
             ),
             SeatValue(
-                seat2 if seat2 is not None and len(seat2) == 1 else self.seat(seat2 or side2),
+                seat2 if seat2 in _SEAT_LETTERS else self.seat(seat2 or side2),
                 int(value2),
                 (line, base, match, first + 6),
             ),
