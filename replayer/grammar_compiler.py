@@ -42,10 +42,11 @@ from typing import Any
 __all__ = ["GrammarCompileError", "generate", "grammar_path", "grammar_sha256", "main", "tables_path"]
 
 # A statement's lists whose first iterations are read into groups of their own (a two-handed trick, draws and
-# scores, the cards of a hand of up to nine): (rule, the repeated rule or terminal) -> how many iterations; the rest
-# of a list is a region read by its element.
+# scores, the cards of a hand of up to nine, of a marriage or a bezique): (rule, the repeated rule or terminal) ->
+# how many iterations; the rest of a list is a region read by its element.
 _UNROLL = {
     ("hand_header", "CARD"): 9,
+    ("declare_stmt", "CARD"): 2,
     ("trick_stmt", "play"): 1,
     ("draws_stmt", "seat_card"): 1,
     ("score_stmt", "seat_points"): 1,

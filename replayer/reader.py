@@ -335,6 +335,20 @@ _SEAT_POINTS = (
 # expressions, which the fast path takes only without repetitions or comments) ...
 _FAST_LAYOUT = {
     "hand_header": ("HAND", "SEAT", "CARD", *(f"CARD_{n}" for n in range(2, 10)), "CARD_rep", "comment_rep"),
+    "declare_stmt": (
+        "SEAT",
+        "DECLARES",
+        "KIND",
+        "CARD",
+        "CARD_2",
+        "CARD_rep",
+        "partner_cards1_WITH",
+        "partner_cards1_SEAT",
+        "partner_cards1_CARD",
+        "partner_cards1_CARD_rep",
+        "points1_INT",
+        "comment_rep",
+    ),
     "game_score_stmt": ("GAME", "SCORE", *_SEAT_POINTS),
     **{
         key: (key.split("_")[0].upper(), *_SEAT_POINTS)
@@ -978,6 +992,47 @@ class _Builder:
             self.target = item
         self.attach(self.comments(tokens))
 
+    def fast_declare(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A declaration of up to two cards (the ones unrolled into groups) without a partner or comments: as
+        :meth:`declaration` reads it."""
+        (seat, _, kind, card1, card2, more, partner, _, _, _, points, comments) = groups[first : first + 12]
+        if more or partner is not None or comments:
+            return False
+        span = (line, base, match, first + 1)
+        opening = self.trick is None and self.deal is not None and not self.deal.tricks
+        trick = None if opening else self.trick_item(span)
+        cards: list[CardLike] = []
+        spans: list[Where] = []
+        for text, group in ((card1, first + 4), (card2, first + 5)):
+            if text is None:
+                break
+            card = _CANONICAL.get(text) or self.card(text, (line, base, match, group))
+            if card is not None:
+                cards.append(card)
+                spans.append((line, base, match, group))
+        if kind is None and not cards:
+            self.error("BZ304", "a declaration names its kind, its cards, or both", span)
+        elif trick is not None or opening:
+            item = Declare(
+                seat if seat in _LETTERS else self.seat(seat),
+                kind,
+                cards,
+                None if points is None else int(points),
+                span,
+                None if kind is None else (line, base, match, first + 3),
+                None if points is None else (line, base, match, first + 11),
+                spans,
+                partner=None,
+                partner_cards=[],
+                partner_card_spans=[],
+            )
+            if trick is not None:
+                trick.items.append(item)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+            self.target = item
+        return True
+
     def on_declare_stmt(self, key: str, tokens: list[_Tok]) -> None:
         self.declaration(tokens, scored=True)
 
@@ -1089,6 +1144,7 @@ _HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
 }
 _FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
     "hand_header": _Builder.fast_hand,
+    "declare_stmt": _Builder.fast_declare,
     "score_stmt": _Builder.full_score,
     "brisques_stmt": lambda b, match, groups, first, line, base: b.fast_end(
         match, groups, first, line, base, "brisques"
