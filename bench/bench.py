@@ -131,7 +131,7 @@ def read_chess(pgn: str) -> None:
 def throughput(name: str, text: str, path: Path, repeat: int) -> None:
     """Parse-only and full validation rates of a corpus, each paired with a python-chess run of the same size."""
     from replayer.check import Outcome, validate_file
-    from replayer.notation import parse_record
+    from replayer.reader import read_record
 
     games = split_games(text)
     events = count_events(text)
@@ -142,7 +142,7 @@ def throughput(name: str, text: str, path: Path, repeat: int) -> None:
     chess_rates, parse_rates, full_rates = [], [], []
     for _ in range(repeat):
         chess_rates.append(plies / timed(lambda: read_chess(pgn)))
-        parse_rates.append(events / timed(lambda: [parse_record(g) and None for g in games]))
+        parse_rates.append(events / timed(lambda: [read_record(g) and None for g in games]))
         outcome: list[Outcome] = []
         full_rates.append(events / timed(lambda out=outcome: out.append(validate_file(str(path), False, True))))
         assert outcome[0].valid and outcome[0].games == len(games), outcome[0].stderr[:500]
@@ -188,11 +188,11 @@ def per_profile(deals: int, repeat: int) -> None:
 def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
     from replayer.check import check_record
     from replayer.lesson.books import KITS
-    from replayer.notation import parse_record
+    from replayer.reader import read_record
     from replayer.render import render_site
 
     sample = games[:count]
-    results = [check_record(parse_record(g)) for g in sample]
+    results = [check_record(read_record(g)) for g in sample]
     only, whole = [], []
     with tempfile.TemporaryDirectory() as folder:
         render_site(results[:1], Path(folder) / "warm", lang=lang)
@@ -206,7 +206,7 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
             whole.append(
                 timed(
                     lambda k=k: render_site(
-                        [check_record(parse_record(g)) for g in sample], Path(folder) / f"b{k}", lang=lang
+                        [check_record(read_record(g)) for g in sample], Path(folder) / f"b{k}", lang=lang
                     )
                 )
             )

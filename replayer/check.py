@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
-from .notation import parse_record
 from .profile import RuleProfile
+from .reader import read_record
 from .record import Deal, Record
 from .replay import Completion, ReplayResult, replay_record
 
@@ -69,7 +69,7 @@ def check_record(record: Record, analyse: bool = False, views: bool = True) -> R
 def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
     try:
-        record = parse_record(text, path)
+        record = read_record(text, path)
     except NotationError as exc:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)

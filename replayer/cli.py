@@ -88,7 +88,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_infer(args: argparse.Namespace) -> int:
     from .check import NotText, check_record, print_diagnostics, read_text, unknown_lines
     from .completed_record import completed_text
-    from .notation import parse_record
+    from .reader import read_record
 
     source, out = Path(args.file), Path(args.out)
     if not source.is_file():
@@ -107,7 +107,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
         print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
         return 1
     try:
-        record = parse_record(text, str(source))
+        record = read_record(text, str(source))
     except NotationError as exc:
         from .replay import ReplayResult
 

@@ -32,9 +32,9 @@ from . import cards
 from .cards import Card, parse_suit
 from .errors import BeziqueError, NotationError, Span
 
-# The formatter reads the parse tree of notation's own cached parser (and its card reader), so that it formats
-# exactly what the reader accepts; notation.py stays the only module that imports lark.
-from .notation import SEAT_ALIASES, _card, _parser, parse_record
+# The formatter reads the reader's statements and tokens (and its card reader), so that it formats exactly what the
+# reader accepts.
+from .reader import SEAT_ALIASES, Statement, Token, read_record, statements
 from .record import Record
 
 __all__ = ["WIDTH", "FormatCheckError", "format_text", "record_shape"]
@@ -104,12 +104,12 @@ def format_text(text: str, path: str = "<record>") -> str:
     trick, statement, comment and question; only positions may differ). If it does not, that is a bug in the
     formatter and :class:`FormatCheckError` is raised, so that a file is never rewritten into something else.
     """
-    before = parse_record(text, path)  # only a record that parses (syntax and structure) is formatted
+    before = read_record(text, path)  # only a record that reads (syntax and structure) is formatted
     if text.startswith("\ufeff"):
         text = text[1:]
-    canonical = _Formatter(path, text).run(_parser().parse(text))
+    canonical = _Formatter(path, text).run(statements(text))
     try:
-        after = parse_record(canonical, path)
+        after = read_record(canonical, path)
     except NotationError as exc:
         raise FormatCheckError(
             f"{path}: the canonical form does not parse ({exc}); the record is left as it is"
@@ -129,14 +129,27 @@ def record_shape(value: Any) -> Any:
         return value.value
     if type(value).__module__ == cards.__name__:  # a card, known or not (``Q?``): compared as printed
         return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [f.name for f in dataclasses.fields(value) if not _is_positions(getattr(value, f.name))]
+    names = _fields(value)
+    if names is not None:
+        fields = [name for name in names if not _is_positions(getattr(value, name))]
         return (type(value).__name__, *((name, record_shape(getattr(value, name))) for name in fields))
     if isinstance(value, dict):
         return tuple((k, record_shape(v)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return tuple(record_shape(v) for v in value)
     return value
+
+
+def _fields(value: Any) -> tuple[str, ...] | None:
+    """The fields of a record's part (replayer/record.py lists them in ``__match_args__``) or of a dataclass."""
+    if type(value).__module__ == _record_module:
+        return tuple(type(value).__match_args__)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple(f.name for f in dataclasses.fields(value))
+    return None
+
+
+_record_module = Record.__module__
 
 
 def _is_positions(value: Any) -> bool:
@@ -223,43 +236,29 @@ def _layout(indent: int, pieces: list[str | _Braced], cont: int) -> list[str]:
 
 # --- statements -----------------------------------------------------------------------------------------------
 
-
-def _is_tree(node: Any) -> bool:
-    return hasattr(node, "data") and hasattr(node, "children")
-
-
-def _tokens(node: Any) -> list[Any]:
-    """Every token under a node, in order."""
-    result = []
-    for child in node.children:
-        if _is_tree(child):
-            result.extend(_tokens(child))
-        else:
-            result.append(child)
-    return result
+# The statements whose number, if any, is the points after "=" (their ``points`` rule).
+_WITH_POINTS = frozenset(("exchange_stmt", "declare_stmt", "claim_stmt", "out_stmt", "penalty_stmt"))
 
 
 class _Formatter:
-    """Formats a parse tree statement by statement."""
+    """Formats a record statement by statement, from the reader's tokens."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
 
-    def run(self, tree: Any) -> str:
+    def run(self, read: list[Statement]) -> str:
         out: list[str] = []
         previous: str | None = None
         previous_end = 0
         previous_indent = 0
-        for stmt in tree.children:
-            if not _is_tree(stmt):
-                continue
-            tokens = _tokens(stmt)
+        for stmt in read:
+            tokens = stmt.tokens()
             start = tokens[0].line
             blank = bool(out) and start - previous_end > 1
             if blank:
                 out.append("")
-            kind = str(stmt.data)
+            kind = stmt.rule
             if kind in _TRICK_ITEMS:
                 indent = _ITEM_INDENT
             elif kind == "comment_stmt":
@@ -274,26 +273,25 @@ class _Formatter:
                 indent = 0
             if kind == "comment_stmt":
                 pieces: list[str | _Braced] = []
-                for i, comment in enumerate(self.comments(stmt)):
+                for i, comment in enumerate(self.comments(tokens)):
                     pieces.extend(["  ", comment] if i else [comment])
                 out.extend(_layout(indent, pieces, indent + 2))
             else:
-                out.extend(_layout(indent, self.statement(stmt), indent + 4))
+                out.extend(_layout(indent, self.statement(kind, tokens), indent + 4))
             previous, previous_end, previous_indent = kind, tokens[-1].end_line, indent
         return "\n".join(out) + "\n" if out else ""
 
     # --- tokens
 
-    def card(self, token: Any) -> str:
-        card = _card(token, [], self.path)
-        assert card is not None  # the record parsed, so every card did
+    def card(self, token: Token) -> str:
+        card = cards.parse_card_like(token.text)
         return str(card)
 
-    def seat(self, token: Any) -> str:
-        raw = str(token)
+    def seat(self, token: Token) -> str:
+        raw = token.text
         return SEAT_ALIASES.get(raw.upper(), raw.upper())
 
-    def word(self, token: Any) -> str:
+    def word(self, token: Token) -> str:
         """One token in its canonical spelling."""
         kind = token.type
         if kind in _KEYWORDS:
@@ -301,27 +299,22 @@ class _Formatter:
         if kind == "SEAT":
             return self.seat(token)
         if kind == "SIDE":
-            return str(token).upper()
+            return token.text.upper()
         if kind == "CARD":
             return self.card(token)
         if kind == "SUIT":
-            return parse_suit(str(token)).value
+            return parse_suit(token.text).value
         if kind == "INT":
-            return str(int(str(token)))
+            return str(int(token.text))
         if kind == "TEXT_KEY":
-            return str(token).lower()
-        return str(token)
+            return token.text.lower()
+        return token.text
 
-    def comments(self, node: Any) -> list[_Braced]:
-        result = []
-        for child in node.children:
-            if _is_tree(child) and child.data == "comment":
-                text = str(child.children[0])
-                result.append(_Braced("{", _rows(text[1:-1])))
-        return result
+    def comments(self, tokens: list[Token]) -> list[_Braced]:
+        return [_Braced("{", _rows(t.text[1:-1])) for t in tokens if t.type == "COMMENT"]
 
-    def question(self, token: Any) -> _Braced:
-        body = str(token)[2:-1]
+    def question(self, token: Token) -> _Braced:
+        body = token.text[2:-1]
         suffix: list[str] = []
         if "|" in body:
             body, _, accepted = body.rpartition("|")
@@ -332,134 +325,112 @@ class _Formatter:
 
     # --- statements
 
-    def statement(self, node: Any) -> list[str | _Braced]:
+    def statement(self, kind: str, tokens: list[Token]) -> list[str | _Braced]:
         """The pieces of one statement: its canonical text, then its comments."""
-        handler = getattr(self, f"on_{node.data}", None)
+        handler = getattr(self, f"on_{kind}", None)
+        words = [t for t in tokens if t.type != "COMMENT"]
         if handler is None:
-            return [self.verbatim(node)]
-        text: list[str | _Braced] = handler(node)
-        for comment in self.comments(node):
+            return [self.verbatim(tokens)]
+        text: list[str | _Braced] = handler(kind, words)
+        for comment in self.comments(tokens):
             text.extend(["  ", comment])
         return text
 
-    def verbatim(self, node: Any) -> str:
+    def verbatim(self, tokens: list[Token]) -> str:
         """A statement the formatter does not know (the grammar grew): kept as written, comments and all."""
-        tokens = _tokens(node)
-        return self.text[tokens[0].start_pos : tokens[-1].end_pos]
+        return self.text[tokens[0].pos : tokens[-1].end]
 
-    def plain(self, node: Any) -> str:
+    def plain(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         """A statement that is its words with single spaces (and ``=`` before points)."""
-        words = []
-        for child in node.children:
-            if _is_tree(child):
-                if child.data == "points":
-                    words.extend(["=", self.word(child.children[0])])
-                elif child.data != "comment":
-                    words.extend(self.word(t) for t in _tokens(child))
-            else:
-                words.append(self.word(child))
-        return " ".join(words)
+        result = []
+        for token in words:
+            if token.type == "INT" and kind in _WITH_POINTS:
+                result.append("=")
+            result.append(self.word(token))
+        return [" ".join(result)]
 
-    def _plain(self, node: Any) -> list[str | _Braced]:
-        return [self.plain(node)]
+    on_game_stmt = plain
+    on_deal_stmt = plain
+    on_exchange_stmt = plain
+    on_declare_stmt = plain
+    on_show_stmt = plain
+    on_pass_stmt = plain
+    on_claim_stmt = plain
+    on_out_stmt = plain
+    on_penalty_stmt = plain
+    on_winner_stmt = plain
 
-    on_game_stmt = _plain
-    on_deal_stmt = _plain
-    on_exchange_stmt = _plain
-    on_declare_stmt = _plain
-    on_show_stmt = _plain
-    on_pass_stmt = _plain
-    on_claim_stmt = _plain
-    on_out_stmt = _plain
-    on_penalty_stmt = _plain
-    on_winner_stmt = _plain
-
-    def _header(self, node: Any, values: list[str]) -> list[str | _Braced]:
-        head = self.word(node.children[0]) + ":"
+    def header(self, words: list[Token], values: list[str]) -> list[str | _Braced]:
+        head = self.word(words[0]) + ":"
         return [" ".join([head, *values])]
 
-    def _simple_header(self, node: Any) -> list[str | _Braced]:
-        return self._header(node, [self.word(t) for t in node.children[1:] if not _is_tree(t)])
+    def simple_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return self.header(words, [self.word(t) for t in words[1:]])
 
-    on_profile_header = _simple_header
-    on_target_header = _simple_header
-    on_dealer_header = _simple_header
-    on_leader_header = _simple_header
-    on_trump_header = _simple_header
-    on_turnup_header = _simple_header
-    on_stock_header = _simple_header
-    on_cut_header = _simple_header
-    on_guess_header = _simple_header
+    on_profile_header = simple_header
+    on_target_header = simple_header
+    on_dealer_header = simple_header
+    on_leader_header = simple_header
+    on_trump_header = simple_header
+    on_turnup_header = simple_header
+    on_stock_header = simple_header
+    on_cut_header = simple_header
+    on_guess_header = simple_header
 
-    def on_text_header(self, node: Any) -> list[str | _Braced]:
-        values = [str(t).strip() for t in node.children[1:] if not _is_tree(t) and str(t).strip()]
-        return self._header(node, values)
+    def on_text_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return self.header(words, [t.text.strip() for t in words[1:] if t.text.strip()])
 
-    def on_players_header(self, node: Any) -> list[str | _Braced]:
-        players = [
-            " ".join(self.word(t) for t in child.children)
-            for child in node.children
-            if _is_tree(child) and child.data == "player"
-        ]
-        return self._header(node, [", ".join(players)])
+    def on_players_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        players: list[str] = []
+        for token in words[1:]:
+            if token.type == "SEAT":
+                players.append(self.seat(token))
+            else:  # the player's name, after his seat
+                players[-1] += " " + token.text
+        return self.header(words, [", ".join(players)])
 
-    def on_options_header(self, node: Any) -> list[str | _Braced]:
-        options = [
-            "=".join(str(t) for t in child.children)
-            for child in node.children
-            if _is_tree(child) and child.data == "option"
-        ]
-        return self._header(node, [", ".join(options)])
+    def on_options_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        values = words[1:]
+        options = [f"{name.text}={value.text}" for name, value in zip(values[::2], values[1::2], strict=True)]
+        return self.header(words, [", ".join(options)])
 
-    def on_hand_header(self, node: Any) -> list[str | _Braced]:
-        keyword, seat, *cards = (t for t in node.children if not _is_tree(t))
+    def on_hand_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        keyword, seat, *cards = words
         head = f"{self.word(keyword)} {self.seat(seat)}:"
         return [" ".join([head, *(self.card(c) for c in cards)])]
 
-    def _seat_list(self, node: Any, child_rule: str) -> list[str | _Braced]:
-        pairs = [
-            " ".join(self.word(t) for t in child.children)
-            for child in node.children
-            if _is_tree(child) and child.data == child_rule
-        ]
-        return [f"{self.word(node.children[0])} {', '.join(pairs)}"]
+    def pairs(self, words: list[Token]) -> str:
+        """``N KC, S 9D`` or ``N 10, S 0``: seat (or side) and card (or number) pairs."""
+        return ", ".join(f"{self.word(a)} {self.word(b)}" for a, b in zip(words[::2], words[1::2], strict=True))
 
-    def on_draws_stmt(self, node: Any) -> list[str | _Braced]:
-        return self._seat_list(node, "seat_card")
+    def on_draws_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return [f"{self.word(words[0])} {self.pairs(words[1:])}"]
 
-    def on_score_stmt(self, node: Any) -> list[str | _Braced]:
-        return self._seat_list(node, "seat_points")
+    on_score_stmt = on_draws_stmt
+    on_brisques_stmt = on_draws_stmt
+    on_result_stmt = on_draws_stmt
+    on_total_stmt = on_draws_stmt
 
-    on_brisques_stmt = on_score_stmt
-    on_result_stmt = on_score_stmt
-    on_total_stmt = on_score_stmt
+    def on_game_score_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return [f"game score {self.pairs(words[2:])}"]
 
-    def on_game_score_stmt(self, node: Any) -> list[str | _Braced]:
-        pairs = [
-            " ".join(self.word(t) for t in child.children)
-            for child in node.children
-            if _is_tree(child) and child.data == "seat_points"
-        ]
-        return [f"game score {', '.join(pairs)}"]
-
-    def on_trick_stmt(self, node: Any, separator: str = ", ") -> list[str | _Braced]:
-        pieces: list[str | _Braced] = [f"{self.word(node.children[0])} {self.word(node.children[1])}:"]
+    def on_trick_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        separator = ", " if kind == "trick_stmt" else " / "  # unordered_trick: ``trick 25: N K? / S A?``
+        pieces: list[str | _Braced] = [f"{self.word(words[0])} {self.word(words[1])}:"]
         first = True
-        for child in node.children[2:]:
-            if not _is_tree(child):
-                continue
-            if child.data == "play":
+        questions: list[str | _Braced] = []
+        for index in range(2, len(words)):
+            token = words[index]
+            if token.type == "QUESTION":  # before the play it asks about
+                questions.extend([self.question(token), " "])
+            elif token.type == "SEAT" and index + 1 < len(words) and words[index + 1].type == "CARD":
                 pieces.append(" " if first else separator)
                 first = False
-                for part in child.children:
-                    if _is_tree(part):  # a question, before the play it asks about
-                        pieces.extend([self.question(part.children[0]), " "])
-                seat, card = (t for t in child.children if not _is_tree(t))
-                pieces.append(f"{self.seat(seat)} {self.card(card)}")
-            elif child.data == "winner":
-                pieces.append(f" -> {self.seat(child.children[0])}")
+                pieces.extend(questions)
+                questions = []
+                pieces.append(f"{self.seat(token)} {self.card(words[index + 1])}")
+            elif token.type == "SEAT":
+                pieces.append(f" -> {self.seat(token)}")
         return pieces
 
-    def on_unordered_trick(self, node: Any) -> list[str | _Braced]:
-        """``trick 25: N K? / S A?``: the two cards of a trick whose order the book does not give."""
-        return self.on_trick_stmt(node, " / ")
+    on_unordered_trick = on_trick_stmt

@@ -1,14 +1,23 @@
-"""The parsed form of a record: games, deals, tricks and the statements in them, each with its position."""
+"""The read form of a record: games, deals, tricks and the statements in them, each with its position.
+
+Plain classes with slots rather than dataclasses (which import inspect and run generated code at import: this module
+is loaded by every validation that reads a record). They compare equal field by field as dataclasses did, and list
+their fields in ``__match_args__`` (:func:`replayer.fmt.record_shape` reads them). A record holds a position for
+every card, seat and number it reads, and most are never looked at: the reader (replayer/reader.py) gives them as
+``(line, column, length)`` tuples, which a position field turns into a :class:`~replayer.errors.Span` when it is
+first asked for. Anything else may set a field to a ``Span`` as before.
+"""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .cards import Card, CardLike, CardPattern, Suit
 from .errors import Span
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
 if TYPE_CHECKING:
+    import re
+    from typing import Any
+
     from .profile import RuleProfile
 
 __all__ = [
@@ -33,240 +42,610 @@ __all__ = [
     "deal_has_unknowns",
 ]
 
+Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int, "re.Match[str]", int]
+"""A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``,
+``(line, base, (start, end))`` (the offsets of a token on one line of the text read, ``base`` the offset before the
+line's first character) or ``(line, base, match, group)``: the group of a regular expression's match that holds the
+token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted)."""
 
-@dataclass
-class Comment:
+
+def _made(value: Any) -> Span:
+    """The Span of a position held as a tuple."""
+    if len(value) == 4:
+        line, base, match, group = value
+        start, end = match.span(group)
+        return Span(line, start - base, end - start)
+    line, column, length = value
+    if length.__class__ is tuple:
+        start, end = length
+        return Span(line, start - column, end - start)
+    return Span(line, column, length)
+
+
+class _Span:
+    """A position field over a slot named with a leading underscore: a tuple in it (see ``Where``) is made a Span
+    (and kept) when the field is first read."""
+
+    __slots__ = ("slot",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = owner.__dict__["_" + name]
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = self.slot.__get__(obj)
+        if value.__class__ is tuple:
+            value = _made(value)
+            self.slot.__set__(obj, value)
+        return value
+
+    def __set__(self, obj: object, value: Where | None) -> None:
+        self.slot.__set__(obj, value)
+
+
+def _spans(values: Any) -> list[Span]:
+    """A list of positions with its tuples made Spans (in place: the list is the record's)."""
+    for index, value in enumerate(values):
+        if value.__class__ is tuple:
+            values[index] = _made(value)
+    return values  # type: ignore[no-any-return]
+
+
+def _fixed(value: Any) -> Any:
+    """A field's value with the positions that refer to a match made Spans (a match cannot be pickled)."""
+    if value.__class__ is tuple and len(value) == 4:
+        return _made(value)
+    if value.__class__ is list and value and value[0].__class__ is tuple:
+        return [_fixed(v) for v in value]
+    if value.__class__ is dict and value and next(iter(value.values())).__class__ is list:
+        return {k: _fixed(v) for k, v in value.items()}
+    return value
+
+
+class _Node:
+    """Equality field by field, and a readable repr, as a dataclass has; pickled (and copied) with its positions
+    made Spans where they refer to the reader's match."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        names = (name for cls in type(self).__mro__ for name in getattr(cls, "__slots__", ()))
+        return None, {name: _fixed(getattr(self, name)) for name in names}
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__match_args__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__name__}({fields})"
+
+
+class Comment(_Node):
     """Commentary ``{ ... }``; attached to the statement it follows.
 
     ``{[ru] ...}`` is written in another language than English (docs/notation.md, "Texts in two languages");
     ``{[note] ...}`` is the transcriber's own reasoning (a choice, a reconstruction, a source), not the book's.
+    ``lang`` is the language tag (``ru``; None: English, the notation's own language), ``note`` whether it is the
+    transcriber's note rather than the book's commentary.
     """
 
-    text: str
-    span: Span
-    lang: str | None = None
-    """The language tag (``ru``); None: English, the notation's own language."""
-    note: bool = False
-    """The transcriber's note rather than the book's commentary."""
+    __slots__ = ("_span", "lang", "note", "text")
+    __match_args__ = ("text", "span", "lang", "note")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, text: str, span: Where, lang: str | None = None, note: bool = False) -> None:
+        self.text = text
+        self._span = span
+        self.lang = lang
+        self.note = note
 
 
-@dataclass
-class Question:
-    """A quiz question ``{? text | answers }`` placed before a play (``{?[ru] ...}`` in another language)."""
+class Question(_Node):
+    """A quiz question ``{? text | answers }`` placed before a play (``{?[ru] ...}`` in another language).
 
-    text: str
-    answers: list[Card]
-    span: Span
-    lang: str | None = None
-    """The language tag (``ru``); None: English."""
-    better: bool = False
-    """``{?[better] ...}``: the accepted answers are better than the card the record plays (the lesson shows both)."""
+    ``lang``: the language tag (None: English); ``better``: ``{?[better] ...}``, the accepted answers are better than
+    the card the record plays (the lesson shows both).
+    """
 
+    __slots__ = ("_span", "answers", "better", "lang", "text")
+    __match_args__ = ("text", "answers", "span", "lang", "better")
+    span: Span = _Span()  # type: ignore[assignment]
 
-@dataclass
-class Play:
-    """One card played to a trick."""
-
-    seat: str
-    card: CardLike
-    span: Span
-    """The card's position."""
-    seat_span: Span
-    questions: list[Question] = field(default_factory=list)
+    def __init__(
+        self, text: str, answers: list[Card], span: Where, lang: str | None = None, better: bool = False
+    ) -> None:
+        self.text = text
+        self.answers = answers
+        self._span = span
+        self.lang = lang
+        self.better = better
 
 
-@dataclass
-class SeatValue:
+class Play(_Node):
+    """One card played to a trick; ``span`` is the card's position."""
+
+    __slots__ = ("_seat_span", "_span", "card", "questions", "seat")
+    __match_args__ = ("seat", "card", "span", "seat_span", "questions")
+    span: Span = _Span()  # type: ignore[assignment]
+    seat_span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self, seat: str, card: CardLike, span: Where, seat_span: Where, questions: list[Question] | None = None
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self._span = span
+        self._seat_span = seat_span
+        self.questions = questions if questions is not None else []
+
+
+class SeatValue(_Node):
     """A number stated for a seat (``N 320``)."""
 
-    seat: str
-    value: int
-    span: Span
+    __slots__ = ("_span", "seat", "value")
+    __match_args__ = ("seat", "value", "span")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, value: int, span: Where) -> None:
+        self.seat = seat
+        self.value = value
+        self._span = span
 
 
-@dataclass
-class Exchange:
+class Exchange(_Node):
     """``N exchanges 7C = 10``."""
 
-    seat: str
-    card: CardLike
-    points: int | None
-    span: Span
-    card_span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_card_span", "_span", "card", "comments", "points", "seat")
+    __match_args__ = ("seat", "card", "points", "span", "card_span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+    card_span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        seat: str,
+        card: CardLike,
+        points: int | None,
+        span: Where,
+        card_span: Where,
+        comments: list[Comment] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self.points = points
+        self._span = span
+        self._card_span = card_span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class Declare:
-    """``N declares royal_marriage KC QC = 40`` (or ``shows`` when ``scored`` is False)."""
+class Declare(_Node):
+    """``N declares royal_marriage KC QC = 40`` (or ``shows`` when ``scored`` is False).
 
-    seat: str
-    kind: str | None
-    cards: list[CardLike]
-    points: int | None
-    span: Span
-    kind_span: Span | None
-    points_span: Span | None
-    card_spans: list[Span]
-    scored: bool = True
-    comments: list[Comment] = field(default_factory=list)
-    partner: str | None = None
-    """Partnership profiles: the partner whose cards complete the declaration (``with S JD``)."""
-    partner_cards: list[CardLike] = field(default_factory=list)
-    partner_card_spans: list[Span] = field(default_factory=list)
+    ``partner`` and ``partner_cards``: partnership profiles, the partner whose cards complete the declaration
+    (``with S JD``).
+    """
+
+    __slots__ = (
+        "_card_spans",
+        "_kind_span",
+        "_partner_card_spans",
+        "_points_span",
+        "_span",
+        "cards",
+        "comments",
+        "kind",
+        "partner",
+        "partner_cards",
+        "points",
+        "scored",
+        "seat",
+    )
+    __match_args__ = (
+        "seat",
+        "kind",
+        "cards",
+        "points",
+        "span",
+        "kind_span",
+        "points_span",
+        "card_spans",
+        "scored",
+        "comments",
+        "partner",
+        "partner_cards",
+        "partner_card_spans",
+    )
+    span: Span = _Span()  # type: ignore[assignment]
+    kind_span: Span | None = _Span()  # type: ignore[assignment]
+    points_span: Span | None = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        seat: str,
+        kind: str | None,
+        cards: list[CardLike],
+        points: int | None,
+        span: Where,
+        kind_span: Where | None,
+        points_span: Where | None,
+        card_spans: list[Any],
+        scored: bool = True,
+        comments: list[Comment] | None = None,
+        partner: str | None = None,
+        partner_cards: list[CardLike] | None = None,
+        partner_card_spans: list[Any] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.cards = cards
+        self.points = points
+        self._span = span
+        self._kind_span = kind_span
+        self._points_span = points_span
+        self._card_spans = card_spans
+        self.scored = scored
+        self.comments = comments if comments is not None else []
+        self.partner = partner
+        self.partner_cards = partner_cards if partner_cards is not None else []
+        self._partner_card_spans = partner_card_spans if partner_card_spans is not None else []
+
+    @property
+    def card_spans(self) -> list[Span]:
+        """The position of each card."""
+        return _spans(self._card_spans)
+
+    @card_spans.setter
+    def card_spans(self, value: list[Span]) -> None:
+        self._card_spans = value
+
+    @property
+    def partner_card_spans(self) -> list[Span]:
+        """The position of each of the partner's cards."""
+        return _spans(self._partner_card_spans)
+
+    @partner_card_spans.setter
+    def partner_card_spans(self, value: list[Span]) -> None:
+        self._partner_card_spans = value
 
 
-@dataclass
-class Pass:
+class Pass(_Node):
     """``N passes to S``: the trick's winner lets his partner declare instead."""
 
-    seat: str
-    partner: str
-    span: Span
-    partner_span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_partner_span", "_span", "comments", "partner", "seat")
+    __match_args__ = ("seat", "partner", "span", "partner_span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+    partner_span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self, seat: str, partner: str, span: Where, partner_span: Where, comments: list[Comment] | None = None
+    ) -> None:
+        self.seat = seat
+        self.partner = partner
+        self._span = span
+        self._partner_span = partner_span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class Claim:
+class Claim(_Node):
     """``S scores seven_played = 10``: a statement of an automatic score, checked."""
 
-    seat: str
-    kind: str
-    points: int | None
-    span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_span", "comments", "kind", "points", "seat")
+    __match_args__ = ("seat", "kind", "points", "span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self, seat: str, kind: str, points: int | None, span: Where, comments: list[Comment] | None = None
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.points = points
+        self._span = span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class GoesOut:
+class GoesOut(_Node):
     """``N goes out = 71``: the seat has reached the hand's target (66 in sixty-six), which ends the hand."""
 
-    seat: str
-    points: int | None
-    span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_span", "comments", "points", "seat")
+    __match_args__ = ("seat", "points", "span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, points: int | None, span: Where, comments: list[Comment] | None = None) -> None:
+        self.seat = seat
+        self.points = points
+        self._span = span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class Penalty:
-    """``N penalty extra_card = 50``: a penalty of the profile's table, deducted from the offender's score."""
+class Penalty(_Node):
+    """``N penalty extra_card = 50``: a penalty of the profile's table, deducted from the offender's score
+    (``points``: the points deducted as the record states them, checked against the profile)."""
 
-    seat: str
-    kind: str
-    points: int | None
-    """The points deducted, as the record states them (checked against the profile)."""
-    span: Span
-    kind_span: Span
-    points_span: Span | None = None
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_kind_span", "_points_span", "_span", "comments", "kind", "points", "seat")
+    __match_args__ = ("seat", "kind", "points", "span", "kind_span", "points_span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+    kind_span: Span = _Span()  # type: ignore[assignment]
+    points_span: Span | None = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        seat: str,
+        kind: str,
+        points: int | None,
+        span: Where,
+        kind_span: Where,
+        points_span: Where | None = None,
+        comments: list[Comment] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.points = points
+        self._span = span
+        self._kind_span = kind_span
+        self._points_span = points_span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class Draw:
-    """One card drawn."""
+class Draw(_Node):
+    """One card drawn; ``span`` is the card's position."""
 
-    seat: str
-    card: CardLike
-    span: Span
-    seat_span: Span
+    __slots__ = ("_seat_span", "_span", "card", "seat")
+    __match_args__ = ("seat", "card", "span", "seat_span")
+    span: Span = _Span()  # type: ignore[assignment]
+    seat_span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, card: CardLike, span: Where, seat_span: Where) -> None:
+        self.seat = seat
+        self.card = card
+        self._span = span
+        self._seat_span = seat_span
 
 
-@dataclass
-class Draws:
+class Draws(_Node):
     """``draws N KC, S 9D``."""
 
-    draws: list[Draw]
-    span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_span", "comments", "draws")
+    __match_args__ = ("draws", "span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, draws: list[Draw], span: Where, comments: list[Comment] | None = None) -> None:
+        self.draws = draws
+        self._span = span
+        self.comments = comments if comments is not None else []
 
 
-@dataclass
-class ScoreCheck:
+class ScoreCheck(_Node):
     """``score N 10, S 0``, ``brisques ...``, ``result ...`` or ``total ...``: stated numbers to check."""
 
-    what: str
-    values: list[SeatValue]
-    span: Span
-    comments: list[Comment] = field(default_factory=list)
+    __slots__ = ("_span", "comments", "values", "what")
+    __match_args__ = ("what", "values", "span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, what: str, values: list[SeatValue], span: Where, comments: list[Comment] | None = None) -> None:
+        self.what = what
+        self.values = values
+        self._span = span
+        self.comments = comments if comments is not None else []
 
 
 Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass
 
 
-@dataclass
-class Trick:
-    """A trick and what follows it until the next trick."""
+class Trick(_Node):
+    """A trick and what follows it until the next trick. ``ordered`` is False when the record gives the trick's
+    cards without saying who led (``N K? / S A?``)."""
 
-    number: int
-    plays: list[Play]
-    winner: str | None
-    winner_span: Span | None
-    span: Span
-    comments: list[Comment] = field(default_factory=list)
-    items: list[Item] = field(default_factory=list)
-    ordered: bool = True
-    """False when the record gives the trick's cards without saying who led (``N K? / S A?``)."""
+    __slots__ = ("_span", "_winner_span", "comments", "items", "number", "ordered", "plays", "winner")
+    __match_args__ = ("number", "plays", "winner", "winner_span", "span", "comments", "items", "ordered")
+    span: Span = _Span()  # type: ignore[assignment]
+    winner_span: Span | None = _Span()  # type: ignore[assignment]
 
-
-@dataclass
-class Deal:
-    """One deal (hand) of a game."""
-
-    number: int | None
-    span: Span
-    dealer: str | None = None
-    leader: str | None = None
-    trump: Suit | None = None
-    turnup: Card | None = None
-    hands: dict[str, list[CardLike]] = field(default_factory=dict)
-    hand_spans: dict[str, Span] = field(default_factory=dict)
-    hand_card_spans: dict[str, list[Span]] = field(default_factory=dict)
-    """The position of each card of each hand."""
-    stock: list[CardLike] | None = None
-    cut: int | None = None
-    """How many cards the dealer lifted off the pack (the six-pack deal bonus, RULES.md §2.h rule 3)."""
-    guess: int | None = None
-    """The non-dealer's guess of ``cut``."""
-    opening: list[Item] = field(default_factory=list)
-    """Declarations before the first trick (a carte blanche, RULES.md §2.e rule 9)."""
-    spans: dict[str, Span] = field(default_factory=dict)
-    """Where each deal header was written."""
-    comments: list[Comment] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    end: list[ScoreCheck] = field(default_factory=list)
-    """brisques, result, total and game score statements after the last trick."""
+    def __init__(
+        self,
+        number: int,
+        plays: list[Play],
+        winner: str | None,
+        winner_span: Where | None,
+        span: Where,
+        comments: list[Comment] | None = None,
+        items: list[Item] | None = None,
+        ordered: bool = True,
+    ) -> None:
+        self.number = number
+        self.plays = plays
+        self.winner = winner
+        self._winner_span = winner_span
+        self._span = span
+        self.comments = comments if comments is not None else []
+        self.items = items if items is not None else []
+        self.ordered = ordered
 
 
-@dataclass
-class Game:
-    """One game: headers and its deals."""
+class Deal(_Node):
+    """One deal (hand) of a game.
 
-    span: Span
-    title: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    """Free-text headers: title, source, url, page, date, …"""
-    players: dict[str, str] = field(default_factory=dict)
-    profile: str = "classic"
-    profile_span: Span | None = None
-    options: dict[str, str] = field(default_factory=dict)
-    option_spans: dict[str, Span] = field(default_factory=dict)
-    player_spans: dict[str, Span] = field(default_factory=dict)
-    """Where each seat of the ``players`` header is written."""
-    target: int | None = None
-    deals: list[Deal] = field(default_factory=list)
-    winner: str | None = None
-    winner_span: Span | None = None
-    comments: list[Comment] = field(default_factory=list)
+    ``cut``: how many cards the dealer lifted off the pack (the six-pack deal bonus, RULES.md §2.h rule 3), ``guess``
+    the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
+    rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
+    statements after the last trick.
+    """
+
+    __slots__ = (
+        "_hand_card_spans",
+        "_span",
+        "comments",
+        "cut",
+        "dealer",
+        "end",
+        "guess",
+        "hand_spans",
+        "hands",
+        "leader",
+        "number",
+        "opening",
+        "spans",
+        "stock",
+        "tricks",
+        "trump",
+        "turnup",
+    )
+    __match_args__ = (
+        "number",
+        "span",
+        "dealer",
+        "leader",
+        "trump",
+        "turnup",
+        "hands",
+        "hand_spans",
+        "hand_card_spans",
+        "stock",
+        "cut",
+        "guess",
+        "opening",
+        "spans",
+        "comments",
+        "tricks",
+        "end",
+    )
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        number: int | None,
+        span: Where,
+        dealer: str | None = None,
+        leader: str | None = None,
+        trump: Suit | None = None,
+        turnup: Card | None = None,
+        hands: dict[str, list[CardLike]] | None = None,
+        hand_spans: dict[str, Span] | None = None,
+        hand_card_spans: dict[str, list[Span]] | None = None,
+        stock: list[CardLike] | None = None,
+        cut: int | None = None,
+        guess: int | None = None,
+        opening: list[Item] | None = None,
+        spans: dict[str, Span] | None = None,
+        comments: list[Comment] | None = None,
+        tricks: list[Trick] | None = None,
+        end: list[ScoreCheck] | None = None,
+    ) -> None:
+        self.number = number
+        self._span = span
+        self.dealer = dealer
+        self.leader = leader
+        self.trump = trump
+        self.turnup = turnup
+        self.hands = hands if hands is not None else {}
+        self.hand_spans = hand_spans if hand_spans is not None else {}
+        self._hand_card_spans: dict[str, list[Any]] = hand_card_spans if hand_card_spans is not None else {}
+        self.stock = stock
+        self.cut = cut
+        self.guess = guess
+        self.opening = opening if opening is not None else []
+        self.spans = spans if spans is not None else {}
+        self.comments = comments if comments is not None else []
+        self.tricks = tricks if tricks is not None else []
+        self.end = end if end is not None else []
+
+    @property
+    def hand_card_spans(self) -> dict[str, list[Span]]:
+        """The position of each card of each hand."""
+        for spans in self._hand_card_spans.values():
+            _spans(spans)
+        return self._hand_card_spans  # type: ignore[return-value]
+
+    @hand_card_spans.setter
+    def hand_card_spans(self, value: dict[str, list[Span]]) -> None:
+        self._hand_card_spans = value
 
 
-@dataclass
-class Record:
-    """A parsed file: one or more games."""
+class Game(_Node):
+    """One game: headers and its deals. ``headers``: the free-text headers (title, source, url, page, …);
+    ``player_spans``: where each seat of the ``players`` header is written."""
 
-    path: str
-    text: str
-    games: list[Game] = field(default_factory=list)
+    __slots__ = (
+        "_span",
+        "comments",
+        "deals",
+        "headers",
+        "option_spans",
+        "options",
+        "player_spans",
+        "players",
+        "profile",
+        "profile_span",
+        "target",
+        "title",
+        "winner",
+        "winner_span",
+    )
+    __match_args__ = (
+        "span",
+        "title",
+        "headers",
+        "players",
+        "profile",
+        "profile_span",
+        "options",
+        "option_spans",
+        "player_spans",
+        "target",
+        "deals",
+        "winner",
+        "winner_span",
+        "comments",
+    )
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        span: Where,
+        title: str | None = None,
+        headers: dict[str, str] | None = None,
+        players: dict[str, str] | None = None,
+        profile: str = "classic",
+        profile_span: Span | None = None,
+        options: dict[str, str] | None = None,
+        option_spans: dict[str, Span] | None = None,
+        player_spans: dict[str, Span] | None = None,
+        target: int | None = None,
+        deals: list[Deal] | None = None,
+        winner: str | None = None,
+        winner_span: Span | None = None,
+        comments: list[Comment] | None = None,
+    ) -> None:
+        self._span = span
+        self.title = title
+        self.headers = headers if headers is not None else {}
+        self.players = players if players is not None else {}
+        self.profile = profile
+        self.profile_span = profile_span
+        self.options = options if options is not None else {}
+        self.option_spans = option_spans if option_spans is not None else {}
+        self.player_spans = player_spans if player_spans is not None else {}
+        self.target = target
+        self.deals = deals if deals is not None else []
+        self.winner = winner
+        self.winner_span = winner_span
+        self.comments = comments if comments is not None else []
+
+
+class Record(_Node):
+    """A read file: one or more games."""
+
+    __slots__ = ("games", "path", "text")
+    __match_args__ = ("path", "text", "games")
+
+    def __init__(self, path: str, text: str, games: list[Game] | None = None) -> None:
+        self.path = path
+        self.text = text
+        self.games = games if games is not None else []
 
 
 # Here rather than in infer.py: every replay asks, and only a deal with unknowns needs the inference.

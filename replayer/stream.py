@@ -1,10 +1,10 @@
 """Reading a record file game by game, so that validating a file of any size takes the memory of one game.
 
-The file is split before each ``game`` statement (outside comments) and each part is read by the fast reader and
-replayed on its own: games share nothing in a replay. Whatever this path does not handle exactly as the whole-file
-path would (bytes that are not UTF-8, a byte-order mark, line breaks other than ``\\n`` and ``\\r\\n``, a statement
-the fast reader leaves to Lark, a structure error) makes :func:`read_part` stop with :class:`NotStreamable`,
-and the caller reads the whole file as before, which reports it exactly.
+The file is split before each ``game`` statement (outside comments) and each part is read by the reader
+(replayer/reader.py) and replayed on its own: games share nothing in a replay. Whatever this path does not handle
+exactly as the whole-file path would (bytes that are not UTF-8, a byte-order mark, line breaks other than ``\\n``
+and ``\\r\\n``, a syntax or structure error) makes :func:`read_part` stop with :class:`NotStreamable`, and the
+caller reads the whole file as before, which reports it exactly.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def read_part(first: int, data: bytes, path: str) -> Record:
 
     Raises :class:`NotStreamable` when the whole-file path must read the file.
     """
-    from .notation import read_fast  # not at import: a file that replayer/quick.py accepts never needs the reader
+    from .errors import NotationError
+    from .reader import read_record  # not at import: a file that replayer/quick.py accepts never needs the reader
 
     try:
         text = data.decode("utf-8")
@@ -77,7 +78,7 @@ def read_part(first: int, data: bytes, path: str) -> Record:
     text = text.replace("\r\n", "\n")
     if (first == 1 and text.startswith("\ufeff")) or _OTHER_BREAKS.search(text):
         raise NotStreamable(path)
-    record = read_fast(text, path, first)
-    if record is None:
-        raise NotStreamable(path)
-    return record
+    try:
+        return read_record(text, path, first)
+    except NotationError:
+        raise NotStreamable(path) from None

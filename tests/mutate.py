@@ -64,9 +64,9 @@ from replayer.engine import (
 )
 from replayer.errors import NotationError, RuleViolation, Span
 from replayer.fmt import format_text
-from replayer.notation import parse_record
 from replayer.profile import RuleProfile
 from replayer.profiles import load_profile
+from replayer.reader import read_record
 from replayer.record import Claim, Declare, Draws, Exchange, GoesOut, Pass, Record, ScoreCheck, Trick
 from replayer.replay import to_json
 
@@ -147,7 +147,7 @@ def walk(text: str) -> Walk:
     Raises :class:`NotApplicable` for a record that is not valid or holds unknown cards.
     """
     try:
-        record = parse_record(text)
+        record = read_record(text)
     except NotationError as exc:
         raise NotApplicable(str(exc)) from None
     if not check_text(text).valid:
@@ -710,7 +710,7 @@ def draw_out_of_order(w: Walk) -> Iterator[Mutant]:
 def walk_stocked(w: Walk) -> Walk:
     """The walk of the record with its stock written out (the record is re-parsed to find the new positions)."""
     text = with_stock(w)
-    record = parse_record(text)
+    record = read_record(text)
     deals = []
     for (_, dw), deal in zip(w.deals, [d for g in record.games for d in g.deals], strict=True):
         drawn = [d for t in deal.tricks for i in t.items if isinstance(i, Draws) for d in i.draws]
@@ -757,7 +757,9 @@ def mutants(w: Walk, per_operator: int | None = None, rng: random.Random | None 
 def check(mutant: Mutant) -> Outcome:
     """Replay a mutant and classify what the validator reported."""
     result = check_text(mutant.text, "mutant.bzq")
-    found = tuple((d.code, d.span.line, d.span.column) for d in result.diagnostics if d.span is not None)
+    # (Warnings, such as a lesson's question that no longer accepts the card played, break no rule.)
+    errors = [d for d in result.diagnostics if d.span is not None and d.severity == "error"]
+    found = tuple((d.code, d.span.line, d.span.column) for d in errors)
     if result.valid:
         return Outcome(mutant, "accepted", found, False)
     on_line = {code for code, line, _ in found if line == mutant.line}
@@ -900,7 +902,7 @@ def no_ops(w: Walk, rng: random.Random) -> Iterator[NoOp]:
     yield NoOp("stock-written", stocked, "each deal's stock written out")
     draws = {
         i.span.line
-        for g in parse_record(stocked).games
+        for g in read_record(stocked).games
         for d in g.deals
         for t in d.tricks
         for i in t.items
@@ -939,7 +941,7 @@ def check_no_op(change: NoOp, original: str) -> str | None:
     """None when the change is accepted and replays to the same events, else what went wrong."""
     result = check_text(change.text, "no-op.bzq")
     if not result.valid:
-        first = result.diagnostics[0]
+        first = next(d for d in result.diagnostics if d.severity == "error")
         return f"rejected: {first.location()}: {first.code} {first.message}"
     if to_json(result)["games"] != to_json(check_text(original, "no-op.bzq"))["games"]:
         return "accepted, but replays to different events"

@@ -17,8 +17,8 @@ from replayer.cli import main
 from replayer.errors import NotationError
 from replayer.fmt import WIDTH, FormatCheckError, format_text, record_shape
 from replayer.generate import generate_game
-from replayer.notation import parse_record
 from replayer.profiles import profile_names
+from replayer.reader import read_record
 from replayer.replay import to_json
 
 WORKED = GAMES / "worked-deal-000.bzq"
@@ -26,7 +26,7 @@ WORKED = GAMES / "worked-deal-000.bzq"
 
 def _parses(path: Path) -> bool:
     try:
-        parse_record(path.read_text(encoding="utf-8"))
+        read_record(path.read_text(encoding="utf-8"))
     except NotationError:
         return False
     return True
@@ -44,7 +44,7 @@ def same_replay(a: str, b: str) -> None:
     ja, jb = to_json(ra), to_json(rb)
     assert ja["games"] == jb["games"]
     assert [(e["code"], e["message"]) for e in ja["errors"]] == [(e["code"], e["message"]) for e in jb["errors"]]
-    assert record_shape(parse_record(a)) == record_shape(parse_record(b))
+    assert record_shape(read_record(a)) == record_shape(read_record(b))
 
 
 # --- the canonical form -----------------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_questions(question: str, canonical: str) -> None:
     text = f"{head}trick 1: S 9C, {question} N QC -> N\n"
     out = format_text(text)
     assert out == f"{head}trick 1: S 9C, {canonical} N QC -> N\n"
-    assert record_shape(parse_record(out)) == record_shape(parse_record(text))
+    assert record_shape(read_record(out)) == record_shape(read_record(text))
 
 
 def test_comments_indentation() -> None:
@@ -234,7 +234,7 @@ def test_an_unknown_statement_is_kept_as_written(monkeypatch: pytest.MonkeyPatch
 def test_a_formatter_bug_is_caught_before_anything_is_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(fmt._Formatter, "on_score_stmt", lambda self, node: ["score N 0, S 0"])
+    monkeypatch.setattr(fmt._Formatter, "on_score_stmt", lambda self, *statement: ["score N 0, S 0"])
     text = WORKED.read_text(encoding="utf-8")
     with pytest.raises(FormatCheckError, match="reads as a different record"):
         format_text(text)

@@ -38,8 +38,8 @@ from replayer.errors import CODES, Diagnostic, NotationError, RuleProfileError, 
 from replayer.fmt import format_text
 from replayer.generate import generate_game
 from replayer.infer import deal_has_unknowns
-from replayer.notation import parse_record
 from replayer.profiles import load_profile
+from replayer.reader import read_record
 from replayer.render import render_site
 from replayer.replay import ReplayResult, to_json
 
@@ -91,7 +91,7 @@ def calls(function: Callable[..., Any], *args: Any) -> tuple[Any, int]:
 def needs_inference(text: str) -> bool:
     """True when a deal of the record leaves cards unknown, so that the replay searches for a completion."""
     try:
-        record = parse_record(text)
+        record = read_record(text)
         return any(deal_has_unknowns(d, load_profile(g.profile)) for g in record.games for d in g.deals)
     except (NotationError, RuleProfileError):
         return False
@@ -124,7 +124,7 @@ def check_record(text: str) -> ReplayResult:
         assert format_diagnostic(diag, text).startswith(f"fuzz.bzq:{diag.span.line}:{diag.span.column}: error: ")
     to_json(result)
     try:
-        parse_record(text)
+        read_record(text)
     except NotationError:
         return result
     # It parses: its canonical form reads as the same record (format_text checks that) and is stable.
@@ -427,7 +427,7 @@ def test_work_grows_linearly(family: str) -> None:
     _, large_calls = calls(check_text, large)
     assert large_calls <= 5 * small_calls, (small_calls, large_calls)
     try:
-        parse_record(small)
+        read_record(small)
     except NotationError:
         return
     _, small_calls = calls(format_text, small)

@@ -18,8 +18,8 @@ from replayer.check import check_record, check_text
 from replayer.cli import main
 from replayer.generate import generate_game
 from replayer.infer import deal_has_unknowns
-from replayer.notation import parse_record
 from replayer.profiles import load_profile
+from replayer.reader import read_record
 from replayer.record import Draws, Record
 from replayer.replay import replay_deal
 
@@ -76,7 +76,7 @@ def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
 
 def erase(text: str, rng: random.Random, suits: float, cards: float, hands: bool, draws: float) -> str:
     """A copy of a complete record with suits, whole cards, hands and draws statements erased at random."""
-    record = parse_record(text)
+    record = read_record(text)
     deal = record.games[0].deals[0]
     lines = text.split("\n")
     edits = []
@@ -106,7 +106,7 @@ def erase(text: str, rng: random.Random, suits: float, cards: float, hands: bool
 
 
 def test_the_seeds_lossy_deal_is_reconstructed() -> None:
-    complete = parse_record(WORKED.read_text(encoding="utf-8"))
+    complete = read_record(WORKED.read_text(encoding="utf-8"))
     forced, still_open = check_against_truth(PRINTED.read_text(encoding="utf-8"), complete)
     assert forced >= 25 and still_open > 0
     result = check_text(PRINTED.read_text(encoding="utf-8"), "printed.bzq", analyse=True)
@@ -122,7 +122,7 @@ def test_worked_deal_with_random_erasures(seed: int) -> None:
     text = WORKED.read_text(encoding="utf-8")
     rng = random.Random(seed)
     erased = erase(text, rng, suits=0.3, cards=0.08, hands=seed % 2 == 0, draws=0.15)
-    check_against_truth(erased, parse_record(text))
+    check_against_truth(erased, read_record(text))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -130,7 +130,7 @@ def test_generated_deals_with_random_erasures(seed: int) -> None:
     text = generate_game("classic", 100 + seed)
     rng = random.Random(seed)
     erased = erase(text, rng, suits=0.35, cards=0.1, hands=seed % 3 == 0, draws=0.2)
-    check_against_truth(erased, parse_record(text))
+    check_against_truth(erased, read_record(text))
 
 
 def test_a_planted_contradiction_is_named() -> None:
@@ -145,7 +145,7 @@ def test_a_planted_contradiction_is_named() -> None:
 
 
 def test_complete_records_do_not_go_through_inference() -> None:
-    result = check_record(parse_record(WORKED.read_text(encoding="utf-8")))
+    result = check_record(read_record(WORKED.read_text(encoding="utf-8")))
     assert result.games[0].deals[0].inference is None
 
 
@@ -154,7 +154,7 @@ def test_infer_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["infer", str(PRINTED), "--out", str(PRINTED)]) == 2  # never overwrites its input
     assert main(["infer", str(PRINTED), "--out", str(out)]) == 0
     written = out.read_text(encoding="utf-8")
-    completed = parse_record(written)
+    completed = read_record(written)
     deal = completed.games[0].deals[0]
     assert not deal_has_unknowns(deal, load_profile("classic"))
     assert "{ inferred:" in written and "hand N:" in written

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from replayer.errors import NotationError
-from replayer.notation import parse_record
+from replayer.reader import read_record
 from replayer.record import Declare, Draws, Exchange, ScoreCheck
 
 HEAD = """game "Sample"
@@ -25,7 +25,7 @@ hand S: QS 9C 8C 7C 7H 9D 10D JS
 
 
 def parse(text: str):  # type: ignore[no-untyped-def]
-    return parse_record(text, "t.bzq")
+    return read_record(text, "t.bzq")
 
 
 def test_headers_and_deal() -> None:
@@ -133,7 +133,7 @@ def test_a_seat_the_profile_lacks_is_reported_where_the_players_header_names_it(
 
 
 def test_texts_in_two_languages_and_transcribers_notes() -> None:
-    record = parse_record(
+    record = read_record(
         'game "x"\ntitle: Hello\ntitle[ru]: Привет\nlanguage: ru\ndeal 1\n{[ru] Русский текст}\n{[note] a choice}\n'
         "{[note ru] выбор}\n{ [7C] plain }\n"
         "trick 1: {?[ru] Что? | 9C} {?[better] Why? | 9C} N 9C, S 9D -> N\n"
@@ -150,7 +150,7 @@ def test_texts_in_two_languages_and_transcribers_notes() -> None:
 
 def test_an_unknown_tag_is_a_syntax_error() -> None:
     with pytest.raises(NotationError) as info:
-        parse_record('game "x"\n{[nte] x}\n')
+        read_record('game "x"\n{[nte] x}\n')
     (diagnostic,) = info.value.diagnostics
     assert (diagnostic.code, diagnostic.span.line) == ("BZ001", 2)
     assert "unknown tag 'nte'" in diagnostic.message

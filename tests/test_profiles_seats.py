@@ -27,8 +27,8 @@ from replayer.engine import (
     start_deal,
 )
 from replayer.generate import generate_game
-from replayer.notation import parse_record
 from replayer.profiles import load_profile
+from replayer.reader import read_record
 from replayer.replay import to_json
 
 SEATED = ("three-handed", "4h-three-001", "4h-six-000")
@@ -331,7 +331,7 @@ def test_constructed_record_validates(profile: str) -> None:
     path = GAMES / f"constructed-{profile}.bzq"
     result = check_text(path.read_text(encoding="utf-8"), str(path))
     assert result.valid, [f"{d.span}: {d.code} {d.message}" for d in result.diagnostics][:3]
-    assert parse_record(path.read_text(encoding="utf-8")).games[0].profile == profile
+    assert read_record(path.read_text(encoding="utf-8")).games[0].profile == profile
 
 
 # --- hundreds of random deals ----------------------------------------------------------------------------------

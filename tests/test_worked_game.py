@@ -10,7 +10,7 @@ import pytest
 from conftest import GAMES
 
 from replayer.check import check_record
-from replayer.notation import parse_file
+from replayer.reader import read_file
 from replayer.record import ScoreCheck
 from replayer.replay import to_json
 
@@ -38,7 +38,7 @@ SOUTH_WINS = {6, 8, 11, 12, 17, 25, 26, 27, 28, 29, 30, 32}
 
 @pytest.fixture(scope="module")
 def replayed():  # type: ignore[no-untyped-def]
-    record = parse_file(WORKED)
+    record = read_file(WORKED)
     return record, check_record(record)
 
 

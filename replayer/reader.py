@@ -1,0 +1,1192 @@
+"""The reader: a record's text read into its statements and into the :class:`~replayer.record.Record` (games,
+deals, tricks), with every syntax and structure problem reported.
+
+grammar/bezique.lark is the one definition of the notation. Its statements are read here with the regular
+expressions that ``python -m replayer.grammar_compiler`` makes from it (replayer/grammar_tables.py): one per
+statement rule, matched where Lark's lexer and parser would read that statement, with a named group for each token
+the statement's tree keeps and a region for each repeated part (read again, where needed, by that part's own
+expression). A statement is read once, by this module, into one typed statement (replayer/record.py), so that
+reading a valid record needs neither Lark nor the grammar file. Where no statement's expression matches, the text
+has a syntax error: Lark parses it (:func:`replayer.notation.syntax_errors`), only to report its errors as it
+always has. tests/test_reader.py checks, on the records of the project and on texts made from the grammar, that
+this reader accepts exactly what Lark accepts, with the same statements and tokens.
+
+The builder below groups the statements into games, deals and tricks and reports the statements out of place
+(BZ101, BZ102, BZ107), the cards that do not read (BZ003) and the unknown tags of comments (BZ001). Most lines of a
+record are a trick of two plays, its two draws and the running score: the tables' blocks read such lines with one
+match, and the builder makes their statements straight from the match's groups (so too the scores at the end of a
+deal); every other statement is built from its tokens (:func:`statements` gives them, with their line and column,
+for the formatter and the tests, which check that both ways make the same record).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from .cards import _CANONICAL, Card, CardLike, CardParseError, parse_card_like, parse_suit
+from .errors import Diagnostic, NotationError, Span
+from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, LAYOUT, PRELUDE, STATEMENTS
+from .record import (
+    Claim,
+    Comment,
+    Deal,
+    Declare,
+    Draw,
+    Draws,
+    Exchange,
+    Game,
+    GoesOut,
+    Pass,
+    Penalty,
+    Play,
+    Question,
+    Record,
+    ScoreCheck,
+    SeatValue,
+    Trick,
+    _made,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+__all__ = ["SEAT_ALIASES", "Statement", "Token", "read_file", "read_record", "statements"]
+
+SEAT_ALIASES = {
+    "NORTH": "N",
+    "SOUTH": "S",
+    "EAST": "E",
+    "WEST": "W",
+    "СЕВЕР": "N",
+    "ЮГ": "S",
+    "ВОСТОК": "E",
+    "ЗАПАД": "W",
+}
+_SEATS = {"N": "N", "S": "S", "E": "E", "W": "W"}
+# A seat spelt with one letter is that seat (SEAT's other spellings are words): a seat's text is in this string
+# exactly when it is one letter. (_SEAT_LETTERS: the same, for a seat that may be missing, a side written instead.)
+_LETTERS = "NSEW"
+_SEAT_LETTERS = frozenset("NSEW")
+
+Where = tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int, re.Match[str], int]
+"""A position as replayer/record.py takes it (it makes a Span of it when it is asked for)."""
+
+
+# --- the expressions ------------------------------------------------------------------------------------------
+
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(key: str) -> re.Pattern[str]:
+    """A statement's or an element's expression, compiled when first needed (a record uses few of them)."""
+    pattern = _compiled.get(key)
+    if pattern is None:
+        pattern = _compiled[key] = re.compile(STATEMENTS[key] if key in STATEMENTS else ELEMENTS[key])
+    return pattern
+
+
+_PRELUDE = re.compile(PRELUDE)
+
+
+def _scan(text: str) -> list[tuple[str, re.Match[str]]] | int:
+    """Every statement of a text as (rule, match), in order; or, at a syntax error, the offset of the statement
+    that no rule's expression matches."""
+    found: list[tuple[str, re.Match[str]]] = []
+    add = found.append
+    pos = _PRELUDE.match(text).end()  # type: ignore[union-attr]
+    end = len(text)
+    dispatch = DISPATCH
+    compiled = _compiled
+    while pos < end:
+        keys = dispatch.get(text[pos])
+        if keys is None:
+            return pos
+        for key in keys:
+            match = (compiled.get(key) or _pattern(key)).match(text, pos)
+            if match is not None:
+                add((key, match))
+                pos = match.end()
+                break
+        else:
+            return pos
+    return found
+
+
+# --- tokens ---------------------------------------------------------------------------------------------------
+
+
+class Token:
+    """A token of a statement: its terminal's name, its text, and where it is (1-based line and column of its
+    first character; offsets in the text read). Not Lark's Token: the reader's own."""
+
+    __slots__ = ("column", "end", "end_line", "line", "pos", "text", "type")
+
+    def __init__(self, type_: str, text: str, line: int, column: int, pos: int, end_line: int) -> None:
+        self.type = type_
+        self.text = text
+        self.line = line
+        self.column = column
+        self.pos = pos
+        self.end = pos + len(text)
+        self.end_line = end_line
+
+    def __repr__(self) -> str:
+        return f"Token({self.type!r}, {self.text!r}, {self.line}, {self.column})"
+
+
+_layouts: dict[str, tuple[tuple[int, str, bool], ...]] = {}
+
+
+def _layout(key: str) -> tuple[tuple[int, str, bool], ...]:
+    """LAYOUT's entries of an expression with the numbers of their groups: (group, terminal or element, region)."""
+    layout = _layouts.get(key)
+    if layout is None:
+        index = _pattern(key).groupindex
+        layout = _layouts[key] = tuple((index[name], target, region) for name, target, region in LAYOUT[key])
+    return layout
+
+
+def _raw_tokens(key: str, match: re.Match[str], text: str) -> list[tuple[str, str, int]]:
+    """The tokens the tree of a statement (or of an element) keeps, in order: (terminal, text, offset)."""
+    found: list[tuple[str, str, int]] = []
+    regs = match.regs
+    for group, target, region in _layout(key):
+        start, stop = regs[group]
+        if start < 0:
+            continue
+        if not region:
+            found.append((target, text[start:stop], start))
+            continue
+        element = _pattern(target)
+        while start < stop:
+            part = element.match(text, start)
+            assert part is not None, f"the element {target} does not read its region"
+            found.extend(_raw_tokens(target, part, text))
+            start = part.end()
+    return found
+
+
+class Statement:
+    """One statement as read: its rule (the name of the tree Lark makes for it, ``unordered_trick`` for a trick
+    written with slashes), its tokens on demand, and where it is."""
+
+    __slots__ = ("line", "match", "rule", "text")
+
+    def __init__(self, rule: str, match: re.Match[str], text: str, line: int) -> None:
+        self.rule = rule
+        self.match = match
+        self.text = text
+        self.line = line
+
+    def tokens(self) -> list[Token]:
+        """The tokens the statement's tree keeps, in order, with their lines and columns."""
+        result = []
+        where = _Where(self.text, self.match.start(), self.line)
+        for type_, value, pos in _raw_tokens(self.rule, self.match, self.text):
+            line, column = where.at(pos)
+            result.append(Token(type_, value, line, column, pos, line + value.count("\n")))
+        return result
+
+
+class _Where:
+    """Lines and columns of offsets in a statement (several lines when a comment or a question spans them)."""
+
+    __slots__ = ("base", "line", "one_line", "start", "text")
+
+    def __init__(self, text: str, start: int, line: int, end: int = -1) -> None:
+        self.text = text
+        self.start = start
+        self.line = line
+        self.base = text.rfind("\n", 0, start)  # the offset before the statement's line
+        # Whether nothing before ``end`` (the statement's line break) spans lines: a comment or a question may.
+        self.one_line = end >= 0 and text.find("\n", start, end) < 0
+
+    def at(self, pos: int) -> tuple[int, int]:
+        """The 1-based line and column of an offset in the statement."""
+        text = self.text
+        before = text.rfind("\n", self.start, pos)
+        if before < 0:
+            return self.line, pos - self.base
+        return self.line + text.count("\n", self.start, pos), pos - before
+
+    def span(self, pos: int, value: str) -> Where:
+        """The position of a token: a token over several lines is underlined on its first."""
+        if self.one_line:
+            return self.line, self.base, (pos, pos + len(value))
+        line, column = self.at(pos)
+        cut = value.find("\n")
+        return line, column, max(1, len(value) if cut < 0 else cut)
+
+
+def statements(text: str, first_line: int = 1) -> list[Statement]:
+    """The statements of a record; raises :class:`NotationError` (with Lark's diagnostics) at a syntax error."""
+    scanned = _scan(text)
+    if isinstance(scanned, int):
+        raise NotationError(_syntax_errors(text, "<record>", first_line))
+    result = []
+    line = first_line + text.count("\n", 0, scanned[0][1].start()) if scanned else first_line
+    for rule, match in scanned:
+        result.append(Statement(rule, match, text, line))
+        line += text.count("\n", match.start(), match.end())
+    return result
+
+
+def _syntax_errors(text: str, path: str, first_line: int) -> list[Diagnostic]:
+    """Lark's diagnostics of a text the reader does not accept (Lark is imported only now)."""
+    from .notation import syntax_errors
+
+    diagnostics = syntax_errors(text, path)
+    if not diagnostics:
+        raise AssertionError(
+            f"{path}: Lark accepts a text that the reader rejects: a bug of replayer/grammar_compiler.py"
+        )
+    if first_line == 1:
+        return diagnostics
+    shift = first_line - 1
+    return [
+        d
+        if d.span is None
+        else Diagnostic(d.code, d.message, Span(d.span.line + shift, d.span.column, d.span.length), d.path)
+        for d in diagnostics
+    ]
+
+
+# --- reading a record ---------------------------------------------------------------------------------------------
+
+
+def read_file(path: str | Path) -> Record:
+    """Read a record file (UTF-8). Raises :class:`NotationError` or ``OSError``."""
+    from pathlib import Path
+
+    return read_record(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+def read_record(text: str, path: str = "<record>", first_line: int = 1) -> Record:
+    """Read a record; every syntax error (up to a limit), or else every structure error, is reported in one
+    :class:`NotationError`.
+
+    ``first_line`` is the line number of the text's first line in its file, when the text is a part of the file
+    (a game of a file read game by game): positions are then the file's. A byte-order mark at the start of a file
+    is passed over.
+    """
+    if first_line == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    builder = _Builder(path, text)
+    if not builder.build(first_line):
+        raise NotationError(_syntax_errors(text, path, first_line))
+    if builder.diagnostics:
+        raise NotationError(builder.diagnostics)
+    return builder.record
+
+
+# --- comments, questions and cards ----------------------------------------------------------------------------------
+
+_COMMENT_TAGS = ("note",)
+_QUESTION_TAGS = ("better",)
+
+
+def _comment_text(token: str, strip: int) -> str:
+    inner = token[strip:-1]
+    return " ".join(inner.split())
+
+
+def _tags(body: str, allowed: tuple[str, ...]) -> tuple[str, str | None, set[str]] | str:
+    """A comment's or question's body without its leading tags (``[ru]``, ``[note ru]``): (text, language, other
+    tags); or, when a tag is not known, the message to report. A body not starting with ``[`` has no tags."""
+    stripped = body.lstrip()
+    if not stripped.startswith("["):
+        return body, None, set()
+    end = stripped.find("]")
+    words = stripped[1:end].split() if end > 0 else []
+    if end < 0 or not words or not all(w.isalpha() and w.islower() for w in words):
+        return body, None, set()  # not tags: text that starts with a bracket, such as "[7C] ..."
+    lang = None
+    tags = set()
+    for word in words:
+        if word in allowed:
+            tags.add(word)
+        elif len(word) == 2 and lang is None:
+            lang = word
+        else:
+            known = ", ".join(allowed)
+            return f"unknown tag {word!r} (tags: a two-letter language such as ru, and {known})"
+    return stripped[end + 1 :], None if lang == "en" else lang, tags
+
+
+_Tok = tuple[str, str, int]
+"""A token as the builder reads it: terminal, text, offset."""
+
+_SEAT_POINTS = (
+    "seat_points1_SEAT",
+    "seat_points1_SIDE",
+    "seat_points1_INT",
+    "seat_points2_SEAT",
+    "seat_points2_SIDE",
+    "seat_points2_INT",
+    "seat_points_rep",
+    "comment_rep",
+)
+
+# The groups that _Builder's fast paths read by number: those of the statements of the end of a deal (their own
+# expressions, which the fast path takes only without repetitions or comments) ...
+_FAST_LAYOUT = {
+    "hand_header": ("HAND", "SEAT", "CARD", *(f"CARD_{n}" for n in range(2, 10)), "CARD_rep", "comment_rep"),
+    "declare_stmt": (
+        "SEAT",
+        "DECLARES",
+        "KIND",
+        "CARD",
+        "CARD_2",
+        "CARD_rep",
+        "partner_cards1_WITH",
+        "partner_cards1_SEAT",
+        "partner_cards1_CARD",
+        "partner_cards1_CARD_rep",
+        "points1_INT",
+        "comment_rep",
+    ),
+    "game_score_stmt": ("GAME", "SCORE", *_SEAT_POINTS),
+    **{
+        key: (key.split("_")[0].upper(), *_SEAT_POINTS)
+        for key in ("score_stmt", "brisques_stmt", "result_stmt", "total_stmt")
+    },
+}
+# ... and those of the blocks (BLOCKS): each statement in its common shape, its groups' names prefixed.
+_LEAN = {
+    "t_": ("TRICK", "INT", "play1_SEAT", "play1_CARD", "play2_SEAT", "play2_CARD", "winner1_SEAT", "nl"),
+    "d_": ("DRAWS", "seat_card1_SEAT", "seat_card1_CARD", "seat_card2_SEAT", "seat_card2_CARD", "nl"),
+    "s_": (
+        "SCORE",
+        "seat_points1_SEAT",
+        "seat_points1_SIDE",
+        "seat_points1_INT",
+        "seat_points2_SEAT",
+        "seat_points2_SIDE",
+        "seat_points2_INT",
+        "nl",
+    ),
+}
+_BLOCK_LAYOUT = {"trick_block": ("t_", "d_", "s_"), "draws_block": ("d_", "s_")}
+_END_RULES = {"brisques_stmt": "brisques", "result_stmt": "result", "total_stmt": "total", "game_score_stmt": "game"}
+
+
+def _check_layout() -> None:
+    """The fast paths' groups are the tables' (a grammar that changes them must change the fast paths too)."""
+    for key, names in _FAST_LAYOUT.items():
+        found = tuple(entry[0] for entry in LAYOUT[key])
+        if found != names:
+            raise ImportError(f"replayer/grammar_tables.py: {key} has the groups {found}, the reader reads {names}")
+
+
+_blocks: dict[str, re.Pattern[str]] = {}
+
+
+def _block(key: str) -> re.Pattern[str]:
+    """The expression of a block (BLOCKS), whose groups the build reads by number."""
+    pattern = _blocks.get(key)
+    if pattern is None:
+        pattern = re.compile(BLOCKS[key])
+        names = tuple(sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
+        expected = tuple(prefix + name for prefix in _BLOCK_LAYOUT[key] for name in _LEAN[prefix])
+        if names != expected:
+            raise ImportError(f"replayer/grammar_tables.py: the block {key} has the groups {names}")
+        _blocks[key] = pattern
+    return pattern
+
+
+class _Builder:
+    """Groups the flat statements into games, deals and tricks."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.record = Record(path, text)
+        self.diagnostics: list[Diagnostic] = []
+        self.game: Game | None = None
+        self.deal: Deal | None = None
+        self.trick: Trick | None = None
+        self.target: Any = None  # where the next comment goes: the last game, deal, trick or statement
+        self.preamble: list[Comment] = []
+        self.where: _Where = _Where(text, 0, 1)
+
+    def build(self, first_line: int) -> bool:
+        """Read the statements of the text and add them, each at its line (the text's first line is
+        ``first_line``); False at a syntax error (a statement that no rule's expression matches)."""
+        text = self.text
+        pos = _PRELUDE.match(text).end()  # type: ignore[union-attr]
+        size = len(text)
+        count = text.count
+        rfind = text.rfind
+        line = first_line + count("\n", 0, pos)
+        dispatch = _entries
+        compiled = _compiled
+        fast_paths = _FAST
+        handlers = _HANDLERS
+        while pos < size:
+            entry = dispatch.get(text[pos]) or _entry(text[pos])
+            if entry is _NO_ENTRY:
+                return False
+            keys, block, parts = entry
+            if block is not None:
+                # Most lines are a trick of two plays, its two draws and the score: one match reads them.
+                match = block.match(text, pos)
+                if match is not None:
+                    groups = match.groups()
+                    last = 0  # the group of the line break of the last statement read
+                    for fast, first, nl in parts:
+                        if groups[first] is None:  # (a statement of the block that is not there)
+                            continue
+                        if last:
+                            start, end = match.span(last)
+                            below, base = line + count("\n", start, end), rfind("\n", start, end)
+                        else:
+                            below, base = line, rfind("\n", 0, pos)
+                        if not fast(self, match, groups, first, below, base):
+                            break
+                        line, last = below, nl
+                    if last:
+                        start, pos = match.span(last)
+                        line += count("\n", start, pos)
+                        continue
+            for key in keys:
+                match = (compiled.get(key) or _pattern(key)).match(text, pos)
+                if match is not None:
+                    break
+            else:
+                return False
+            end = match.end()
+            fast = fast_paths.get(key)  # type: ignore[assignment]
+            # A statement of the commonest shapes (nothing repeated, no comment: all on one line) is built from
+            # its groups; its line and the offset before the line's first character are all its positions need.
+            if fast is None or not fast(self, match, match.groups(), 0, line, rfind("\n", 0, pos)):
+                self.where = _Where(text, pos, line, match.start("nl"))
+                handlers[key](self, key, _raw_tokens(key, match, text))
+            line += count("\n", pos, end)
+            pos = end
+        return True
+
+    # --- helpers
+
+    def error(self, code: str, message: str, span: Span | Where) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span if isinstance(span, Span) else _made(span), self.path))
+
+    def seat(self, raw: str) -> str:
+        seat = _SEATS.get(raw)
+        if seat is None:
+            raw = raw.upper()
+            seat = SEAT_ALIASES.get(raw, raw)
+        return seat
+
+    def span(self, token: _Tok) -> Where:
+        return self.where.span(token[2], token[1])
+
+    def card(self, raw: str, span: Where) -> CardLike | None:
+        """The card a token spells; None (and a diagnostic at its position) when it spells none."""
+        card = _CANONICAL.get(raw)
+        if card is not None:
+            return card
+        try:
+            return parse_card_like(raw)
+        except CardParseError as exc:
+            self.error("BZ003", str(exc), span)
+            return None
+
+    def ensure_game(self, span: Where) -> Game:
+        if self.game is None:
+            self.game = Game(span, comments=self.take_preamble())
+            self.record.games.append(self.game)
+            self.target = self.game
+        return self.game
+
+    def take_preamble(self) -> list[Comment]:
+        comments, self.preamble = self.preamble, []
+        return comments
+
+    def ensure_deal(self, span: Where) -> Deal:
+        game = self.ensure_game(span)
+        if self.deal is None:
+            self.deal = Deal(None, span)
+            game.deals.append(self.deal)
+            self.target = self.deal
+        return self.deal
+
+    def attach(self, comments: list[Comment]) -> None:
+        if not comments:
+            return
+        if self.target is None:
+            # Comments before the first statement (a file's preamble) go to the first game, whenever it starts.
+            self.preamble.extend(comments)
+            return
+        self.target.comments.extend(comments)
+
+    def comments(self, tokens: list[_Tok]) -> list[Comment]:
+        return [self.comment(t[1], self.span(t)) for t in tokens if t[0] == "COMMENT"]
+
+    def comment(self, raw: str, span: Where) -> Comment:
+        """A comment ``{ ... }`` with its tags read (``{[ru] ...}``, ``{[note] ...}``)."""
+        tagged = _tags(raw[1:-1], _COMMENT_TAGS)
+        if isinstance(tagged, str):
+            self.error("BZ001", tagged, span)
+            return Comment(_comment_text(raw, 1), span)
+        body, lang, tags = tagged
+        return Comment(" ".join(body.split()), span, lang, "note" in tags)
+
+    def question(self, text: str, span: Where) -> Question:
+        tagged = _tags(text[2:-1], _QUESTION_TAGS)
+        if isinstance(tagged, str):
+            self.error("BZ001", tagged, span)
+            tagged = (text[2:-1], None, set())
+        body, lang, tags = tagged
+        answers: list[Card] = []
+        if "|" in body:
+            body, _, accepted = body.rpartition("|")
+            for word in accepted.replace(",", " ").split():
+                try:
+                    answers.append(Card.parse(word))
+                except CardParseError:
+                    self.error("BZ003", f"the question's accepted answer {word!r} is not a card", span)
+        return Question(" ".join(body.split()), answers, span, lang, "better" in tags)
+
+    # --- the commonest statements, from their groups (False: not of the common shape, read from the tokens)
+
+    # Each takes its match and the match's texts (``groups``), where its groups start (``first``: the group
+    # before its first), its line and ``base``, the offset before that line; False where the statement is not of the
+    # shape it reads (it is then read from its tokens). In a block, a statement is already of its common shape.
+
+    def fast_trick(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A trick of two plays (in a block: no questions, no more plays, no comments)."""
+        (_, number, s1, c1, s2, c2, w) = groups[first : first + 7]
+        if s2 is None:
+            return False
+        span = (line, base, match, first + 1)
+        deal = self.deal
+        if deal is None:
+            deal = self.ensure_deal(span)
+        if deal.end:
+            self.error(
+                "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
+            )
+        plays = []
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 4))
+        if card is not None:
+            plays.append(
+                Play(
+                    s1 if s1 in _LETTERS else self.seat(s1),
+                    card,
+                    (line, base, match, first + 4),
+                    (line, base, match, first + 3),
+                )
+            )
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 6))
+        if card is not None:
+            plays.append(
+                Play(
+                    s2 if s2 in _LETTERS else self.seat(s2),
+                    card,
+                    (line, base, match, first + 6),
+                    (line, base, match, first + 5),
+                )
+            )
+        if w is None:
+            trick = Trick(int(number), plays, None, None, span)
+        else:
+            trick = Trick(
+                int(number), plays, w if w in _LETTERS else self.seat(w), (line, base, match, first + 7), span
+            )
+        deal.tricks.append(trick)
+        self.trick = self.target = trick
+        return True
+
+    def fast_draws(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """Two draws (in a block: no more, no comments)."""
+        (s1, c1, s2, c2) = groups[first + 1 : first + 5]
+        if s2 is None:
+            return False
+        span = (line, base, match, first + 1)
+        trick = self.trick
+        if trick is None or (self.deal is not None and self.deal.end):
+            trick = self.trick_item(span)
+        draws = []
+        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 3))
+        if card is not None:
+            draws.append(
+                Draw(
+                    s1 if s1 in _LETTERS else self.seat(s1),
+                    card,
+                    (line, base, match, first + 3),
+                    (line, base, match, first + 2),
+                )
+            )
+        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 5))
+        if card is not None:
+            draws.append(
+                Draw(
+                    s2 if s2 in _LETTERS else self.seat(s2),
+                    card,
+                    (line, base, match, first + 5),
+                    (line, base, match, first + 4),
+                )
+            )
+        if trick is not None:
+            item = Draws(draws, span)
+            trick.items.append(item)
+            self.target = item
+        return True
+
+    def fast_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A running score of two seats (or sides) (in a block: no more, no comments)."""
+        values = self.seat_values(match, groups, first + 1, line, base)
+        if values is None:
+            return False
+        span = (line, base, match, first + 1)
+        trick = self.trick
+        if trick is None or (self.deal is not None and self.deal.end):
+            trick = self.trick_item(span)
+        if trick is not None:
+            item = ScoreCheck("score", values, span)
+            trick.items.append(item)
+            self.target = item
+        return True
+
+    def full_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A running score, matched by its own expression: read here without more seats or comments."""
+        return not (groups[first + 7] or groups[first + 8]) and self.fast_score(match, groups, first, line, base)
+
+    def fast_end(self, match: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
+        """brisques, result, total: the numbers of two seats (or sides) without more seats or comments."""
+        if groups[first + 7] or groups[first + 8]:
+            return False
+        values = self.seat_values(match, groups, first + 1, line, base)
+        if values is None:
+            return False
+        self.end_statement((line, base, match, first + 1), what, values)
+        return True
+
+    def fast_game_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """``game score`` of two seats (or sides) without more seats or comments."""
+        if groups[first + 8] or groups[first + 9]:
+            return False
+        values = self.seat_values(match, groups, first + 2, line, base)
+        if values is None:
+            return False
+        self.end_statement((line, base, match, first + 1), "game", values)
+        return True
+
+    def seat_values(self, match: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
+        """The two (seat or side, number) after the group ``first`` (the statement's keyword); None for one."""
+        seat1, side1, value1, seat2, side2, value2 = groups[first : first + 6]
+        if value2 is None:
+            return None
+        return [
+            SeatValue(
+                seat1 if seat1 in _SEAT_LETTERS else self.seat(seat1 or side1),
+                int(value1),
+                (line, base, match, first + 3),
+            ),
+            SeatValue(
+                seat2 if seat2 in _SEAT_LETTERS else self.seat(seat2 or side2),
+                int(value2),
+                (line, base, match, first + 6),
+            ),
+        ]
+
+    # --- every statement, from its tokens
+
+    def on_comment_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        self.attach(self.comments(tokens))
+
+    def on_game_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        self.game = Game(self.span(tokens[0]), comments=self.take_preamble())
+        self.record.games.append(self.game)
+        self.deal = None
+        self.trick = None
+        for token in tokens[1:]:
+            if token[0] == "STRING":
+                self.game.title = token[1][1:-1]
+        self.target = self.game
+        self.attach(self.comments(tokens))
+
+    def game_header(self, keyword: _Tok) -> Game | None:
+        game = self.ensure_game(self.span(keyword))
+        if game.deals:
+            self.error(
+                "BZ101",
+                f"the {keyword[1].lower()} header belongs before the first deal of the game",
+                self.span(keyword),
+            )
+            return None
+        return game
+
+    def on_text_header(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.game_header(tokens[0])
+        name = tokens[0][1].lower().replace("[en]", "")  # (English is the untagged header)
+        value = ""
+        for token in tokens[1:]:
+            if token[0] == "TEXT":
+                value = token[1].strip()
+        if game is not None:
+            if name in game.headers:
+                self.error("BZ102", f"a second {name} header (the first is kept)", self.span(tokens[0]))
+            else:
+                game.headers[name] = value
+                if name == "title" and game.title is None:
+                    game.title = value
+        self.target = game or self.target
+        self.attach(self.comments(tokens))
+
+    def on_players_header(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.game_header(tokens[0])
+        for index, token in enumerate(tokens):
+            if token[0] != "SEAT":
+                continue
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            name = following[1][1:-1] if following is not None and following[0] == "STRING" else ""
+            if game is not None:
+                game.players[self.seat(token[1])] = name
+                game.player_spans[self.seat(token[1])] = _made(self.span(token))
+        self.attach(self.comments(tokens))
+
+    def on_profile_header(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.game_header(tokens[0])
+        if game is not None:
+            game.profile = tokens[1][1]
+            game.profile_span = _made(self.span(tokens[1]))
+        self.attach(self.comments(tokens))
+
+    def on_options_header(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.game_header(tokens[0])
+        values = [t for t in tokens[1:] if t[0] != "COMMENT"]
+        for name, value in zip(values[::2], values[1::2], strict=True):
+            if game is not None:
+                game.options[name[1]] = value[1]
+                game.option_spans[name[1]] = _made(self.span(name))
+        self.attach(self.comments(tokens))
+
+    def on_target_header(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.game_header(tokens[0])
+        if game is not None:
+            game.target = int(tokens[1][1])
+        self.attach(self.comments(tokens))
+
+    def deal_header(self, keyword: _Tok) -> Deal | None:
+        return self.deal_header_at(keyword[1], self.span(keyword))
+
+    def deal_header_at(self, keyword: str, span: Where) -> Deal | None:
+        """The deal a header (its keyword as written, and where) belongs to; None (and a diagnostic) when it is out
+        of place or written twice."""
+        deal = self.ensure_deal(span)
+        if deal.tricks:
+            self.error(
+                "BZ101",
+                f"the {keyword.lower()} header belongs before the deal's first trick (start a new deal with 'deal')",
+                span,
+            )
+            return None
+        name = keyword.lower()
+        if name in deal.spans and name != "hand":
+            self.error("BZ102", f"a second {name} header in this deal", span)
+            return None
+        deal.spans[name] = _made(span)
+        return deal
+
+    def on_dealer_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        if deal is not None:
+            deal.dealer = self.seat(tokens[1][1])
+        self.attach(self.comments(tokens))
+
+    def on_leader_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        if deal is not None:
+            deal.leader = self.seat(tokens[1][1])
+        self.attach(self.comments(tokens))
+
+    def on_trump_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        if deal is not None:
+            deal.trump = parse_suit(tokens[1][1])
+        self.attach(self.comments(tokens))
+
+    def on_turnup_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        card = self.card(tokens[1][1], self.span(tokens[1]))
+        if isinstance(card, Card) or card is None:
+            if deal is not None:
+                deal.turnup = card
+        else:
+            self.error("BZ107", "the turn-up must be known (it fixes trumps)", self.span(tokens[1]))
+        self.attach(self.comments(tokens))
+
+    def on_hand_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        cards = [(t[1], self.span(t)) for t in tokens[2:] if t[0] == "CARD"]
+        self.hand(deal, tokens[1][1], self.span(tokens[1]), cards)
+        self.attach(self.comments(tokens))
+
+    def hand(self, deal: Deal | None, seat: str, seat_span: Where, cards: list[tuple[str, Where]]) -> None:
+        """The cards dealt to a seat: each (as written, where)."""
+        seat = self.seat(seat)
+        read = [_CANONICAL.get(card) or self.card(card, span) for card, span in cards]
+        if deal is not None:
+            if seat in deal.hands:
+                self.error("BZ102", f"a second hand for {seat} in this deal", seat_span)
+            deal.hands[seat] = [c for c in read if c is not None]
+            deal.hand_spans[seat] = _made(seat_span)
+            deal._hand_card_spans[seat] = [span for _, span in cards]
+
+    def fast_hand(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """``hand N: ...`` of up to nine cards (the ones unrolled into groups), without comments."""
+        if groups[first + 11] or groups[first + 12]:
+            return False
+        deal = self.deal_header_at(groups[first], (line, base, match, first + 1))
+        cards: list[tuple[str, Where]] = []
+        for index in range(first + 2, first + 11):
+            card = groups[index]
+            if card is None:
+                break
+            cards.append((card, (line, base, match, index + 1)))
+        self.hand(deal, groups[first + 1], (line, base, match, first + 2), cards)
+        return True
+
+    def on_stock_header(self, key: str, tokens: list[_Tok]) -> None:
+        deal = self.deal_header(tokens[0])
+        cards = [self.card(t[1], self.span(t)) for t in tokens[1:] if t[0] == "CARD"]
+        if deal is not None:
+            deal.stock = [c for c in cards if c is not None]
+        self.attach(self.comments(tokens))
+
+    def on_cut_header(self, key: str, tokens: list[_Tok]) -> None:
+        self.number_header(tokens, "cut")
+
+    def on_guess_header(self, key: str, tokens: list[_Tok]) -> None:
+        self.number_header(tokens, "guess")
+
+    def number_header(self, tokens: list[_Tok], name: str) -> None:
+        """``cut: 24``, ``guess: 20``: a number stated for the deal (the six-pack deal bonuses)."""
+        deal = self.deal_header(tokens[0])
+        if deal is not None:
+            setattr(deal, name, int(tokens[1][1]))
+        self.attach(self.comments(tokens))
+
+    def on_deal_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        span = self.span(tokens[0])
+        game = self.ensure_game(span)
+        number = None
+        for token in tokens[1:]:
+            if token[0] == "INT":
+                number = int(token[1])
+        self.deal = Deal(number, span)
+        game.deals.append(self.deal)
+        self.trick = None
+        self.target = self.deal
+        self.attach(self.comments(tokens))
+
+    def on_trick_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        comments = self.comments(tokens)
+        span = self.span(tokens[0])
+        deal = self.ensure_deal(span)
+        if deal.end:
+            self.error(
+                "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
+            )
+        plays: list[Play] = []
+        questions: list[Question] = []
+        winner = winner_span = None
+        for index in range(2, len(tokens)):
+            type_, value, _ = token = tokens[index]
+            if type_ == "QUESTION":
+                questions.append(self.question(value, self.span(token)))
+            elif type_ == "SEAT" and index + 1 < len(tokens) and tokens[index + 1][0] == "CARD":
+                card_token = tokens[index + 1]
+                card_span = self.span(card_token)
+                card = self.card(card_token[1], card_span)
+                if card is not None:
+                    plays.append(Play(self.seat(value), card, card_span, self.span(token), questions))
+                questions = []
+            elif type_ == "SEAT":
+                winner, winner_span = self.seat(value), self.span(token)
+        self.trick = Trick(int(tokens[1][1]), plays, winner, winner_span, span, ordered=key == "trick_stmt")
+        deal.tricks.append(self.trick)
+        self.target = self.trick
+        self.attach(comments)
+
+    on_unordered_trick = on_trick_stmt
+
+    def trick_item(self, span: Where) -> Trick | None:
+        """The trick a statement after a trick belongs to (None, and a diagnostic at ``span``, when there is none)."""
+        if self.trick is None or (self.deal is not None and self.deal.end):
+            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", span)
+            return None
+        return self.trick
+
+    def points(self, tokens: list[_Tok]) -> _Tok | None:
+        """The points stated after ``=`` (the statement's only number)."""
+        for token in tokens:
+            if token[0] == "INT":
+                return token
+        return None
+
+    def on_exchange_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        trick = self.trick_item(self.span(tokens[0]))
+        points = self.points(tokens)
+        card = self.card(tokens[2][1], self.span(tokens[2]))
+        if trick is not None and card is not None:
+            item = Exchange(
+                self.seat(tokens[0][1]),
+                card,
+                None if points is None else int(points[1]),
+                self.span(tokens[0]),
+                self.span(tokens[2]),
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def declaration(self, tokens: list[_Tok], scored: bool) -> None:
+        opening = scored and self.trick is None and self.deal is not None and not self.deal.tricks
+        # A declaration before the deal's first trick (a carte blanche) belongs to the deal, not to a trick.
+        trick = None if opening else self.trick_item(self.span(tokens[0]))
+        kind = kind_span = None
+        cards: list[CardLike] = []
+        spans: list[Where] = []
+        partner = None
+        partner_cards: list[CardLike] = []
+        partner_spans: list[Where] = []
+        for index in range(2, len(tokens)):
+            type_, value, _ = token = tokens[index]
+            if type_ == "KIND":
+                kind, kind_span = value, self.span(token)
+            elif type_ == "SEAT":
+                partner = self.seat(value)
+            elif type_ == "CARD":
+                card = self.card(value, self.span(token))
+                if card is not None:
+                    (partner_cards if partner is not None else cards).append(card)
+                    (partner_spans if partner is not None else spans).append(self.span(token))
+        points = self.points(tokens)
+        if kind is None and not cards:
+            self.error("BZ304", "a declaration names its kind, its cards, or both", self.span(tokens[0]))
+        elif trick is not None or opening:
+            item = Declare(
+                self.seat(tokens[0][1]),
+                kind,
+                cards,
+                None if points is None else int(points[1]),
+                self.span(tokens[0]),
+                kind_span,
+                None if points is None else self.span(points),
+                spans,
+                scored,
+                partner=partner,
+                partner_cards=partner_cards,
+                partner_card_spans=partner_spans,
+            )
+            if trick is not None:
+                trick.items.append(item)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def fast_declare(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
+        """A declaration of up to two cards (the ones unrolled into groups) without a partner or comments: as
+        :meth:`declaration` reads it."""
+        (seat, _, kind, card1, card2, more, partner, _, _, _, points, comments) = groups[first : first + 12]
+        if more or partner is not None or comments:
+            return False
+        span = (line, base, match, first + 1)
+        opening = self.trick is None and self.deal is not None and not self.deal.tricks
+        trick = None if opening else self.trick_item(span)
+        cards: list[CardLike] = []
+        spans: list[Where] = []
+        for text, group in ((card1, first + 4), (card2, first + 5)):
+            if text is None:
+                break
+            card = _CANONICAL.get(text) or self.card(text, (line, base, match, group))
+            if card is not None:
+                cards.append(card)
+                spans.append((line, base, match, group))
+        if kind is None and not cards:
+            self.error("BZ304", "a declaration names its kind, its cards, or both", span)
+        elif trick is not None or opening:
+            item = Declare(
+                seat if seat in _LETTERS else self.seat(seat),
+                kind,
+                cards,
+                None if points is None else int(points),
+                span,
+                None if kind is None else (line, base, match, first + 3),
+                None if points is None else (line, base, match, first + 11),
+                spans,
+                partner=None,
+                partner_cards=[],
+                partner_card_spans=[],
+            )
+            if trick is not None:
+                trick.items.append(item)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+            self.target = item
+        return True
+
+    def on_declare_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        self.declaration(tokens, scored=True)
+
+    def on_show_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        self.declaration(tokens, scored=False)
+
+    def on_pass_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            item = Pass(self.seat(tokens[0][1]), self.seat(tokens[3][1]), self.span(tokens[0]), self.span(tokens[3]))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def on_claim_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            points = self.points(tokens)
+            item = Claim(
+                self.seat(tokens[0][1]),
+                tokens[2][1],
+                None if points is None else int(points[1]),
+                self.span(tokens[2]),
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def on_out_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            points = self.points(tokens)
+            item = GoesOut(self.seat(tokens[0][1]), None if points is None else int(points[1]), self.span(tokens[0]))
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def on_penalty_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            points = self.points(tokens)
+            item = Penalty(
+                self.seat(tokens[0][1]),
+                tokens[2][1],
+                None if points is None else int(points[1]),
+                self.span(tokens[0]),
+                self.span(tokens[2]),
+                None if points is None else self.span(points),
+            )
+            trick.items.append(item)
+            self.target = item
+        self.attach(self.comments(tokens))
+
+    def on_draws_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        comments = self.comments(tokens)
+        trick = self.trick_item(self.span(tokens[0]))
+        draws = []
+        for index in range(1, len(tokens) - 1):
+            seat, card_token = tokens[index], tokens[index + 1]
+            if seat[0] != "SEAT" or card_token[0] != "CARD":
+                continue
+            card = self.card(card_token[1], self.span(card_token))
+            if card is not None:
+                draws.append(Draw(self.seat(seat[1]), card, self.span(card_token), self.span(seat)))
+        if trick is not None:
+            item = Draws(draws, self.span(tokens[0]))
+            trick.items.append(item)
+            self.target = item
+        self.attach(comments)
+
+    def values(self, tokens: list[_Tok]) -> list[SeatValue]:
+        return [
+            SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
+            for seat, value in pairwise(tokens)
+            if seat[0] in ("SEAT", "SIDE") and value[0] == "INT"
+        ]
+
+    def on_score_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        values = self.values(tokens)
+        comments = self.comments(tokens)
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            item = ScoreCheck("score", values, self.span(tokens[0]))
+            trick.items.append(item)
+            self.target = item
+        self.attach(comments)
+
+    def end_statement(self, span: Where, what: str, values: list[SeatValue]) -> None:
+        deal = self.ensure_deal(span)
+        item = ScoreCheck(what, values, span)
+        deal.end.append(item)
+        self.target = item
+
+    def on_end_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``brisques``, ``result``, ``total``, ``game score``: numbers stated after the deal's last trick."""
+        self.end_statement(self.span(tokens[0]), _END_RULES[key], self.values(tokens))
+        self.attach(self.comments(tokens))
+
+    def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        game = self.ensure_game(self.span(tokens[0]))
+        game.winner = self.seat(tokens[1][1])
+        game.winner_span = _made(self.span(tokens[1]))
+        self.target = game
+        self.attach(self.comments(tokens))
+
+
+_HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
+    key: getattr(_Builder, f"on_{key}", _Builder.on_end_stmt) for key in STATEMENTS
+}
+_FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
+    "hand_header": _Builder.fast_hand,
+    "declare_stmt": _Builder.fast_declare,
+    "score_stmt": _Builder.full_score,
+    "brisques_stmt": lambda b, match, groups, first, line, base: b.fast_end(
+        match, groups, first, line, base, "brisques"
+    ),
+    "result_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "result"),
+    "total_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "total"),
+    "game_score_stmt": _Builder.fast_game_score,
+}
+_READS = {"t_": _Builder.fast_trick, "d_": _Builder.fast_draws, "s_": _Builder.fast_score}
+
+
+def _parts(key: str) -> tuple[tuple[Callable[[_Builder, Any, Any, int, int, int], bool], int, int], ...]:
+    """The statements of a block: (how each is read, the group before its first, its line break's group)."""
+    parts = []
+    first = 0
+    for prefix in _BLOCK_LAYOUT[key]:
+        size = len(_LEAN[prefix])
+        parts.append((_READS[prefix], first, first + size))
+        first += size
+    return tuple(parts)
+
+
+# The block to try at a line that may be the statement its first reads.
+_BLOCK_OF = {"trick_stmt": "trick_block", "draws_stmt": "draws_block"}
+_BLOCK_PARTS = {rule: _parts(key) for rule, key in _BLOCK_OF.items()}
+_check_layout()
+
+if TYPE_CHECKING:
+    _Entry = tuple[tuple[str, ...], re.Pattern[str] | None, tuple[Any, ...]]
+_NO_ENTRY: _Entry = ((), None, ())
+_entries: dict[str, _Entry] = {}
+
+
+def _entry(char: str) -> _Entry:
+    """What a line starting with ``char`` may be: (the statements to try, the block to try first or None, the
+    block's statements), found once per character."""
+    keys = DISPATCH.get(char)
+    if keys is None:
+        entry = _NO_ENTRY
+    elif keys[0] in _BLOCK_OF:
+        entry = (keys, _block(_BLOCK_OF[keys[0]]), _BLOCK_PARTS[keys[0]])
+    else:
+        entry = (keys, None, ())
+    _entries[char] = entry
+    return entry
