@@ -17,11 +17,13 @@ from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnost
 from .profile import RuleProfile
 from .reader import read_record
 from .record import Deal, Record
-from .replay import Completion, ReplayResult, replay_record
+from .replay import ReplayResult, replay_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:
     from typing import Any
+
+    from .replay import Completion
 
 __all__ = [
     "NotText",

@@ -9,7 +9,6 @@ shows; they are made only for a rule that was broken, or for a view that asks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from .cards import CARDS, SUITS, Card
 from .rules import Breach, Event, Rules
@@ -17,14 +16,42 @@ from .rules import Breach, Event, Rules
 __all__ = ["Scoring", "explain", "meld_label", "ordinal", "scoring"]
 
 
-@dataclass(frozen=True)
 class Scoring:
-    """Points scored: a declaration, a seven, the last trick, brisques."""
+    """Points scored: a declaration, a seven, the last trick, brisques. Immutable.
+
+    A plain class rather than a dataclass: see replayer/errors.py (a validation's start loads no ``dataclasses``).
+    """
+
+    __slots__ = ("cards", "kind", "points", "seat")
 
     seat: str
     kind: str
     cards: tuple[Card, ...]
     points: int
+
+    def __init__(self, seat: str, kind: str, cards: tuple[Card, ...], points: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "points", points)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def _fields(self) -> tuple[str, str, tuple[Card, ...], int]:
+        return (self.seat, self.kind, self.cards, self.points)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scoring):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        seat, kind, cards, points = self._fields()
+        return f"Scoring(seat={seat!r}, kind={kind!r}, cards={cards!r}, points={points!r})"
 
 
 def scoring(rules: Rules, event: Event) -> Scoring:

@@ -15,9 +15,7 @@ for none. A deal that leaves cards unknown is completed first by a :class:`Compl
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Protocol
 
 from .cards import CARDS, SUITS, Card, CardLike, Suit
 from .errors import Diagnostic, RuleProfileError, Span
@@ -45,8 +43,11 @@ from .record import (
 from .rules import Deal as DealState
 from .rules import Rules, compile_rules, decide, game_score, game_winner, next_dealer
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
 __all__ = [
-    "Completer",
     "DealResult",
     "GameResult",
     "ReplayResult",
@@ -141,110 +142,208 @@ def _scores(state: DealState) -> dict[str, int]:
     return dict(zip(state.rules.scorers, state.scores(), strict=True))
 
 
-@dataclass
-class TrickResult:
-    """One trick as replayed."""
+class _Result:
+    """Base of the replay's results: plain classes rather than dataclasses, which would load ``dataclasses``
+    (and with it ``inspect``) on the start of every validation; compared and printed field by field."""
 
-    n: int
-    leader: str
-    phase: int
-    plays: list[tuple[str, Card]]
-    winner: str | None
-    scoring: list[Scoring]
-    draws: list[tuple[str, Card]]
-    scores: dict[str, int]
-    before: Snapshot
-    after: Snapshot
-    comments: list[Comment] = field(default_factory=list)
-    questions: list[tuple[str, Question]] = field(default_factory=list)
-    """(seat whose play is asked, question)."""
-    line: int = 0
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
 
 
-@dataclass
-class DealResult:
-    """One deal as replayed."""
+class TrickResult(_Result):
+    """One trick as replayed: who led, the plays, the winner, the scores booked (``scoring``), the draws, the
+    running scores after it, what lay in front of each seat before and after it, and the record's comments and
+    questions (each question with the seat whose play it asks about)."""
 
-    number: int
-    dealer: str
-    leader: str
-    trump: Suit | None
-    turnup: Card | None
-    hands: dict[str, list[Card]]
-    tricks: list[TrickResult] = field(default_factory=list)
-    scoring: list[Scoring] = field(default_factory=list)
-    brisques: dict[str, int] = field(default_factory=dict)
-    scores: dict[str, int] = field(default_factory=dict)
-    comments: list[Comment] = field(default_factory=list)
-    end_comments: list[Comment] = field(default_factory=list)
-    inference: Any = None
-    """When the record left cards unknown: what the :class:`Completer` made of it (``replayer.infer.Inference``)."""
-    game_points: dict[str, int] = field(default_factory=dict)
-    """What the hand scores toward the game where the profile counts game points (sixty-six); else empty."""
-    trump_fixed: tuple[int, Suit] | None = None
-    """Without a turn-up: (trick after which, suit) when a declaration fixed trumps (RULES.md §2.e rule 4)."""
-    game_scores: dict[str, int] = field(default_factory=dict)
-    """A one-hand game's scores (Rubicon scoring, RULES.md §2.e rule 15); empty for games played to a target."""
+    __slots__ = (
+        "after",
+        "before",
+        "comments",
+        "draws",
+        "leader",
+        "line",
+        "n",
+        "phase",
+        "plays",
+        "questions",
+        "scores",
+        "scoring",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        n: int,
+        leader: str,
+        phase: int,
+        plays: list[tuple[str, Card]],
+        winner: str | None,
+        scoring: list[Scoring],
+        draws: list[tuple[str, Card]],
+        scores: dict[str, int],
+        before: Snapshot,
+        after: Snapshot,
+        comments: list[Comment] | None = None,
+        questions: list[tuple[str, Question]] | None = None,
+        line: int = 0,
+    ) -> None:
+        self.n = n
+        self.leader = leader
+        self.phase = phase
+        self.plays = plays
+        self.winner = winner
+        self.scoring = scoring
+        self.draws = draws
+        self.scores = scores
+        self.before = before
+        self.after = after
+        self.comments = comments if comments is not None else []
+        self.questions = questions if questions is not None else []
+        self.line = line
 
 
-@dataclass
-class GameResult:
-    """One game as replayed."""
+class DealResult(_Result):
+    """One deal as replayed.
 
-    title: str
-    headers: dict[str, str]
-    profile: RuleProfile
-    options: dict[str, str | int]
-    players: dict[str, str]
-    deals: list[DealResult] = field(default_factory=list)
-    scores: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None
-    comments: list[Comment] = field(default_factory=list)
+    ``inference``: when the record left cards unknown, what the :class:`Completer` made of it
+    (``replayer.infer.Inference``). ``game_points``: what the hand scores toward the game where the profile counts
+    game points (sixty-six); else empty. ``trump_fixed``: without a turn-up, (trick after which, suit) when a
+    declaration fixed trumps (RULES.md §2.e rule 4). ``game_scores``: a one-hand game's scores (Rubicon scoring,
+    RULES.md §2.e rule 15); empty for games played to a target. ``tricks`` is empty unless the replay kept its
+    views.
+    """
+
+    __slots__ = (
+        "brisques",
+        "comments",
+        "dealer",
+        "end_comments",
+        "game_points",
+        "game_scores",
+        "hands",
+        "inference",
+        "leader",
+        "number",
+        "scores",
+        "scoring",
+        "tricks",
+        "trump",
+        "trump_fixed",
+        "turnup",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        dealer: str,
+        leader: str,
+        trump: Suit | None,
+        turnup: Card | None,
+        hands: dict[str, list[Card]],
+        scoring: list[Scoring] | None = None,
+        comments: list[Comment] | None = None,
+        inference: Any = None,
+    ) -> None:
+        self.number = number
+        self.dealer = dealer
+        self.leader = leader
+        self.trump = trump
+        self.turnup = turnup
+        self.hands = hands
+        self.tricks: list[TrickResult] = []
+        self.scoring = scoring if scoring is not None else []
+        self.brisques: dict[str, int] = {}
+        self.scores: dict[str, int] = {}
+        self.comments = comments if comments is not None else []
+        self.end_comments: list[Comment] = []
+        self.inference = inference
+        self.game_points: dict[str, int] = {}
+        self.trump_fixed: tuple[int, Suit] | None = None
+        self.game_scores: dict[str, int] = {}
 
 
-@dataclass
-class ReplayResult:
+class GameResult(_Result):
+    """One game as replayed: its headers, profile (as the record names it), options and players, its deals, the
+    totals and the winner (None while nobody has won)."""
+
+    __slots__ = ("comments", "deals", "headers", "options", "players", "profile", "scores", "title", "winner")
+
+    def __init__(
+        self,
+        title: str,
+        headers: dict[str, str],
+        profile: RuleProfile,
+        options: dict[str, str | int],
+        players: dict[str, str],
+        comments: list[Comment] | None = None,
+    ) -> None:
+        self.title = title
+        self.headers = headers
+        self.profile = profile
+        self.options = options
+        self.players = players
+        self.deals: list[DealResult] = []
+        self.scores: dict[str, int] = {}
+        self.winner: str | None = None
+        self.comments = comments if comments is not None else []
+
+
+class ReplayResult(_Result):
     """A replayed record and every problem found in it."""
 
-    path: str
-    text: str
-    games: list[GameResult] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    __slots__ = ("diagnostics", "games", "path", "text")
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.games: list[GameResult] = []
+        self.diagnostics: list[Diagnostic] = []
 
     @property
     def valid(self) -> bool:
-        """True when no problem was found."""
+        """True when no problem was found (warnings aside)."""
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-class Completion(Protocol):
-    """What a :class:`Completer` makes of a deal that leaves cards unknown."""
+if TYPE_CHECKING:  # the inference's interface, for the type checker only (a validation's start needs no typing)
 
-    @property
-    def deal(self) -> Deal | None:
-        """The completed deal (a copy of the record's), or None when no completion exists."""
+    class Completion(Protocol):
+        """What a :class:`Completer` makes of a deal that leaves cards unknown."""
 
-    @property
-    def unknowns(self) -> Sequence[object]:
-        """The unknown cards."""
+        @property
+        def deal(self) -> Deal | None:
+            """The completed deal (a copy of the record's), or None when no completion exists."""
 
-    @property
-    def failure(self) -> str:
-        """Why there is no completion."""
+        @property
+        def unknowns(self) -> Sequence[object]:
+            """The unknown cards."""
 
-    @property
-    def conflict(self) -> Sequence[Any]:
-        """When there is none: statements (each with ``text`` and ``span``) that cannot all hold."""
+        @property
+        def failure(self) -> str:
+            """Why there is no completion."""
 
+        @property
+        def conflict(self) -> Sequence[Any]:
+            """When there is none: statements (each with ``text`` and ``span``) that cannot all hold."""
 
-class Completer(Protocol):
-    """Completes the unknown cards of a deal (``replayer.infer.completer`` makes one)."""
+    class Completer(Protocol):
+        """Completes the unknown cards of a deal (check.py hands the replay one that calls replayer.infer)."""
 
-    def refuses(self, profile: RuleProfile) -> str | None:
-        """Why the profile's deals cannot be completed (None when they can)."""
+        def refuses(self, profile: RuleProfile) -> str | None:
+            """Why the profile's deals cannot be completed (None when they can)."""
 
-    def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
-        """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
+        def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
+            """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
 
 
 class _Replayer:

@@ -26,8 +26,8 @@ from replayer import grammar_tables, notation, reader
 from replayer.errors import NotationError
 from replayer.generate import generate_game
 from replayer.grammar_compiler import generate, grammar_path, grammar_sha256, tables_path
-from replayer.record import Record
 from replayer.profiles import profile_names
+from replayer.record import Record
 
 
 def test_the_tables_are_compiled_from_the_grammar_as_it_is() -> None:
