@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from .cards import _CANONICAL, Card, CardLike, CardParseError, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
-from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, LAYOUT, PRELUDE, STATEMENTS
+from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, GRAMMAR_SHA256, LAYOUT, PRELUDE, STATEMENTS
 from .record import (
     Claim,
     Comment,
@@ -47,6 +47,7 @@ from .record import (
     Trick,
     _made,
 )
+from .regex_cache import CachedPatterns
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
 if TYPE_CHECKING:
@@ -79,13 +80,14 @@ Where = tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[int, int
 # --- the expressions ------------------------------------------------------------------------------------------
 
 _compiled: dict[str, re.Pattern[str]] = {}
+_CACHE = CachedPatterns({**STATEMENTS, **ELEMENTS, **{f"block:{k}": v for k, v in BLOCKS.items()}}, GRAMMAR_SHA256)
 
 
 def _pattern(key: str) -> re.Pattern[str]:
     """A statement's or an element's expression, compiled when first needed (a record uses few of them)."""
     pattern = _compiled.get(key)
     if pattern is None:
-        pattern = _compiled[key] = re.compile(STATEMENTS[key] if key in STATEMENTS else ELEMENTS[key])
+        pattern = _compiled[key] = _CACHE.get(key)
     return pattern
 
 
@@ -389,7 +391,7 @@ def _block(key: str) -> re.Pattern[str]:
     """The expression of a block (BLOCKS), whose groups the build reads by number."""
     pattern = _blocks.get(key)
     if pattern is None:
-        pattern = re.compile(BLOCKS[key])
+        pattern = _CACHE.get(f"block:{key}")
         names = tuple(sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
         expected = tuple(prefix + name for prefix in _BLOCK_LAYOUT[key] for name in _LEAN[prefix])
         if names != expected:
