@@ -280,8 +280,10 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
         valid = valid and part.valid
         if progress is not None:
             progress.advance(part.size, part.games)
-    status = "ok" if valid else f"{len(errors)} problem(s)"
-    lines = [f"{path}: {status} ({games} game(s))", *unknowns]
+    warnings = sum(1 for e in errors if e["severity"] == "warning")
+    status = "ok" if valid else f"{len(errors) - warnings} problem(s)"
+    noted = f", {warnings} warning(s)" if warnings else ""
+    lines = [f"{path}: {status} ({games} game(s){noted})", *unknowns]
     return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
 
 

@@ -50,11 +50,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     outcomes = validate_files([str(path) for path in files], args.jobs, args.unknowns, not args.summary)
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
-    errors = sum(len(o.errors) for o in outcomes)
+    warnings = sum(1 for o in outcomes for e in o.errors if e["severity"] == "warning")
+    errors = sum(len(o.errors) for o in outcomes) - warnings
     if args.summary:
         import json
 
-        codes: Counter[str] = Counter(str(e["code"]) for o in outcomes for e in o.errors)
+        codes: Counter[str] = Counter(str(e["code"]) for o in outcomes for e in o.errors if e["severity"] == "error")
         report = {
             "files": len(files),
             "valid_files": len(files) - invalid,
@@ -62,6 +63,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             "games": games,
             "errors": errors,
             "errors_by_code": dict(sorted(codes.items())),
+            "warnings": warnings,
         }
         json.dump(report, sys.stdout, indent=2)
         print()
@@ -80,7 +82,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(
             f"{len(files)} file(s), {games} game(s): {len(files) - invalid} valid, {invalid} invalid"
-            f"{f', {errors} problem(s)' if errors else ''}"
+            f"{f', {errors} problem(s)' if errors else ''}{f', {warnings} warning(s)' if warnings else ''}"
         )
     return 1 if invalid else 0
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import GAMES, ROOT
 
 from replayer.cli import main
 from replayer.generate import generate_game
@@ -169,3 +169,19 @@ def test_the_plain_validate_arguments_are_read_as_argparse_reads_them() -> None:
     assert accepted > 100
     assert _plain_validate(["validate", "a", "-q", "b"]) is None  # argparse refuses b after a flag
     assert _plain_validate(["validate"]) is None and _plain_validate(["replay", "a"]) is None
+
+
+def test_a_warning_leaves_the_record_valid_and_is_counted_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BZ701: the question leaves out the card played; a likely slip, not a broken rule.
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    path = tmp_path / "slip.bzq"
+    path.write_text(text.replace("trick 2: N 9C, S 7H -> N", "trick 2: {? Which card? | 9S } N 9C, S 7H -> N"))
+    assert main(["validate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert f"{path}: ok (1 game(s), 1 warning(s))" in out and "0 invalid, 1 warning(s)" in out
+    assert "warning: BZ701 " in err
+    assert main(["validate", "--summary", "json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["errors"], report["warnings"], report["errors_by_code"]) == (0, 1, {})
