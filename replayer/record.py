@@ -46,7 +46,10 @@ Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[i
 """A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``,
 ``(line, base, (start, end))`` (the offsets of a token on one line of the text read, ``base`` the offset before the
 line's first character) or ``(line, base, match, group)``: the group of a regular expression's match that holds the
-token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted)."""
+token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted). In the
+last, ``line`` may be a line before the token's (the first line of the match, or an earlier one), ``base`` the offset
+before that line's first character: the token's line is counted from there, and a token over several lines (a
+comment) underlined on its first, when the position is asked for."""
 
 
 def _made(value: Any) -> Span:
@@ -54,7 +57,13 @@ def _made(value: Any) -> Span:
     if len(value) == 4:
         line, base, match, group = value
         start, end = match.span(group)
-        return Span(line, start - base, end - start)
+        text = match.string
+        below = text.count("\n", base + 1, start)
+        if below:  # (a token on a later line than ``line``)
+            line += below
+            base = text.rfind("\n", 0, start)
+        cut = text.find("\n", start, end)
+        return Span(line, start - base, end - start if cut < 0 else max(1, cut - start))
     line, column, length = value
     if length.__class__ is tuple:
         start, end = length
