@@ -18,16 +18,18 @@ the declarations: _GROUPS) are built from their match: the tokens of their group
 (more plays, draws, seats or cards, questions, partners' cards, comments) by their elements' expressions over
 their regions. Most lines of a record are a trick of two plays, its two draws and the running score: the tables'
 blocks read such lines with one match, whose groups are laid out for each statement as in the statement's own
-expression, so that the same builder builds it. Every other statement is built from its tokens. :func:`statements`
-gives every statement with its tokens, their lines and columns, for the formatter and the tests (which check the
-Records built here against a reference built from those tokens).
+expression, so that the same builder builds it. Every other statement is built from its tokens. While it builds a
+deal, the builder notes what the replay would otherwise walk the deal again for (the seats it names, a seat that
+plays twice to a trick, unknown cards: see :class:`~replayer.record.Deal`). :func:`statements` gives every
+statement with its tokens, their lines and columns, for the formatter and the tests (which check the Records
+built here against a reference built from those tokens).
 """
 
 from __future__ import annotations
 
 import re
 
-from .cards import _CANONICAL, Card, CardLike, CardParseError, parse_card_like, parse_suit
+from .cards import _CANONICAL, Card, CardLike, CardParseError, CardPattern, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
 from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, LAYOUT, PRELUDE, STATEMENTS
 from .record import (
@@ -466,7 +468,8 @@ class _Builder:
     """Groups the flat statements into games, deals and tricks.
 
     Each statement is built by one method: the commonest rules (:data:`_GROUPS`) from the groups of their match, the
-    others from their tokens (``on_<rule>``).
+    others from their tokens (``on_<rule>``). While it builds a deal, it notes what the replay would otherwise walk
+    the deal again for (:class:`~replayer.record.Deal`'s ``seats_named``, ``repeated_seat`` and ``lossy``).
     """
 
     def __init__(self, path: str, text: str) -> None:
@@ -548,15 +551,19 @@ class _Builder:
         return self.where.span(token[2], token[1])
 
     def card(self, raw: str, span: Where) -> CardLike | None:
-        """The card a token spells; None (and a diagnostic at its position) when it spells none."""
+        """The card a token spells (a card of the current deal); None (and a diagnostic at its position) when it
+        spells none. An unknown card (``Q?``) makes the deal lossy."""
         card = _CANONICAL.get(raw)
         if card is not None:
             return card
         try:
-            return parse_card_like(raw)
+            read = parse_card_like(raw)
         except CardParseError as exc:
             self.error("BZ003", str(exc), span)
             return None
+        if read.__class__ is CardPattern and self.deal is not None:
+            self.deal.lossy = True
+        return read
 
     def ensure_game(self, span: Where) -> Game:
         if self.game is None:
@@ -621,10 +628,12 @@ class _Builder:
             return None
         return self.trick
 
-    def add_item(self, trick: Trick, item: Item) -> None:
-        """An item after the current deal's last trick."""
+    def add_item(self, trick: Trick, item: Item, seat: str | None) -> None:
+        """An item after the current deal's last trick, made by ``seat`` (None: a draws or score statement)."""
         trick.items.append(item)
         self.target = item
+        if seat is not None and self.deal is not None:
+            self.deal.seats_named.add(seat)
 
     # --- the statements built from their groups (_GROUPS)
     #
@@ -657,6 +666,7 @@ class _Builder:
             deal = self.ensure_deal(span)
         if deal.end:
             self.error("BZ101", _NEW_DEAL, span)
+        named = deal.seats_named
         plays: list[Play] = []
         questions = None
         if questions1:
@@ -665,6 +675,10 @@ class _Builder:
         if card is not None:
             seat1 = seat1 if seat1 in _LETTERS else self.seat(seat1)
             plays.append(Play(seat1, card, (line, base, match, first + 5), (line, base, match, first + 4), questions))
+            if seat1 not in named:
+                named.add(seat1)
+        else:
+            seat1 = None
         if seat2 is not None:
             questions = None
             if questions2:
@@ -675,6 +689,10 @@ class _Builder:
                 plays.append(
                     Play(seat2, card, (line, base, match, first + 8), (line, base, match, first + 7), questions)
                 )
+                if seat2 not in named:
+                    named.add(seat2)
+                if seat2 == seat1:
+                    deal.repeated_seat = True
         if more:
             for part in _elements(f"{key}.play_rep", match, first + 9):
                 questions = None
@@ -682,9 +700,11 @@ class _Builder:
                     questions = self.questions_in(f"{key}.play_rep.play1_question_rep", part, 1, line, base)
                 card = _CANONICAL.get(part[3]) or self.card(part[3], (line, base, part, 3))
                 if card is not None:
-                    plays.append(
-                        Play(self.seat(part[2]), card, (line, base, part, 3), (line, base, part, 2), questions)
-                    )
+                    seat = self.seat(part[2])
+                    if any(play.seat == seat for play in plays):
+                        deal.repeated_seat = True
+                    plays.append(Play(seat, card, (line, base, part, 3), (line, base, part, 2), questions))
+                    named.add(seat)
         if winner is None:
             trick = Trick(_NUMBERS[number], plays, None, None, span)
         else:
@@ -697,6 +717,7 @@ class _Builder:
             )
         if key != "trick_stmt":
             trick.ordered = False
+            deal.lossy = True
         deal.tricks.append(trick)
         self.trick = self.target = trick
         if comments:
@@ -711,21 +732,30 @@ class _Builder:
         deal = self.deal
         if trick is None or deal is None or deal.end:
             trick = self.trick_item(span)  # (None, reported)
+            named: set[str] = set()  # (draws after no trick name no seat of the deal)
+        else:
+            named = deal.seats_named
         draws = []
         card = _CANONICAL.get(card1) or self.card(card1, (line, base, match, first + 3))
         if card is not None:
             seat1 = seat1 if seat1 in _LETTERS else self.seat(seat1)
             draws.append(Draw(seat1, card, (line, base, match, first + 3), (line, base, match, first + 2)))
+            if seat1 not in named:
+                named.add(seat1)
         if seat2 is not None:
             card = _CANONICAL.get(card2) or self.card(card2, (line, base, match, first + 5))
             if card is not None:
                 seat2 = seat2 if seat2 in _LETTERS else self.seat(seat2)
                 draws.append(Draw(seat2, card, (line, base, match, first + 5), (line, base, match, first + 4)))
+                if seat2 not in named:
+                    named.add(seat2)
         if more:
             for part in _elements(f"{key}.seat_card_rep", match, first + 6):
                 card = _CANONICAL.get(part[2]) or self.card(part[2], (line, base, part, 2))
                 if card is not None:
-                    draws.append(Draw(self.seat(part[1]), card, (line, base, part, 2), (line, base, part, 1)))
+                    seat = self.seat(part[1])
+                    draws.append(Draw(seat, card, (line, base, part, 2), (line, base, part, 1)))
+                    named.add(seat)
         if trick is not None:
             item = Draws(draws, span)
             trick.items.append(item)
@@ -869,7 +899,7 @@ class _Builder:
                 partner_card_spans=partner_spans,
             )
             if trick is not None:
-                self.add_item(trick, item)
+                self.add_item(trick, item, item.seat)
             elif self.deal is not None:
                 self.deal.opening.append(item)
                 self.target = item
@@ -1052,7 +1082,7 @@ class _Builder:
             item = Exchange(
                 seat, card, None if points is None else int(points[1]), self.span(tokens[0]), self.span(tokens[2])
             )
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_show_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1074,7 +1104,7 @@ class _Builder:
         elif trick is not None:
             seat = self.seat(tokens[0][1])
             item = Declare(seat, kind, cards, None, self.span(tokens[0]), kind_span, None, spans, scored=False)
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_pass_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1082,7 +1112,7 @@ class _Builder:
         if trick is not None:
             seat = self.seat(tokens[0][1])
             item = Pass(seat, self.seat(tokens[3][1]), self.span(tokens[0]), self.span(tokens[3]))
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_claim_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1091,7 +1121,7 @@ class _Builder:
             points = self.points(tokens)
             seat = self.seat(tokens[0][1])
             item = Claim(seat, tokens[2][1], None if points is None else int(points[1]), self.span(tokens[2]))
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_out_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1100,7 +1130,7 @@ class _Builder:
             points = self.points(tokens)
             seat = self.seat(tokens[0][1])
             item = GoesOut(seat, None if points is None else int(points[1]), self.span(tokens[0]))
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_penalty_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1116,7 +1146,7 @@ class _Builder:
                 self.span(tokens[2]),
                 None if points is None else self.span(points),
             )
-            self.add_item(trick, item)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:

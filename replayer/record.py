@@ -482,6 +482,20 @@ class Deal(_Node):
     the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
     rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
     statements after the last trick.
+
+    What the reader (replayer/reader.py) notes while it builds the deal, so that nothing needs to walk the deal
+    again to know it (a deal made otherwise keeps the defaults, as if nothing were noted; a copy keeps them as they
+    are, whatever is changed in it afterwards). They are not fields of the record: equality, the repr and
+    ``__match_args__`` leave them out.
+
+    - ``seats_named``: the seats (letters) that the tricks' plays and draws name, and the seat that makes each item
+      after a trick (an exchange, a declaration or a show, a pass, a claim, goes out, a penalty). Not a pass's or a
+      declaration's partner, nor the seat of a declaration before the first trick (``opening``), nor the seats of
+      hands and scores.
+    - ``repeated_seat``: True when some trick names one seat twice among its plays.
+    - ``lossy``: True when a card of the deal is unknown (a :class:`~replayer.cards.CardPattern`, such as ``Q?``):
+      in a hand, the stock, a play, a draw, a declaration (its cards or its partner's, ``opening`` included) or an
+      exchange; or when a trick is written without its order (``ordered`` False, ``N K? / S A?``).
     """
 
     __slots__ = (
@@ -495,8 +509,11 @@ class Deal(_Node):
         "hand_spans",
         "hands",
         "leader",
+        "lossy",
         "number",
         "opening",
+        "repeated_seat",
+        "seats_named",
         "spans",
         "stock",
         "tricks",
@@ -543,6 +560,9 @@ class Deal(_Node):
         comments: list[Comment] | None = None,
         tricks: list[Trick] | None = None,
         end: list[ScoreCheck] | None = None,
+        seats_named: set[str] | None = None,
+        repeated_seat: bool = False,
+        lossy: bool = False,
     ) -> None:
         self.number = number
         self._span = span
@@ -561,6 +581,9 @@ class Deal(_Node):
         self.comments = comments if comments is not None else []
         self.tricks = tricks if tricks is not None else []
         self.end = end if end is not None else []
+        self.seats_named = seats_named if seats_named is not None else set()
+        self.repeated_seat = repeated_seat
+        self.lossy = lossy
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:

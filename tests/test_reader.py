@@ -9,7 +9,7 @@ generated from the grammar itself (hypothesis.extra.lark), with example counts a
 
 On every text it accepts, the reader's Record (or its diagnostics) is also checked against a reference built here
 from the statements' tokens (:class:`Reference`: the reader builds its commonest statements from their matches'
-groups, and reads several with one match).
+groups, and reads several with one match), and each deal's flags against a walk over the deal.
 """
 
 from __future__ import annotations
@@ -27,15 +27,17 @@ from hypothesis.extra.lark import from_lark
 from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits, records, token_edits
 
 from replayer import grammar_tables, notation, reader
-from replayer.cards import CardLike
+from replayer.cards import CardLike, CardPattern
 from replayer.errors import NotationError
 from replayer.generate import generate_game
 from replayer.grammar_compiler import generate, grammar_path, grammar_sha256, tables_path
 from replayer.profiles import profile_names
 from replayer.record import (
+    Deal,
     Declare,
     Draw,
     Draws,
+    Exchange,
     Play,
     Question,
     Record,
@@ -248,9 +250,36 @@ def read_by_reference(text: str) -> object:
     return builder.diagnostics or builder.record
 
 
+def walked_flags(deal: Deal) -> tuple[set[str], bool, bool]:
+    """A deal's ``seats_named``, ``repeated_seat`` and ``lossy``, found by walking it (as the replay would)."""
+    named: set[str] = set()
+    repeated = lossy = False
+    cards: list[Any] = [*(c for hand in deal.hands.values() for c in hand), *(deal.stock or [])]
+    for item in deal.opening:
+        if isinstance(item, Declare):
+            cards += [*item.cards, *item.partner_cards]
+    for trick in deal.tricks:
+        lossy = lossy or not trick.ordered
+        seats = [play.seat for play in trick.plays]
+        named.update(seats)
+        repeated = repeated or len(set(seats)) < len(seats)
+        cards += [play.card for play in trick.plays]
+        for item in trick.items:
+            if isinstance(item, Draws):
+                named.update(draw.seat for draw in item.draws)
+                cards += [draw.card for draw in item.draws]
+            elif not isinstance(item, ScoreCheck):
+                named.add(item.seat)
+                if isinstance(item, Declare):
+                    cards += [*item.cards, *item.partner_cards]
+                elif isinstance(item, Exchange):
+                    cards.append(item.card)
+    return named, repeated, lossy or any(isinstance(card, CardPattern) for card in cards)
+
+
 def agrees(text: str) -> bool:
     """Check the property for one text; True when both accept it. Also: the reader's Record (or diagnostics) is the
-    reference's (positions included), and the Record pickles."""
+    reference's (positions included), its deals' flags are what a walk over them finds, and the Record pickles."""
     mine, lark = reader_statements(text), lark_statements(text)
     assert (mine is None) == (lark is None), "the reader accepts" if lark is None else "Lark accepts"
     assert mine == lark
@@ -259,6 +288,9 @@ def agrees(text: str) -> bool:
         return False
     assert outcome == read_by_reference(text)
     if isinstance(outcome, Record):  # (its positions may refer to the reader's matches until asked for)
+        for game in outcome.games:
+            for deal in game.deals:
+                assert (deal.seats_named, deal.repeated_seat, deal.lossy) == walked_flags(deal)
         assert pickle.loads(pickle.dumps(outcome)) == outcome
     return True
 
@@ -531,6 +563,30 @@ def test_records_of_statements_from_the_grammar(statements: list[str]) -> None:
 @given(st.deferred(lambda: from_lark(_grammar_parser(), start="start")))
 def test_whole_records_from_the_grammar(text: str) -> None:
     agrees(text)
+
+
+def test_the_deal_flags() -> None:
+    """What the reader notes on each deal while building it (checked against a walk on every text above)."""
+    head = 'game "g"\ndeal 1\nhand N: QS KS\nhand S: 7C 8C\n'
+    cases = {
+        "trick 1: S 9C, N QC -> N\n  N exchanges 7H\n  draws N KC, S 9D\n": ({"N", "S"}, False, False),
+        "trick 1: S 9C, S QC\n": ({"S"}, True, False),
+        "trick 1: S 9C / N QC\n": ({"N", "S"}, False, True),
+        "trick 1: S 9C, N QC\n  draws N K?, S 9D\n": ({"N", "S"}, False, True),
+        "trick 1: S 9C, N QC\n  E passes to W\n  W declares bezique QS with N JD\n": (
+            {"N", "S", "E", "W"},
+            False,
+            False,
+        ),
+        "trick 1: S 9C, N QC\n  W declares bezique QS with N J?\n": ({"N", "S", "W"}, False, True),
+        "N declares carte_blanche\ntrick 1: S 9C, N QC\n  brisques E 10\n": ({"N", "S"}, False, False),
+    }
+    for text, expected in cases.items():
+        (deal,) = reader.read_record(head + text).games[0].deals
+        assert (deal.seats_named, deal.repeated_seat, deal.lossy) == expected == walked_flags(deal), text
+    (deal,) = reader.read_record(head.replace("KS", "K?")).games[0].deals
+    assert (deal.seats_named, deal.repeated_seat, deal.lossy) == (set(), False, True)
+    assert (Deal(None, (1, 0, 1)).seats_named, Deal(None, (1, 0, 1)).lossy) == (set(), False)
 
 
 @pytest.mark.parametrize("sync", [0, 10**9])
