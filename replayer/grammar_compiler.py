@@ -61,7 +61,9 @@ _FREQUENT = ("trick_stmt", "draws_stmt", "score_stmt", "declare_stmt", "exchange
 
 # Statements that usually follow one another, read with one match (a block) in their common shape: a trick, its
 # draws and the running score (or draws and the score). The first is required, the others optional; each is its
-# statement's expression with every repetition read no time (see _Compiler.lean), its groups' names prefixed.
+# statement's expression with every repetition read no time (see _Compiler.lean), its groups' names prefixed: the
+# groups of each are those of the statement's own expression, in the same order (a region read no time is an empty
+# group), so that the reader builds a statement of a block as it builds the statement matched alone.
 _BLOCKS = {
     "trick_block": (("trick_stmt", "t_"), ("draws_stmt", "d_"), ("score_stmt", "s_")),
     "draws_block": (("draws_stmt", "d_"), ("score_stmt", "s_")),
@@ -674,7 +676,7 @@ class _Writer:
             if node.unroll and self.capture:
                 return self.part(_Opt(_Seq((node.item, _Star(node.item, node.unroll - 1)))), stacks, prefix)
             if self.lean:
-                return "", stacks
+                return self.empty_region(node, stacks, prefix)
             return self.region(node, stacks, prefix)
         if isinstance(node, _Ref):
             inner = self.names.rule(prefix, node.rule) if self.capture else prefix
@@ -682,6 +684,15 @@ class _Writer:
         if isinstance(node, _Scope):
             return self.part(node.item, stacks, node.prefix)
         raise GrammarCompileError(f"{self.rule}: {node!r}")
+
+    def empty_region(self, node: _Star, stacks: frozenset[Stack], prefix: str) -> tuple[str, frozenset[Stack]]:
+        """A repetition read no time (a statement's common shape): an empty group named as :meth:`region` names the
+        region, so that the statement's groups are laid out as in its own expression."""
+        if not self.capture:
+            return "", stacks
+        group = self.names.unique(f"{prefix}{self.c.label(node.item)}_rep")
+        self.pattern.entries.append(_Entry(group, element=f"{self.pattern.key}.{group}"))
+        return f"(?P<{group}>)", stacks
 
     def region(self, node: _Star, stacks: frozenset[Stack], prefix: str) -> tuple[str, frozenset[Stack]]:
         """A repetition read as a region: the parser stacks of any iteration's start, found by running the
@@ -931,14 +942,17 @@ class _Compiler:
                 tree = self.unrolled(self.ast(expansion, rule), key)
                 regex = writer.rest((_Scope(tree, ""),), self.starts)
                 pattern.regex = self.ends(regex, writer.ends)
+                if _group_names(pattern.regex) != (*(e.name for e in pattern.entries), "nl"):
+                    raise GrammarCompileError(f"{key}: its groups are not its layout's, then nl")
                 found.append(pattern)
         return found
 
     def lean(self, rule: str) -> str:
         """A statement's expression in its common shape: each repetition read no time after the iterations it
-        unrolls. It matches a part of what the statement's expression matches, in the same way: that expression
-        reads a text in one way only (the grammar is unambiguous, the lexer's choices are fixed), and this one is
-        that expression with some of its ways out."""
+        unrolls (its region an empty group, named as in the statement's expression). It matches a part of what the
+        statement's expression matches, in the same way: that expression reads a text in one way only (the grammar
+        is unambiguous, the lexer's choices are fixed), and this one is that expression with some of its ways out;
+        its groups are that expression's, in the same order."""
         from lark import Tree
 
         expansions = [
@@ -1053,19 +1067,31 @@ def _assignment(lines: list[str], head: str, value: str, indent: int = 0, suffix
     lines.append(pad + ")" + suffix)
 
 
-def _blocks(compiler: _Compiler) -> dict[str, str]:
+def _blocks(compiler: _Compiler, statements: list[_Pattern]) -> dict[str, str]:
     """The expressions of _BLOCKS: each statement's in its common shape, one after the other (a statement's
-    expression ends where the next statement starts), its groups' names prefixed."""
+    expression ends where the next statement starts), its groups' names prefixed: each statement's groups are
+    those of its own expression, in the same order."""
     blocks = {}
+    own = {pattern.key: pattern.regex for pattern in statements}
     for key, parts in _BLOCKS.items():
         pieces = []
+        expected: list[str] = []
         for index, (rule, prefix) in enumerate(parts):
             regex = compiler.lean(rule).replace("(?P<", f"(?P<{prefix}")
             pieces.append(regex if index == 0 else f"(?:{regex})?")
+            expected.extend(prefix + name for name in _group_names(own[rule]))
         blocks[key] = "".join(pieces)
         if re.compile(blocks[key]).groups != len(re.compile(blocks[key]).groupindex):
             raise GrammarCompileError(f"{key}: a group that is not named")
+        if _group_names(blocks[key]) != tuple(expected):
+            raise GrammarCompileError(f"{key}: its statements' groups are not laid out as in their own expressions")
     return blocks
+
+
+def _group_names(regex: str) -> tuple[str, ...]:
+    """The names of an expression's groups, in the order of their numbers."""
+    index = re.compile(regex).groupindex
+    return tuple(sorted(index, key=index.__getitem__))
 
 
 def generate(text: str | None = None) -> str:
@@ -1086,8 +1112,9 @@ def generate(text: str | None = None) -> str:
         "terminal, or the key of the element that reads a region. PRELUDE: the blanks and blank lines at a record's",
         "start. DISPATCH: the statements a line starting with a character may be, to try in this order. BLOCKS:",
         "statements that usually follow one another (a trick, its draws, the score), read with one match in their",
-        "common shape (each statement's expression with its repetitions read no time): the first statement, then the",
-        "others (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).",
+        "common shape (each statement's expression with its repetitions read no time, each region an empty group):",
+        "the first statement, then the others (optional), each with its own expression's groups in the same order,",
+        "their names prefixed (``t_``, ``d_``, ``s_``).",
         '"""',
         "",
         f"GRAMMAR_SHA256 = {_string(grammar_sha256(text))}",
@@ -1101,7 +1128,7 @@ def generate(text: str | None = None) -> str:
             _assignment(lines, f"{_string(pattern.key)}: ", pattern.regex, 4, ",")
         lines.extend(["}", ""])
     lines.append("BLOCKS: dict[str, str] = {")
-    for key, block in _blocks(compiler).items():
+    for key, block in _blocks(compiler, statements).items():
         _assignment(lines, f"{_string(key)}: ", block, 4, ",")
     lines.extend(["}", ""])
     lines.append("LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {")

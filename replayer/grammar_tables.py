@@ -8,8 +8,9 @@ named groups of each expression in order, each (name, terminal or element, wheth
 terminal, or the key of the element that reads a region. PRELUDE: the blanks and blank lines at a record's
 start. DISPATCH: the statements a line starting with a character may be, to try in this order. BLOCKS:
 statements that usually follow one another (a trick, its draws, the score), read with one match in their
-common shape (each statement's expression with its repetitions read no time): the first statement, then the
-others (optional), their groups' names prefixed (``t_``, ``d_``, ``s_``).
+common shape (each statement's expression with its repetitions read no time, each region an empty group):
+the first statement, then the others (optional), each with its own expression's groups in the same order,
+their names prefixed (``t_``, ``d_``, ``s_``).
 """
 
 GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
@@ -485,36 +486,37 @@ ELEMENTS: dict[str, str] = {
 
 BLOCKS: dict[str, str] = {
     "trick_block": (
-        "(?P<t_TRICK>(?>(?:(?i:взятка\\b)|(?i:trick\\b))))[\x09 \x0c]*+(?P<t_INT>(?>\\d{1,9}(?!\\d)))[\x09 \x0c]*+:["
-        "\x09 \x0c]*+(?P<t_play1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09"
-        " \x0c]*+(?P<t_play1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQ"
-        'JT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|'
-        'пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?['
-        "SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<"
-        "t_play2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<t_pl"
-        "ay2_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:1"
-        '0|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бу'
-        'бн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\'
-        "?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w])))))?(?:[\x09 \x0c]*+\\->[\x09 \x0c]*+(?P<t_winner1_S"
-        "EAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))))?(?P<t_nl>[\x09 \x0c]*+(?:(?>"
-        "(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))(?:(?P<d_DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<d_seat_card1_SEAT>(?>(?:No"
-        "rth|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<d_seat_card1_CARD>(?>(?i:"
-        "(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ]"
-        ')[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а'
-        '-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|['
-        "AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<d_seat_card2_SEAT>(?>(?:North|So"
-        "uth|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<d_seat_card2_CARD>(?>(?i:(?:\\*"
-        "|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ "
-        '\x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яі'
-        'їє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQ'
-        "JT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w])))))?(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?(?:("
-        "?P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points1_SEAT>(?>(?"
-        ":North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points1_SIDE>("
-        "?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,"
-        "(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|West|Север|"
-        "Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦"
-        "♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d))))?(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a["
-        "\x09 \x0c]*)+)|\\Z)))?"
+        "(?P<t_TRICK>(?>(?:(?i:взятка\\b)|(?i:trick\\b))))[\x09 \x0c]*+(?P<t_INT>(?>\\d{1,9}(?!\\d)))[\x09 \x0c]*+:(?P<"
+        "t_play1_question_rep>)[\x09 \x0c]*+(?P<t_play1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])("
+        "?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<t_play1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣"
+        '♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-я'
+        'іїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|'
+        "[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))(?:[\x09 "
+        "\x0c]*+,(?P<t_play2_question_rep>)[\x09 \x0c]*+(?P<t_play2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|За"
+        "пад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<t_play2_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])"
+        '[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|буб'
+        'ен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|'
+        "\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))"
+        "))(?P<t_play_rep>))?(?:[\x09 \x0c]*+\\->[\x09 \x0c]*+(?P<t_winner1_SEAT>(?>(?:North|South|East|West|Север|Юг|В"
+        "осток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))))?(?P<t_comment_rep>)(?P<t_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]"
+        "*)+)|\\Z))(?:(?P<d_DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<d_seat_card1_SEAT>(?>(?:North|South|East|West|Сев"
+        "ер|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<d_seat_card1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|("
+        '?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пі'
+        'к|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:'
+        "10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤"
+        "♥♡♦♢♣♧]))(?![\\w]))))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<d_seat_card2_SEAT>(?>(?:North|South|East|West|Север|Юг|"
+        "Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<d_seat_card2_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|["
+        'AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв'
+        '|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AK'
+        "QJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧"
+        "]))(?![\\w]))))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)"
+        "+)|\\Z)))?(?:(?P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_poin"
+        "ts1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_"
+        "points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:"
+        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|Ea"
+        "st|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSE"
+        "W](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_c"
+        "omment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
     "draws_block": (
         "(?P<d_DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<d_seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|"
@@ -527,13 +529,14 @@ BLOCKS: dict[str, str] = {
         ')[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бу'
         'бен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|'
         "\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))"
-        ")))?(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))(?:(?P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 "
-        "\x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток"
-        "|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))["
-        "\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?!["
-        "\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧"
-        "])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points"
-        "2_INT>(?>\\d{1,9}(?!\\d))))?(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
+        "))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))(?:(?"
+        "P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points1_SEAT>(?>(?:"
+        "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points1_SIDE>(?"
+        ">[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,("
+        "?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
+        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢"
+        "♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_comment_rep>)(?P"
+        "<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
 }
 

@@ -12,19 +12,24 @@ always has. tests/test_reader.py checks, on the records of the project and on te
 this reader accepts exactly what Lark accepts, with the same statements and tokens.
 
 The builder below groups the statements into games, deals and tricks and reports the statements out of place
-(BZ101, BZ102, BZ107), the cards that do not read (BZ003) and the unknown tags of comments (BZ001). Most lines of a
-record are a trick of two plays, its two draws and the running score: the tables' blocks read such lines with one
-match, and the builder makes their statements straight from the match's groups (so too the scores at the end of a
-deal); every other statement is built from its tokens (:func:`statements` gives them, with their line and column,
-for the formatter and the tests, which check that both ways make the same record).
+(BZ101, BZ102, BZ107), the cards that do not read (BZ003) and the unknown tags of comments (BZ001). Each statement
+rule has one builder. The commonest (the tricks, draws and scores, the scores at the end of a deal, the hands and
+the declarations: _GROUPS) are built from their match: the tokens of their groups directly, their repeated parts
+(more plays, draws, seats or cards, questions, partners' cards, comments) by their elements' expressions over
+their regions. Most lines of a record are a trick of two plays, its two draws and the running score: the tables'
+blocks read such lines with one match, whose groups are laid out for each statement as in the statement's own
+expression, so that the same builder builds it. Every other statement is built from its tokens. While it builds a
+deal, the builder notes what the replay would otherwise walk the deal again for (the seats it names, a seat that
+plays twice to a trick, unknown cards: see :class:`~replayer.record.Deal`). :func:`statements` gives every
+statement with its tokens, their lines and columns, for the formatter and the tests (which check the Records
+built here against a reference built from those tokens).
 """
 
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
-from .cards import _CANONICAL, Card, CardLike, CardParseError, parse_card_like, parse_suit
+from .cards import _CANONICAL, Card, CardLike, CardParseError, CardPattern, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
 from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, GRAMMAR_SHA256, LAYOUT, PRELUDE, STATEMENTS
 from .record import (
@@ -37,6 +42,7 @@ from .record import (
     Exchange,
     Game,
     GoesOut,
+    Item,
     Pass,
     Penalty,
     Play,
@@ -51,7 +57,7 @@ from .regex_cache import CachedPatterns
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
 
@@ -152,6 +158,18 @@ def _layout(key: str) -> tuple[tuple[int, str, bool], ...]:
     return layout
 
 
+def _elements(key: str, match: re.Match[str], group: int) -> Iterator[re.Match[str]]:
+    """The matches of the element ``key`` over the region that the group ``group`` of ``match`` holds, in order."""
+    start, stop = match.span(group)
+    element = _compiled.get(key) or _pattern(key)
+    text = match.string
+    while start < stop:
+        part = element.match(text, start)
+        assert part is not None, f"the element {key} does not read its region"
+        yield part
+        start = part.end()
+
+
 def _raw_tokens(key: str, match: re.Match[str], text: str) -> list[tuple[str, str, int]]:
     """The tokens the tree of a statement (or of an element) keeps, in order: (terminal, text, offset)."""
     found: list[tuple[str, str, int]] = []
@@ -162,13 +180,9 @@ def _raw_tokens(key: str, match: re.Match[str], text: str) -> list[tuple[str, st
             continue
         if not region:
             found.append((target, text[start:stop], start))
-            continue
-        element = _pattern(target)
-        while start < stop:
-            part = element.match(text, start)
-            assert part is not None, f"the element {target} does not read its region"
-            found.extend(_raw_tokens(target, part, text))
-            start = part.end()
+        elif start < stop:
+            for part in _elements(target, match, group):
+                found.extend(_raw_tokens(target, part, text))
     return found
 
 
@@ -322,6 +336,9 @@ def _tags(body: str, allowed: tuple[str, ...]) -> tuple[str, str | None, set[str
 _Tok = tuple[str, str, int]
 """A token as the builder reads it: terminal, text, offset."""
 
+# The statements built from their groups (the rest are built from their tokens), with the groups their builders read
+# by number, in order: a statement's expression has these groups, then ``nl`` (the blanks and line break after it),
+# whether it is matched alone or in a block. A grammar that changes them must change the builders too.
 _SEAT_POINTS = (
     "seat_points1_SEAT",
     "seat_points1_SIDE",
@@ -332,10 +349,31 @@ _SEAT_POINTS = (
     "seat_points_rep",
     "comment_rep",
 )
-
-# The groups that _Builder's fast paths read by number: those of the statements of the end of a deal (their own
-# expressions, which the fast path takes only without repetitions or comments) ...
-_FAST_LAYOUT = {
+_PLAYS = (
+    "TRICK",
+    "INT",
+    "play1_question_rep",
+    "play1_SEAT",
+    "play1_CARD",
+    "play2_question_rep",
+    "play2_SEAT",
+    "play2_CARD",
+    "play_rep",
+    "winner1_SEAT",
+    "comment_rep",
+)
+_GROUPS = {
+    "trick_stmt": _PLAYS,
+    "unordered_trick": _PLAYS,
+    "draws_stmt": (
+        "DRAWS",
+        "seat_card1_SEAT",
+        "seat_card1_CARD",
+        "seat_card2_SEAT",
+        "seat_card2_CARD",
+        "seat_card_rep",
+        "comment_rep",
+    ),
     "hand_header": ("HAND", "SEAT", "CARD", *(f"CARD_{n}" for n in range(2, 10)), "CARD_rep", "comment_rep"),
     "declare_stmt": (
         "SEAT",
@@ -357,34 +395,47 @@ _FAST_LAYOUT = {
         for key in ("score_stmt", "brisques_stmt", "result_stmt", "total_stmt")
     },
 }
-# ... and those of the blocks (BLOCKS): each statement in its common shape, its groups' names prefixed.
-_LEAN = {
-    "t_": ("TRICK", "INT", "play1_SEAT", "play1_CARD", "play2_SEAT", "play2_CARD", "winner1_SEAT", "nl"),
-    "d_": ("DRAWS", "seat_card1_SEAT", "seat_card1_CARD", "seat_card2_SEAT", "seat_card2_CARD", "nl"),
-    "s_": (
-        "SCORE",
-        "seat_points1_SEAT",
-        "seat_points1_SIDE",
-        "seat_points1_INT",
-        "seat_points2_SEAT",
-        "seat_points2_SIDE",
-        "seat_points2_INT",
-        "nl",
-    ),
+# ... and the groups of the elements that read their regions (by the region's name, after the statement's key).
+_ELEMENT_GROUPS = {
+    "play1_question_rep": ("question1_QUESTION",),
+    "play2_question_rep": ("question1_QUESTION",),
+    "play_rep": ("play1_question_rep", "play1_SEAT", "play1_CARD"),
+    "play_rep.play1_question_rep": ("question1_QUESTION",),
+    "seat_card_rep": ("seat_card1_SEAT", "seat_card1_CARD"),
+    "seat_points_rep": ("seat_points1_SEAT", "seat_points1_SIDE", "seat_points1_INT"),
+    "CARD_rep": ("CARD",),
+    "partner_cards1_CARD_rep": ("CARD",),
+    "comment_rep": ("comment1_COMMENT",),
 }
-_BLOCK_LAYOUT = {"trick_block": ("t_", "d_", "s_"), "draws_block": ("d_", "s_")}
-_END_RULES = {"brisques_stmt": "brisques", "result_stmt": "result", "total_stmt": "total", "game_score_stmt": "game"}
+# The statements of the end of a deal: what their ScoreCheck says, and where their numbers start (after the keyword).
+_END_RULES = {
+    "brisques_stmt": ("brisques", 1),
+    "result_stmt": ("result", 1),
+    "total_stmt": ("total", 1),
+    "game_score_stmt": ("game", 2),
+}
 
 
 def _check_layout() -> None:
-    """The fast paths' groups are the tables' (a grammar that changes them must change the fast paths too)."""
-    for key, names in _FAST_LAYOUT.items():
+    """The groups the builders read are the tables' (LAYOUT), in the statements and in the elements of their
+    regions."""
+
+    def check(key: str, names: tuple[str, ...]) -> None:
         found = tuple(entry[0] for entry in LAYOUT[key])
         if found != names:
             raise ImportError(f"replayer/grammar_tables.py: {key} has the groups {found}, the reader reads {names}")
+        for _, target, region in LAYOUT[key]:
+            if region:
+                check(target, _ELEMENT_GROUPS[target.split(".", 1)[1]])
+
+    for key, names in _GROUPS.items():
+        check(key, names)
 
 
 _blocks: dict[str, re.Pattern[str]] = {}
+
+# The statements a block reads (BLOCKS), in order; each after the other's groups, as in its own expression.
+_BLOCK_RULES = {"trick_block": ("trick_stmt", "draws_stmt", "score_stmt"), "draws_block": ("draws_stmt", "score_stmt")}
 
 
 def _block(key: str) -> re.Pattern[str]:
@@ -392,16 +443,36 @@ def _block(key: str) -> re.Pattern[str]:
     pattern = _blocks.get(key)
     if pattern is None:
         pattern = _CACHE.get(f"block:{key}")
-        names = tuple(sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
-        expected = tuple(prefix + name for prefix in _BLOCK_LAYOUT[key] for name in _LEAN[prefix])
+        names = tuple(name.split("_", 1)[1] for name in sorted(pattern.groupindex, key=pattern.groupindex.__getitem__))
+        expected = tuple(name for rule in _BLOCK_RULES[key] for name in (*_GROUPS[rule], "nl"))
         if names != expected:
             raise ImportError(f"replayer/grammar_tables.py: the block {key} has the groups {names}")
         _blocks[key] = pattern
     return pattern
 
 
+class _Numbers(dict[str, int]):
+    """A number's value by its text: those below 1000 (most numbers of tricks and scores) looked up, without int()."""
+
+    def __missing__(self, text: str) -> int:
+        return int(text)
+
+
+_NUMBERS = _Numbers((str(n), n) for n in range(1000))
+
+_SYNC = 2048
+"""How far (in characters) the line that the build counts positions from may be behind the statement read."""
+
+_NEW_DEAL = "a trick after the end of the deal (brisques/result); start a new deal with 'deal'"
+
+
 class _Builder:
-    """Groups the flat statements into games, deals and tricks."""
+    """Groups the flat statements into games, deals and tricks.
+
+    Each statement is built by one method: the commonest rules (:data:`_GROUPS`) from the groups of their match, the
+    others from their tokens (``on_<rule>``). While it builds a deal, it notes what the replay would otherwise walk
+    the deal again for (:class:`~replayer.record.Deal`'s ``seats_named``, ``repeated_seat`` and ``lossy``).
+    """
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
@@ -423,52 +494,47 @@ class _Builder:
         size = len(text)
         count = text.count
         rfind = text.rfind
+        # A line at or before the statement read and the offset before its first character, which the positions of
+        # the statements built from their groups count their lines from (see replayer/record.py): brought up to the
+        # statement only for a statement built from its tokens, or every _SYNC characters.
+        base = rfind("\n", 0, pos)
         line = first_line + count("\n", 0, pos)
         dispatch = _entries
         compiled = _compiled
-        fast_paths = _FAST
+        grouped = _BUILDERS
         handlers = _HANDLERS
         while pos < size:
+            if pos - base > _SYNC:
+                line, base = line + count("\n", base + 1, pos), rfind("\n", 0, pos)
             entry = dispatch.get(text[pos]) or _entry(text[pos])
             if entry is _NO_ENTRY:
                 return False
             keys, block, parts = entry
             if block is not None:
-                # Most lines are a trick of two plays, its two draws and the score: one match reads them.
+                # Most lines are a trick of two plays, its two draws and the score: one match reads them, and each
+                # is built as when it is matched alone.
                 match = block.match(text, pos)
                 if match is not None:
                     groups = match.groups()
-                    last = 0  # the group of the line break of the last statement read
-                    for fast, first, nl in parts:
-                        if groups[first] is None:  # (a statement of the block that is not there)
-                            continue
-                        if last:
-                            start, end = match.span(last)
-                            below, base = line + count("\n", start, end), rfind("\n", start, end)
-                        else:
-                            below, base = line, rfind("\n", 0, pos)
-                        if not fast(self, match, groups, first, below, base):
-                            break
-                        line, last = below, nl
-                    if last:
-                        start, pos = match.span(last)
-                        line += count("\n", start, pos)
-                        continue
+                    for build, key, first in parts:
+                        if groups[first] is not None:  # (else a statement of the block that is not there)
+                            build(self, key, match, groups, first, line, base)
+                    pos = match.end()
+                    continue
             for key in keys:
                 match = (compiled.get(key) or _pattern(key)).match(text, pos)
                 if match is not None:
                     break
             else:
                 return False
-            end = match.end()
-            fast = fast_paths.get(key)  # type: ignore[assignment]
-            # A statement of the commonest shapes (nothing repeated, no comment: all on one line) is built from
-            # its groups; its line and the offset before the line's first character are all its positions need.
-            if fast is None or not fast(self, match, match.groups(), 0, line, rfind("\n", 0, pos)):
+            build = grouped.get(key)  # type: ignore[assignment]
+            if build is not None:
+                build(self, key, match, match.groups(), 0, line, base)
+            else:
+                line, base = line + count("\n", base + 1, pos), rfind("\n", 0, pos)
                 self.where = _Where(text, pos, line, match.start("nl"))
                 handlers[key](self, key, _raw_tokens(key, match, text))
-            line += count("\n", pos, end)
-            pos = end
+            pos = match.end()
         return True
 
     # --- helpers
@@ -487,15 +553,19 @@ class _Builder:
         return self.where.span(token[2], token[1])
 
     def card(self, raw: str, span: Where) -> CardLike | None:
-        """The card a token spells; None (and a diagnostic at its position) when it spells none."""
+        """The card a token spells (a card of the current deal); None (and a diagnostic at its position) when it
+        spells none. An unknown card (``Q?``) makes the deal lossy."""
         card = _CANONICAL.get(raw)
         if card is not None:
             return card
         try:
-            return parse_card_like(raw)
+            read = parse_card_like(raw)
         except CardParseError as exc:
             self.error("BZ003", str(exc), span)
             return None
+        if read.__class__ is CardPattern and self.deal is not None:
+            self.deal.lossy = True
+        return read
 
     def ensure_game(self, span: Where) -> Game:
         if self.game is None:
@@ -553,150 +623,292 @@ class _Builder:
                     self.error("BZ003", f"the question's accepted answer {word!r} is not a card", span)
         return Question(" ".join(body.split()), answers, span, lang, "better" in tags)
 
-    # --- the commonest statements, from their groups (False: not of the common shape, read from the tokens)
+    def trick_item(self, span: Where) -> Trick | None:
+        """The trick a statement after a trick belongs to (None, and a diagnostic at ``span``, when there is none)."""
+        if self.trick is None or (self.deal is not None and self.deal.end):
+            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", span)
+            return None
+        return self.trick
 
-    # Each takes its match and the match's texts (``groups``), where its groups start (``first``: the group
-    # before its first), its line and ``base``, the offset before that line; False where the statement is not of the
-    # shape it reads (it is then read from its tokens). In a block, a statement is already of its common shape.
+    def add_item(self, trick: Trick, item: Item, seat: str | None) -> None:
+        """An item after the current deal's last trick, made by ``seat`` (None: a draws or score statement)."""
+        trick.items.append(item)
+        self.target = item
+        if seat is not None and self.deal is not None:
+            self.deal.seats_named.add(seat)
 
-    def fast_trick(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """A trick of two plays (in a block: no questions, no more plays, no comments)."""
-        (_, number, s1, c1, s2, c2, w) = groups[first : first + 7]
-        if s2 is None:
-            return False
+    # --- the statements built from their groups (_GROUPS)
+    #
+    # Each takes the statement's rule (``key``; in a block, the rule of the statement there), its match, the match's
+    # texts (``groups``), ``first``: the index in ``groups`` of the statement's first group (its groups follow in the
+    # order of _GROUPS, then ``nl``, whether the statement is matched alone or in a block: group numbers are indexes
+    # plus one), ``line``: a line at or before the statement's first (see build), and ``base``: the offset before
+    # that line's first character. A token is placed by its group: (line, base, match, group), in the statement's
+    # match or, for a token of a repeated part (a region, ``*_rep``, read by its element's expression), in the
+    # element's match (replayer/record.py counts its line when its position is asked for).
+
+    def comments_in(self, key: str, match: re.Match[str], group: int, line: int, base: int) -> list[Comment]:
+        """The comments of the region ``group`` (the statement's ``comment_rep``)."""
+        return [self.comment(part[1], (line, base, part, 1)) for part in _elements(f"{key}.comment_rep", match, group)]
+
+    def questions_in(self, element: str, match: re.Match[str], group: int, line: int, base: int) -> list[Question]:
+        """The questions of the region ``group``, read by ``element``, before a play."""
+        return [self.question(part[1], (line, base, part, 1)) for part in _elements(element, match, group)]
+
+    def build_trick(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``trick N: S 9C, N QC -> N`` (``unordered_trick``: plays written with ``/``): the plays, each after its
+        questions, the winner, comments."""
+        (_, number, questions1, seat1, card1, questions2, seat2, card2, more, winner, notes) = groups[
+            first : first + 11
+        ]
+        comments = self.comments_in(key, match, first + 11, line, base) if notes else None
         span = (line, base, match, first + 1)
         deal = self.deal
         if deal is None:
             deal = self.ensure_deal(span)
         if deal.end:
-            self.error(
-                "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
-            )
-        plays = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 4))
+            self.error("BZ101", _NEW_DEAL, span)
+        named = deal.seats_named
+        plays: list[Play] = []
+        questions = None
+        if questions1:
+            questions = self.questions_in(f"{key}.play1_question_rep", match, first + 3, line, base)
+        card = _CANONICAL.get(card1) or self.card(card1, (line, base, match, first + 5))
         if card is not None:
-            plays.append(
-                Play(
-                    s1 if s1 in _LETTERS else self.seat(s1),
-                    card,
-                    (line, base, match, first + 4),
-                    (line, base, match, first + 3),
+            seat1 = seat1 if seat1 in _LETTERS else self.seat(seat1)
+            plays.append(Play(seat1, card, (line, base, match, first + 5), (line, base, match, first + 4), questions))
+            if seat1 not in named:
+                named.add(seat1)
+        else:
+            seat1 = None
+        if seat2 is not None:
+            questions = None
+            if questions2:
+                questions = self.questions_in(f"{key}.play2_question_rep", match, first + 6, line, base)
+            card = _CANONICAL.get(card2) or self.card(card2, (line, base, match, first + 8))
+            if card is not None:
+                seat2 = seat2 if seat2 in _LETTERS else self.seat(seat2)
+                plays.append(
+                    Play(seat2, card, (line, base, match, first + 8), (line, base, match, first + 7), questions)
                 )
-            )
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 6))
-        if card is not None:
-            plays.append(
-                Play(
-                    s2 if s2 in _LETTERS else self.seat(s2),
-                    card,
-                    (line, base, match, first + 6),
-                    (line, base, match, first + 5),
-                )
-            )
-        if w is None:
-            trick = Trick(int(number), plays, None, None, span)
+                if seat2 not in named:
+                    named.add(seat2)
+                if seat2 == seat1:
+                    deal.repeated_seat = True
+        if more:
+            for part in _elements(f"{key}.play_rep", match, first + 9):
+                questions = None
+                if part[1]:
+                    questions = self.questions_in(f"{key}.play_rep.play1_question_rep", part, 1, line, base)
+                card = _CANONICAL.get(part[3]) or self.card(part[3], (line, base, part, 3))
+                if card is not None:
+                    seat = self.seat(part[2])
+                    if any(play.seat == seat for play in plays):
+                        deal.repeated_seat = True
+                    plays.append(Play(seat, card, (line, base, part, 3), (line, base, part, 2), questions))
+                    named.add(seat)
+        if winner is None:
+            trick = Trick(_NUMBERS[number], plays, None, None, span)
         else:
             trick = Trick(
-                int(number), plays, w if w in _LETTERS else self.seat(w), (line, base, match, first + 7), span
+                _NUMBERS[number],
+                plays,
+                winner if winner in _LETTERS else self.seat(winner),
+                (line, base, match, first + 10),
+                span,
             )
+        if key != "trick_stmt":
+            trick.ordered = False
+            deal.lossy = True
         deal.tricks.append(trick)
         self.trick = self.target = trick
-        return True
+        if comments:
+            self.attach(comments)
 
-    def fast_draws(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """Two draws (in a block: no more, no comments)."""
-        (s1, c1, s2, c2) = groups[first + 1 : first + 5]
-        if s2 is None:
-            return False
+    def build_draws(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``draws N KC, S 9D``: the draws, comments."""
+        (_, seat1, card1, seat2, card2, more, notes) = groups[first : first + 7]
+        comments = self.comments_in(key, match, first + 7, line, base) if notes else None
         span = (line, base, match, first + 1)
         trick = self.trick
-        if trick is None or (self.deal is not None and self.deal.end):
-            trick = self.trick_item(span)
+        deal = self.deal
+        if trick is None or deal is None or deal.end:
+            trick = self.trick_item(span)  # (None, reported)
+            named: set[str] = set()  # (draws after no trick name no seat of the deal)
+        else:
+            named = deal.seats_named
         draws = []
-        card = _CANONICAL.get(c1) or self.card(c1, (line, base, match, first + 3))
+        card = _CANONICAL.get(card1) or self.card(card1, (line, base, match, first + 3))
         if card is not None:
-            draws.append(
-                Draw(
-                    s1 if s1 in _LETTERS else self.seat(s1),
-                    card,
-                    (line, base, match, first + 3),
-                    (line, base, match, first + 2),
-                )
-            )
-        card = _CANONICAL.get(c2) or self.card(c2, (line, base, match, first + 5))
-        if card is not None:
-            draws.append(
-                Draw(
-                    s2 if s2 in _LETTERS else self.seat(s2),
-                    card,
-                    (line, base, match, first + 5),
-                    (line, base, match, first + 4),
-                )
-            )
+            seat1 = seat1 if seat1 in _LETTERS else self.seat(seat1)
+            draws.append(Draw(seat1, card, (line, base, match, first + 3), (line, base, match, first + 2)))
+            if seat1 not in named:
+                named.add(seat1)
+        if seat2 is not None:
+            card = _CANONICAL.get(card2) or self.card(card2, (line, base, match, first + 5))
+            if card is not None:
+                seat2 = seat2 if seat2 in _LETTERS else self.seat(seat2)
+                draws.append(Draw(seat2, card, (line, base, match, first + 5), (line, base, match, first + 4)))
+                if seat2 not in named:
+                    named.add(seat2)
+        if more:
+            for part in _elements(f"{key}.seat_card_rep", match, first + 6):
+                card = _CANONICAL.get(part[2]) or self.card(part[2], (line, base, part, 2))
+                if card is not None:
+                    seat = self.seat(part[1])
+                    draws.append(Draw(seat, card, (line, base, part, 2), (line, base, part, 1)))
+                    named.add(seat)
         if trick is not None:
             item = Draws(draws, span)
             trick.items.append(item)
             self.target = item
-        return True
+        if comments:
+            self.attach(comments)
 
-    def fast_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """A running score of two seats (or sides) (in a block: no more, no comments)."""
-        values = self.seat_values(match, groups, first + 1, line, base)
-        if values is None:
-            return False
+    def seat_values(self, key: str, match: Any, groups: Any, at: int, line: int, base: int) -> list[SeatValue]:
+        """The numbers stated for seats (or sides), whose first seat is ``groups[at]``."""
+        seat1, side1, value1, seat2, side2, value2, more = groups[at : at + 7]
+        values = [
+            SeatValue(
+                seat1 if seat1 in _SEAT_LETTERS else self.seat(seat1 or side1),
+                _NUMBERS[value1],
+                (line, base, match, at + 3),
+            )
+        ]
+        if value2 is not None:
+            values.append(
+                SeatValue(
+                    seat2 if seat2 in _SEAT_LETTERS else self.seat(seat2 or side2),
+                    _NUMBERS[value2],
+                    (line, base, match, at + 6),
+                )
+            )
+        if more:
+            for part in _elements(f"{key}.seat_points_rep", match, at + 7):
+                values.append(SeatValue(self.seat(part[1] or part[2]), _NUMBERS[part[3]], (line, base, part, 3)))
+        return values
+
+    def build_score(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``score N 10, S 0``: the running score after a trick."""
+        values = self.seat_values(key, match, groups, first + 1, line, base)
+        comments = self.comments_in(key, match, first + 9, line, base) if groups[first + 8] else None
         span = (line, base, match, first + 1)
         trick = self.trick
-        if trick is None or (self.deal is not None and self.deal.end):
-            trick = self.trick_item(span)
-        if trick is not None:
+        deal = self.deal
+        if trick is None or deal is None or deal.end:
+            self.trick_item(span)  # (None, reported)
+        else:
             item = ScoreCheck("score", values, span)
             trick.items.append(item)
             self.target = item
-        return True
+        if comments:
+            self.attach(comments)
 
-    def full_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """A running score, matched by its own expression: read here without more seats or comments."""
-        return not (groups[first + 7] or groups[first + 8]) and self.fast_score(match, groups, first, line, base)
+    def build_end(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``brisques``, ``result``, ``total``, ``game score``: numbers stated after the deal's last trick."""
+        what, offset = _END_RULES[key]
+        at = first + offset
+        self.end_statement((line, base, match, first + 1), what, self.seat_values(key, match, groups, at, line, base))
+        if groups[at + 7]:
+            self.attach(self.comments_in(key, match, at + 8, line, base))
 
-    def fast_end(self, match: Any, groups: Any, first: int, line: int, base: int, what: str) -> bool:
-        """brisques, result, total: the numbers of two seats (or sides) without more seats or comments."""
-        if groups[first + 7] or groups[first + 8]:
-            return False
-        values = self.seat_values(match, groups, first + 1, line, base)
-        if values is None:
-            return False
-        self.end_statement((line, base, match, first + 1), what, values)
-        return True
+    def end_statement(self, span: Where, what: str, values: list[SeatValue]) -> None:
+        deal = self.ensure_deal(span)
+        item = ScoreCheck(what, values, span)
+        deal.end.append(item)
+        self.target = item
 
-    def fast_game_score(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """``game score`` of two seats (or sides) without more seats or comments."""
-        if groups[first + 8] or groups[first + 9]:
-            return False
-        values = self.seat_values(match, groups, first + 2, line, base)
-        if values is None:
-            return False
-        self.end_statement((line, base, match, first + 1), "game", values)
-        return True
+    def build_hand(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``hand N: ...``: the cards dealt to a seat, comments."""
+        deal = self.deal_header_at(groups[first], (line, base, match, first + 1))
+        cards: list[tuple[str, Where]] = []
+        for index in range(first + 2, first + 11):
+            card = groups[index]
+            if card is None:
+                break
+            cards.append((card, (line, base, match, index + 1)))
+        if groups[first + 11]:
+            cards.extend((part[1], (line, base, part, 1)) for part in _elements(f"{key}.CARD_rep", match, first + 12))
+        self.hand(deal, groups[first + 1], (line, base, match, first + 2), cards)
+        if groups[first + 12]:
+            self.attach(self.comments_in(key, match, first + 13, line, base))
 
-    def seat_values(self, match: Any, groups: Any, first: int, line: int, base: int) -> list[SeatValue] | None:
-        """The two (seat or side, number) after the group ``first`` (the statement's keyword); None for one."""
-        seat1, side1, value1, seat2, side2, value2 = groups[first : first + 6]
-        if value2 is None:
-            return None
-        return [
-            SeatValue(
-                seat1 if seat1 in _SEAT_LETTERS else self.seat(seat1 or side1),
-                int(value1),
-                (line, base, match, first + 3),
-            ),
-            SeatValue(
-                seat2 if seat2 in _SEAT_LETTERS else self.seat(seat2 or side2),
-                int(value2),
-                (line, base, match, first + 6),
-            ),
+    def hand(self, deal: Deal | None, seat: str, seat_span: Where, cards: list[tuple[str, Where]]) -> None:
+        """The cards dealt to a seat: each (as written, where)."""
+        seat = self.seat(seat)
+        read = [_CANONICAL.get(card) or self.card(card, span) for card, span in cards]
+        if deal is not None:
+            if seat in deal.hands:
+                self.error("BZ102", f"a second hand for {seat} in this deal", seat_span)
+            deal.hands[seat] = [c for c in read if c is not None]
+            deal.hand_spans[seat] = _made(seat_span)
+            deal._hand_card_spans[seat] = [span for _, span in cards]
+
+    def build_declare(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
+        """``N declares royal_marriage KC QC = 40``: the kind, the cards, the partner's cards (``with S JD``), the
+        points, comments. Before the deal's first trick (a carte blanche), the deal's."""
+        (seat, _, kind, card1, card2, more, _, partner, partner_card, partner_more, points, notes) = groups[
+            first : first + 12
         ]
+        span = (line, base, match, first + 1)
+        opening = self.trick is None and self.deal is not None and not self.deal.tricks
+        trick = None if opening else self.trick_item(span)
+        cards: list[CardLike] = []
+        spans: list[Where] = []
+        found: list[tuple[str, Where]] = []
+        if card1 is not None:
+            found.append((card1, (line, base, match, first + 4)))
+            if card2 is not None:
+                found.append((card2, (line, base, match, first + 5)))
+                if more:
+                    found.extend(
+                        (part[1], (line, base, part, 1)) for part in _elements(f"{key}.CARD_rep", match, first + 6)
+                    )
+        for text, at in found:
+            card = _CANONICAL.get(text) or self.card(text, at)
+            if card is not None:
+                cards.append(card)
+                spans.append(at)
+        partner_cards: list[CardLike] = []
+        partner_spans: list[Where] = []
+        if partner is not None:
+            found = [(partner_card, (line, base, match, first + 9))]
+            if partner_more:
+                found.extend(
+                    (part[1], (line, base, part, 1))
+                    for part in _elements(f"{key}.partner_cards1_CARD_rep", match, first + 10)
+                )
+            for text, at in found:
+                card = _CANONICAL.get(text) or self.card(text, at)
+                if card is not None:
+                    partner_cards.append(card)
+                    partner_spans.append(at)
+            partner = self.seat(partner)
+        if kind is None and not cards:
+            self.error("BZ304", "a declaration names its kind, its cards, or both", span)
+        elif trick is not None or opening:
+            item = Declare(
+                seat if seat in _LETTERS else self.seat(seat),
+                kind,
+                cards,
+                None if points is None else int(points),
+                span,
+                None if kind is None else (line, base, match, first + 3),
+                None if points is None else (line, base, match, first + 11),
+                spans,
+                partner=partner,
+                partner_cards=partner_cards,
+                partner_card_spans=partner_spans,
+            )
+            if trick is not None:
+                self.add_item(trick, item, item.seat)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+                self.target = item
+        if notes:
+            self.attach(self.comments_in(key, match, first + 12, line, base))
 
-    # --- every statement, from its tokens
+    # --- the other statements, from their tokens
 
     def on_comment_stmt(self, key: str, tokens: list[_Tok]) -> None:
         self.attach(self.comments(tokens))
@@ -823,37 +1035,6 @@ class _Builder:
             self.error("BZ107", "the turn-up must be known (it fixes trumps)", self.span(tokens[1]))
         self.attach(self.comments(tokens))
 
-    def on_hand_header(self, key: str, tokens: list[_Tok]) -> None:
-        deal = self.deal_header(tokens[0])
-        cards = [(t[1], self.span(t)) for t in tokens[2:] if t[0] == "CARD"]
-        self.hand(deal, tokens[1][1], self.span(tokens[1]), cards)
-        self.attach(self.comments(tokens))
-
-    def hand(self, deal: Deal | None, seat: str, seat_span: Where, cards: list[tuple[str, Where]]) -> None:
-        """The cards dealt to a seat: each (as written, where)."""
-        seat = self.seat(seat)
-        read = [_CANONICAL.get(card) or self.card(card, span) for card, span in cards]
-        if deal is not None:
-            if seat in deal.hands:
-                self.error("BZ102", f"a second hand for {seat} in this deal", seat_span)
-            deal.hands[seat] = [c for c in read if c is not None]
-            deal.hand_spans[seat] = _made(seat_span)
-            deal._hand_card_spans[seat] = [span for _, span in cards]
-
-    def fast_hand(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """``hand N: ...`` of up to nine cards (the ones unrolled into groups), without comments."""
-        if groups[first + 11] or groups[first + 12]:
-            return False
-        deal = self.deal_header_at(groups[first], (line, base, match, first + 1))
-        cards: list[tuple[str, Where]] = []
-        for index in range(first + 2, first + 11):
-            card = groups[index]
-            if card is None:
-                break
-            cards.append((card, (line, base, match, index + 1)))
-        self.hand(deal, groups[first + 1], (line, base, match, first + 2), cards)
-        return True
-
     def on_stock_header(self, key: str, tokens: list[_Tok]) -> None:
         deal = self.deal_header(tokens[0])
         cards = [self.card(t[1], self.span(t)) for t in tokens[1:] if t[0] == "CARD"]
@@ -887,44 +1068,6 @@ class _Builder:
         self.target = self.deal
         self.attach(self.comments(tokens))
 
-    def on_trick_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        comments = self.comments(tokens)
-        span = self.span(tokens[0])
-        deal = self.ensure_deal(span)
-        if deal.end:
-            self.error(
-                "BZ101", "a trick after the end of the deal (brisques/result); start a new deal with 'deal'", span
-            )
-        plays: list[Play] = []
-        questions: list[Question] = []
-        winner = winner_span = None
-        for index in range(2, len(tokens)):
-            type_, value, _ = token = tokens[index]
-            if type_ == "QUESTION":
-                questions.append(self.question(value, self.span(token)))
-            elif type_ == "SEAT" and index + 1 < len(tokens) and tokens[index + 1][0] == "CARD":
-                card_token = tokens[index + 1]
-                card_span = self.span(card_token)
-                card = self.card(card_token[1], card_span)
-                if card is not None:
-                    plays.append(Play(self.seat(value), card, card_span, self.span(token), questions))
-                questions = []
-            elif type_ == "SEAT":
-                winner, winner_span = self.seat(value), self.span(token)
-        self.trick = Trick(int(tokens[1][1]), plays, winner, winner_span, span, ordered=key == "trick_stmt")
-        deal.tricks.append(self.trick)
-        self.target = self.trick
-        self.attach(comments)
-
-    on_unordered_trick = on_trick_stmt
-
-    def trick_item(self, span: Where) -> Trick | None:
-        """The trick a statement after a trick belongs to (None, and a diagnostic at ``span``, when there is none)."""
-        if self.trick is None or (self.deal is not None and self.deal.end):
-            self.error("BZ101", "this statement belongs after a trick ('trick N: ...')", span)
-            return None
-        return self.trick
-
     def points(self, tokens: list[_Tok]) -> _Tok | None:
         """The points stated after ``=`` (the statement's only number)."""
         for token in tokens:
@@ -937,200 +1080,75 @@ class _Builder:
         points = self.points(tokens)
         card = self.card(tokens[2][1], self.span(tokens[2]))
         if trick is not None and card is not None:
+            seat = self.seat(tokens[0][1])
             item = Exchange(
-                self.seat(tokens[0][1]),
-                card,
-                None if points is None else int(points[1]),
-                self.span(tokens[0]),
-                self.span(tokens[2]),
+                seat, card, None if points is None else int(points[1]), self.span(tokens[0]), self.span(tokens[2])
             )
-            trick.items.append(item)
-            self.target = item
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
-    def declaration(self, tokens: list[_Tok], scored: bool) -> None:
-        opening = scored and self.trick is None and self.deal is not None and not self.deal.tricks
-        # A declaration before the deal's first trick (a carte blanche) belongs to the deal, not to a trick.
-        trick = None if opening else self.trick_item(self.span(tokens[0]))
+    def on_show_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``N shows marriage KS QS``: cards shown, not scored (a declaration after a trick)."""
+        trick = self.trick_item(self.span(tokens[0]))
         kind = kind_span = None
         cards: list[CardLike] = []
         spans: list[Where] = []
-        partner = None
-        partner_cards: list[CardLike] = []
-        partner_spans: list[Where] = []
-        for index in range(2, len(tokens)):
-            type_, value, _ = token = tokens[index]
-            if type_ == "KIND":
-                kind, kind_span = value, self.span(token)
-            elif type_ == "SEAT":
-                partner = self.seat(value)
-            elif type_ == "CARD":
-                card = self.card(value, self.span(token))
+        for token in tokens[2:]:
+            if token[0] == "KIND":
+                kind, kind_span = token[1], self.span(token)
+            elif token[0] == "CARD":
+                card = self.card(token[1], self.span(token))
                 if card is not None:
-                    (partner_cards if partner is not None else cards).append(card)
-                    (partner_spans if partner is not None else spans).append(self.span(token))
-        points = self.points(tokens)
+                    cards.append(card)
+                    spans.append(self.span(token))
         if kind is None and not cards:
             self.error("BZ304", "a declaration names its kind, its cards, or both", self.span(tokens[0]))
-        elif trick is not None or opening:
-            item = Declare(
-                self.seat(tokens[0][1]),
-                kind,
-                cards,
-                None if points is None else int(points[1]),
-                self.span(tokens[0]),
-                kind_span,
-                None if points is None else self.span(points),
-                spans,
-                scored,
-                partner=partner,
-                partner_cards=partner_cards,
-                partner_card_spans=partner_spans,
-            )
-            if trick is not None:
-                trick.items.append(item)
-            elif self.deal is not None:
-                self.deal.opening.append(item)
-            self.target = item
+        elif trick is not None:
+            seat = self.seat(tokens[0][1])
+            item = Declare(seat, kind, cards, None, self.span(tokens[0]), kind_span, None, spans, scored=False)
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
-
-    def fast_declare(self, match: Any, groups: Any, first: int, line: int, base: int) -> bool:
-        """A declaration of up to two cards (the ones unrolled into groups) without a partner or comments: as
-        :meth:`declaration` reads it."""
-        (seat, _, kind, card1, card2, more, partner, _, _, _, points, comments) = groups[first : first + 12]
-        if more or partner is not None or comments:
-            return False
-        span = (line, base, match, first + 1)
-        opening = self.trick is None and self.deal is not None and not self.deal.tricks
-        trick = None if opening else self.trick_item(span)
-        cards: list[CardLike] = []
-        spans: list[Where] = []
-        for text, group in ((card1, first + 4), (card2, first + 5)):
-            if text is None:
-                break
-            card = _CANONICAL.get(text) or self.card(text, (line, base, match, group))
-            if card is not None:
-                cards.append(card)
-                spans.append((line, base, match, group))
-        if kind is None and not cards:
-            self.error("BZ304", "a declaration names its kind, its cards, or both", span)
-        elif trick is not None or opening:
-            item = Declare(
-                seat if seat in _LETTERS else self.seat(seat),
-                kind,
-                cards,
-                None if points is None else int(points),
-                span,
-                None if kind is None else (line, base, match, first + 3),
-                None if points is None else (line, base, match, first + 11),
-                spans,
-                partner=None,
-                partner_cards=[],
-                partner_card_spans=[],
-            )
-            if trick is not None:
-                trick.items.append(item)
-            elif self.deal is not None:
-                self.deal.opening.append(item)
-            self.target = item
-        return True
-
-    def on_declare_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        self.declaration(tokens, scored=True)
-
-    def on_show_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        self.declaration(tokens, scored=False)
 
     def on_pass_stmt(self, key: str, tokens: list[_Tok]) -> None:
         trick = self.trick_item(self.span(tokens[0]))
         if trick is not None:
-            item = Pass(self.seat(tokens[0][1]), self.seat(tokens[3][1]), self.span(tokens[0]), self.span(tokens[3]))
-            trick.items.append(item)
-            self.target = item
+            seat = self.seat(tokens[0][1])
+            item = Pass(seat, self.seat(tokens[3][1]), self.span(tokens[0]), self.span(tokens[3]))
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_claim_stmt(self, key: str, tokens: list[_Tok]) -> None:
         trick = self.trick_item(self.span(tokens[0]))
         if trick is not None:
             points = self.points(tokens)
-            item = Claim(
-                self.seat(tokens[0][1]),
-                tokens[2][1],
-                None if points is None else int(points[1]),
-                self.span(tokens[2]),
-            )
-            trick.items.append(item)
-            self.target = item
+            seat = self.seat(tokens[0][1])
+            item = Claim(seat, tokens[2][1], None if points is None else int(points[1]), self.span(tokens[2]))
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_out_stmt(self, key: str, tokens: list[_Tok]) -> None:
         trick = self.trick_item(self.span(tokens[0]))
         if trick is not None:
             points = self.points(tokens)
-            item = GoesOut(self.seat(tokens[0][1]), None if points is None else int(points[1]), self.span(tokens[0]))
-            trick.items.append(item)
-            self.target = item
+            seat = self.seat(tokens[0][1])
+            item = GoesOut(seat, None if points is None else int(points[1]), self.span(tokens[0]))
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_penalty_stmt(self, key: str, tokens: list[_Tok]) -> None:
         trick = self.trick_item(self.span(tokens[0]))
         if trick is not None:
             points = self.points(tokens)
+            seat = self.seat(tokens[0][1])
             item = Penalty(
-                self.seat(tokens[0][1]),
+                seat,
                 tokens[2][1],
                 None if points is None else int(points[1]),
                 self.span(tokens[0]),
                 self.span(tokens[2]),
                 None if points is None else self.span(points),
             )
-            trick.items.append(item)
-            self.target = item
-        self.attach(self.comments(tokens))
-
-    def on_draws_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        comments = self.comments(tokens)
-        trick = self.trick_item(self.span(tokens[0]))
-        draws = []
-        for index in range(1, len(tokens) - 1):
-            seat, card_token = tokens[index], tokens[index + 1]
-            if seat[0] != "SEAT" or card_token[0] != "CARD":
-                continue
-            card = self.card(card_token[1], self.span(card_token))
-            if card is not None:
-                draws.append(Draw(self.seat(seat[1]), card, self.span(card_token), self.span(seat)))
-        if trick is not None:
-            item = Draws(draws, self.span(tokens[0]))
-            trick.items.append(item)
-            self.target = item
-        self.attach(comments)
-
-    def values(self, tokens: list[_Tok]) -> list[SeatValue]:
-        return [
-            SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
-            for seat, value in pairwise(tokens)
-            if seat[0] in ("SEAT", "SIDE") and value[0] == "INT"
-        ]
-
-    def on_score_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        values = self.values(tokens)
-        comments = self.comments(tokens)
-        trick = self.trick_item(self.span(tokens[0]))
-        if trick is not None:
-            item = ScoreCheck("score", values, self.span(tokens[0]))
-            trick.items.append(item)
-            self.target = item
-        self.attach(comments)
-
-    def end_statement(self, span: Where, what: str, values: list[SeatValue]) -> None:
-        deal = self.ensure_deal(span)
-        item = ScoreCheck(what, values, span)
-        deal.end.append(item)
-        self.target = item
-
-    def on_end_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        """``brisques``, ``result``, ``total``, ``game score``: numbers stated after the deal's last trick."""
-        self.end_statement(self.span(tokens[0]), _END_RULES[key], self.values(tokens))
+            self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
 
     def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:
@@ -1141,31 +1159,32 @@ class _Builder:
         self.attach(self.comments(tokens))
 
 
+if TYPE_CHECKING:
+    _Build = Callable[[_Builder, str, Any, Any, int, int, int], None]
+
+_BUILDERS: dict[str, _Build] = {
+    "trick_stmt": _Builder.build_trick,
+    "unordered_trick": _Builder.build_trick,
+    "draws_stmt": _Builder.build_draws,
+    "score_stmt": _Builder.build_score,
+    **dict.fromkeys(_END_RULES, _Builder.build_end),
+    "hand_header": _Builder.build_hand,
+    "declare_stmt": _Builder.build_declare,
+}
+"""The builder of each statement built from its groups (_GROUPS)."""
 _HANDLERS: dict[str, Callable[[_Builder, str, list[_Tok]], None]] = {
-    key: getattr(_Builder, f"on_{key}", _Builder.on_end_stmt) for key in STATEMENTS
+    key: getattr(_Builder, f"on_{key}") for key in STATEMENTS if key not in _BUILDERS
 }
-_FAST: dict[str, Callable[[_Builder, Any, Any, int, int, int], bool]] = {
-    "hand_header": _Builder.fast_hand,
-    "declare_stmt": _Builder.fast_declare,
-    "score_stmt": _Builder.full_score,
-    "brisques_stmt": lambda b, match, groups, first, line, base: b.fast_end(
-        match, groups, first, line, base, "brisques"
-    ),
-    "result_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "result"),
-    "total_stmt": lambda b, match, groups, first, line, base: b.fast_end(match, groups, first, line, base, "total"),
-    "game_score_stmt": _Builder.fast_game_score,
-}
-_READS = {"t_": _Builder.fast_trick, "d_": _Builder.fast_draws, "s_": _Builder.fast_score}
+"""The builder of each other statement, from its tokens."""
 
 
-def _parts(key: str) -> tuple[tuple[Callable[[_Builder, Any, Any, int, int, int], bool], int, int], ...]:
-    """The statements of a block: (how each is read, the group before its first, its line break's group)."""
+def _parts(key: str) -> tuple[tuple[_Build, str, int], ...]:
+    """The statements of a block: (its builder, its rule, the index of its first group)."""
     parts = []
     first = 0
-    for prefix in _BLOCK_LAYOUT[key]:
-        size = len(_LEAN[prefix])
-        parts.append((_READS[prefix], first, first + size))
-        first += size
+    for rule in _BLOCK_RULES[key]:
+        parts.append((_BUILDERS[rule], rule, first))
+        first += len(_GROUPS[rule]) + 1  # (and nl)
     return tuple(parts)
 
 
@@ -1173,6 +1192,8 @@ def _parts(key: str) -> tuple[tuple[Callable[[_Builder, Any, Any, int, int, int]
 _BLOCK_OF = {"trick_stmt": "trick_block", "draws_stmt": "draws_block"}
 _BLOCK_PARTS = {rule: _parts(key) for rule, key in _BLOCK_OF.items()}
 _check_layout()
+if set(_BUILDERS) != set(_GROUPS):
+    raise ImportError("replayer/reader.py: a statement of _GROUPS without its builder")
 
 if TYPE_CHECKING:
     _Entry = tuple[tuple[str, ...], re.Pattern[str] | None, tuple[Any, ...]]

@@ -46,7 +46,10 @@ Where = Span | tuple[int, int, int] | tuple[int, int, tuple[int, int]] | tuple[i
 """A position as a field holds it: a Span, or until it is first asked for ``(line, column, length)``,
 ``(line, base, (start, end))`` (the offsets of a token on one line of the text read, ``base`` the offset before the
 line's first character) or ``(line, base, match, group)``: the group of a regular expression's match that holds the
-token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted)."""
+token (the reader's commonest statements: no offsets are taken out of the match until a position is wanted). In the
+last, ``line`` may be a line before the token's (the first line of the match, or an earlier one), ``base`` the offset
+before that line's first character: the token's line is counted from there, and a token over several lines (a
+comment) underlined on its first, when the position is asked for."""
 
 
 def _made(value: Any) -> Span:
@@ -54,7 +57,13 @@ def _made(value: Any) -> Span:
     if len(value) == 4:
         line, base, match, group = value
         start, end = match.span(group)
-        return Span(line, start - base, end - start)
+        text = match.string
+        below = text.count("\n", base + 1, start)
+        if below:  # (a token on a later line than ``line``)
+            line += below
+            base = text.rfind("\n", 0, start)
+        cut = text.find("\n", start, end)
+        return Span(line, start - base, end - start if cut < 0 else max(1, cut - start))
     line, column, length = value
     if length.__class__ is tuple:
         start, end = length
@@ -473,6 +482,20 @@ class Deal(_Node):
     the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
     rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
     statements after the last trick.
+
+    What the reader (replayer/reader.py) notes while it builds the deal, so that nothing needs to walk the deal
+    again to know it (a deal made otherwise keeps the defaults, as if nothing were noted; a copy keeps them as they
+    are, whatever is changed in it afterwards). They are not fields of the record: equality, the repr and
+    ``__match_args__`` leave them out.
+
+    - ``seats_named``: the seats (letters) that the tricks' plays and draws name, and the seat that makes each item
+      after a trick (an exchange, a declaration or a show, a pass, a claim, goes out, a penalty). Not a pass's or a
+      declaration's partner, nor the seat of a declaration before the first trick (``opening``), nor the seats of
+      hands and scores.
+    - ``repeated_seat``: True when some trick names one seat twice among its plays.
+    - ``lossy``: True when a card of the deal is unknown (a :class:`~replayer.cards.CardPattern`, such as ``Q?``):
+      in a hand, the stock, a play, a draw, a declaration (its cards or its partner's, ``opening`` included) or an
+      exchange; or when a trick is written without its order (``ordered`` False, ``N K? / S A?``).
     """
 
     __slots__ = (
@@ -486,8 +509,11 @@ class Deal(_Node):
         "hand_spans",
         "hands",
         "leader",
+        "lossy",
         "number",
         "opening",
+        "repeated_seat",
+        "seats_named",
         "spans",
         "stock",
         "tricks",
@@ -534,6 +560,9 @@ class Deal(_Node):
         comments: list[Comment] | None = None,
         tricks: list[Trick] | None = None,
         end: list[ScoreCheck] | None = None,
+        seats_named: set[str] | None = None,
+        repeated_seat: bool = False,
+        lossy: bool = False,
     ) -> None:
         self.number = number
         self._span = span
@@ -552,6 +581,9 @@ class Deal(_Node):
         self.comments = comments if comments is not None else []
         self.tricks = tricks if tricks is not None else []
         self.end = end if end is not None else []
+        self.seats_named = seats_named if seats_named is not None else set()
+        self.repeated_seat = repeated_seat
+        self.lossy = lossy
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:

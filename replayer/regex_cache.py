@@ -8,8 +8,9 @@ cache folder (``$XDG_CACHE_HOME/bezique`` or ``~/.cache/bezique``), and makes th
 directly, as ``re`` itself does after compiling.
 
 The cache is an optimisation only: its file is named by the regular expression engine's version (``_sre.MAGIC``),
-Python's version and the tables' hash, so a stale one is never read; a file that cannot be read or written, or an
-interpreter whose ``re`` internals differ, means compiling as usual. Nothing but the cache file is written, and it
+Python's version and the tables' version, and each entry holds its expression, used only for the very same one, so
+a stale entry is never read; a file that cannot be read or written, or an interpreter whose ``re`` internals differ,
+means compiling as usual. Nothing but the cache file is written, and it
 is replaced atomically.
 """
 
@@ -26,10 +27,11 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-_Compiled = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
-"""What ``re`` compiles an expression to: flags, code, groups, group index, index group (``_sre.compile``'s), the
-code kept as the bytes of an array of unsigned ints (read back only for the expressions a run needs: a list of ints
-for every expression would take longer to load than to compile a few)."""
+_Compiled = tuple[str, int, bytes, int, dict[str, int], tuple[str | None, ...]]
+"""What ``re`` compiles an expression to, with the expression itself (an entry is used only for the very same
+source): source, flags, code, groups, group index, index group (``_sre.compile``'s), the code kept as the bytes of an
+array of unsigned ints (read back only for the expressions a run needs: a list of ints for every expression would
+take longer to load than to compile a few)."""
 
 
 def _cache_folder() -> str | None:
@@ -71,12 +73,12 @@ class CachedPatterns:
         if self.loaded is None:
             self.loaded = self._load()
         compiled = self.loaded.get(key)
-        if compiled is not None:
+        if compiled is not None and compiled[0] == source:
             try:
                 import _sre  # type: ignore[import-not-found]
                 from array import array
 
-                flags, packed, groups, groupindex, indexgroup = compiled
+                _, flags, packed, groups, groupindex, indexgroup = compiled
                 code = array("I", packed).tolist()
                 pattern: re.Pattern[str] = _sre.compile(source, flags, code, groups, groupindex, indexgroup)
                 return pattern
@@ -147,7 +149,7 @@ def _compile(source: str) -> tuple[re.Pattern[str], _Compiled | None]:
         packed = array("I", code)
         if packed.tolist() != code:  # (an unsigned int too narrow for this engine's code: no cache)
             return pattern, None
-        compiled: _Compiled = (flags, packed.tobytes(), groups, groupindex, tuple(indexgroup))
+        compiled: _Compiled = (source, flags, packed.tobytes(), groups, groupindex, tuple(indexgroup))
     except Exception:  # another interpreter's internals: compile as usual, without the cache
         return re.compile(source), None
     return pattern, compiled

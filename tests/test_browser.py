@@ -264,11 +264,11 @@ def test_four_colour_suits(reader: Reader) -> None:
     page = reader.open(anchor="start")
     diamond = page.locator(".step.current .card.s-D").first
     club = page.locator(".step.current .card.s-C").first
-    colour = "element => getComputedStyle(element).color"
-    assert diamond.evaluate(colour) == "rgb(192, 24, 43)"
+    expect(diamond).to_have_css("color", "rgb(192, 24, 43)")
     page.locator(".player-bar [data-colours]").click()
-    assert diamond.evaluate(colour) == "rgb(11, 95, 192)"
-    assert club.evaluate(colour) == "rgb(23, 119, 58)"
+    # (Waited for: the page may redraw the step after the switch.)
+    expect(diamond).to_have_css("color", "rgb(11, 95, 192)")
+    expect(club).to_have_css("color", "rgb(23, 119, 58)")
 
 
 def test_russian_lesson(reader: Reader) -> None:

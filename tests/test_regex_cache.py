@@ -61,6 +61,9 @@ def test_a_damaged_or_stale_cache_is_compiled_again(tmp_path: Path, monkeypatch:
     assert CachedPatterns(SOURCES, "damaged").get(key).pattern == SOURCES[key]
     # Another version of the tables is another file: never read for this one.
     assert CachedPatterns(SOURCES, "other").path != again.path
+    # An entry of another expression under the same key (tables regenerated, the same grammar) is not used.
+    changed = CachedPatterns({**SOURCES, key: "trick (?P<n>[0-9]+)"}, "damaged")
+    assert changed.get(key).pattern == "trick (?P<n>[0-9]+)" and key in changed.added
 
 
 def test_an_unwritable_cache_folder_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
