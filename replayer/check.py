@@ -61,14 +61,16 @@ class _Inference:
         return infer_deal(deal, profile, options, dealer, analyse=self.analyse)
 
 
-def check_record(record: Record, analyse: bool = False, views: bool = True) -> ReplayResult:
+def check_record(record: Record, analyse: bool = False, views: bool = True, states: bool = False) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
-    trick."""
-    return replay_record(record, _Inference(analyse), views=views)
+    trick; ``states``: with it, the core's state before each trick (for the endgame analysis)."""
+    return replay_record(record, _Inference(analyse), views=views, states=states)
 
 
-def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
+def check_text(
+    text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
+) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
     try:
         record = read_record(text, path)
@@ -76,7 +78,7 @@ def check_text(text: str, path: str = "<record>", analyse: bool = False, views: 
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
         return result
-    return check_record(record, analyse, views)
+    return check_record(record, analyse, views, states)
 
 
 class NotText(Exception):

@@ -178,6 +178,8 @@ class TrickResult(_Result):
         "questions",
         "scores",
         "scoring",
+        "state",
+        "variations",
         "winner",
     )
 
@@ -210,6 +212,10 @@ class TrickResult(_Result):
         self.comments = comments if comments is not None else []
         self.questions = questions if questions is not None else []
         self.line = line
+        self.state: DealState | None = None
+        """The core's state before the trick, kept when the replay is asked for states (the analysis)."""
+        self.variations: list[list[TrickResult]] = []
+        """The record's what-if lines from this trick: each a list of tricks replayed from its branch point."""
 
 
 class DealResult(_Result):
@@ -347,8 +353,11 @@ if TYPE_CHECKING:  # the inference's interface, for the type checker only (a val
 
 
 class _Replayer:
-    def __init__(self, record: Record, complete: Completer | None = None, views: bool = True) -> None:
+    def __init__(
+        self, record: Record, complete: Completer | None = None, views: bool = True, states: bool = False
+    ) -> None:
         self.record = record
+        self.states = states
         self.result = ReplayResult(record.path, record.text)
         self.complete = complete
         self.views = views
@@ -682,6 +691,7 @@ class _Replayer:
         phase = 1 if (state.stock_left or state.turnup_waiting) else 2  # (no draws are due: see above)
         leader = state.leader
         seat_index = rules.seat_index
+        kept = state.copy() if self.states else None
         plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
         winner = -1
         for play in plays:
@@ -765,6 +775,7 @@ class _Replayer:
                 line=trick.span.line,
             )
         )
+        outcome.tricks[-1].state = kept
         events.clear()
         return state, after
 
@@ -949,13 +960,16 @@ def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
     return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
 
 
-def replay_record(record: Record, complete: Completer | None = None, *, views: bool = True) -> ReplayResult:
+def replay_record(
+    record: Record, complete: Completer | None = None, *, views: bool = True, states: bool = False
+) -> ReplayResult:
     """Replay every game of a parsed record; problems are collected in ``result.diagnostics``.
 
     A deal that leaves cards unknown is completed by ``complete`` first (without one, it is replayed as it is, which
-    reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views.
+    reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views, and with
+    ``states`` (and ``views``) the core's state before it (``TrickResult.state``, for the analysis).
     """
-    return _Replayer(record, complete, views).run()
+    return _Replayer(record, complete, views, states).run()
 
 
 def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> list[float]:
