@@ -38,6 +38,7 @@ from .record import (
     Record,
     ScoreCheck,
     Trick,
+    Variation,
     deal_has_unknowns,
 )
 from .rules import Deal as DealState
@@ -691,7 +692,7 @@ class _Replayer:
         phase = 1 if (state.stock_left or state.turnup_waiting) else 2  # (no draws are due: see above)
         leader = state.leader
         seat_index = rules.seat_index
-        kept = state.copy() if self.states else None
+        kept = state.copy() if (self.states or trick.variations) else None
         plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
         winner = -1
         for play in plays:
@@ -750,6 +751,7 @@ class _Replayer:
         events = state.events
         if state.trump >= 0 and outcome.trump_fixed is None and outcome.trump is None:
             outcome.trump_fixed = (trick.number, SUITS[state.trump])
+        lines = [self.variation(v, kept, outcome) for v in trick.variations] if kept is not None else []
         if not self.views:
             events.clear()
             return state, None
@@ -775,9 +777,24 @@ class _Replayer:
                 line=trick.span.line,
             )
         )
-        outcome.tricks[-1].state = kept
+        outcome.tricks[-1].state = kept if self.states else None
+        outcome.tricks[-1].variations = lines
         events.clear()
         return state, after
+
+    def variation(self, variation: Variation, branch: DealState, outcome: DealResult) -> list[TrickResult]:
+        """A what-if line, replayed and checked like the main line from a copy of the state before the trick it
+        replaces; the main line's own bookkeeping is left as it was. Its tricks as replayed (with views)."""
+        saved = (self.current_trick, self.winners, list(self.offsets), outcome.tricks, outcome.trump_fixed)
+        self.winners = list(self.winners)
+        outcome.tricks = []
+        state = branch.copy()
+        before = Snapshot.of(state) if self.views else None
+        for trick in variation.tricks:
+            state, before = self.trick(trick, state, outcome, before)
+        line = outcome.tricks
+        self.current_trick, self.winners, self.offsets, outcome.tricks, outcome.trump_fixed = saved
+        return line
 
     def questions(self, play: Play) -> None:
         """A lesson's question before a play whose accepted answers leave out the card played: a learner who picks
@@ -985,6 +1002,21 @@ def _scoring_json(events: list[Scoring]) -> list[dict[str, Any]]:
     return [{"player": e.seat, "kind": e.kind, "cards": [str(c) for c in e.cards], "points": e.points} for e in events]
 
 
+def _trick_json(t: TrickResult) -> dict[str, Any]:
+    """A trick object of ``replay --json``; its ``variations`` are lines of trick objects of the same shape."""
+    return {
+        "n": t.n,
+        "phase": t.phase,
+        "leader": t.leader,
+        "plays": [{"player": s, "card": str(c)} for s, c in t.plays],
+        "winner": t.winner,
+        "scoring": _scoring_json(t.scoring),
+        "draws": [{"player": s, "card": str(c)} for s, c in t.draws],
+        "scores": dict(t.scores),
+        "variations": [[_trick_json(v) for v in line] for line in t.variations],
+    }
+
+
 def to_json(result: ReplayResult) -> dict[str, Any]:
     """The replay as JSON-ready data (the ``replay --json`` format)."""
     games = []
@@ -1000,19 +1032,7 @@ def to_json(result: ReplayResult) -> dict[str, Any]:
                     "turnup": str(deal.turnup) if deal.turnup else None,
                     "hands": {s: [str(c) for c in cards] for s, cards in deal.hands.items()},
                     "scoring": _scoring_json(deal.scoring),
-                    "tricks": [
-                        {
-                            "n": t.n,
-                            "phase": t.phase,
-                            "leader": t.leader,
-                            "plays": [{"player": s, "card": str(c)} for s, c in t.plays],
-                            "winner": t.winner,
-                            "scoring": _scoring_json(t.scoring),
-                            "draws": [{"player": s, "card": str(c)} for s, c in t.draws],
-                            "scores": dict(t.scores),
-                        }
-                        for t in deal.tricks
-                    ],
+                    "tricks": [_trick_json(t) for t in deal.tricks],
                     "brisques": dict(deal.brisques),
                     "scores": dict(deal.scores),
                 }

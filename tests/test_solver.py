@@ -11,10 +11,9 @@ at 66, is brute-forced on copies of the core's ``Deal`` (its endgames are six tr
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -79,7 +78,7 @@ def brute_tuples(deal: Deal) -> int:
     rule = rules.phase2_play
     total = rules.total_tricks
 
-    @lru_cache(maxsize=None)
+    @cache
     def search(hands: tuple[tuple[int, ...], ...], leader: int, trick: tuple[int, ...], done: int) -> int:
         if done == total:
             return 0

@@ -44,9 +44,9 @@ class Endgame:
         "_worth",
         "base",
         "code",
+        "deal",
         "declarable",
         "declared",
-        "deal",
         "gained",
         "held",
         "last_points",
@@ -103,7 +103,9 @@ class Endgame:
         self.base = list(deal.score)
         self.target = rules.hand_target
         self.gained = [0] * self.scorers
-        self.stack: list[tuple[tuple[int, int, int, bool, int, int, tuple[int, ...]], tuple[int, ...], list[tuple[int, int]] | None]] = []
+        self.stack: list[
+            tuple[tuple[int, int, int, bool, int, int, tuple[int, ...]], tuple[int, ...], list[tuple[int, int]] | None]
+        ] = []
         values = rules.values(self.trump) if (rules.points_at_trick or rules.points_at_end) else [0] * CARD_INDICES
         brisque = rules.brisque
         self.trick_points = [values[c] + (rules.brisque_points if brisque[c] else 0) for c in range(CARD_INDICES)]
