@@ -11,6 +11,7 @@ at 66, is brute-forced on copies of the core's ``Deal`` (its endgames are six tr
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from functools import cache
@@ -37,8 +38,9 @@ CONFIGS = [
     ("sixty-six", {}),
     ("sixty-six", {"last_trick_bonus": "0"}),
 ]
-ENDGAMES = 30
-"""Endgames per configuration."""
+ENDGAMES = int(os.environ.get("BEZIQUE_SOLVER_ENDGAMES", "3"))
+"""Endgames per configuration: a few in the everyday run (the brute force takes about 0.3 s an endgame); the
+acceptance run sets ``BEZIQUE_SOLVER_ENDGAMES=500`` (its figures are in bench/RESULTS.md)."""
 
 
 def endgames(profile: str, options: dict[str, str], count: int, later: int = 0) -> Iterator[Deal]:
