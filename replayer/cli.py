@@ -1,4 +1,4 @@
-"""The ``bezique`` command line: validate, replay, render, profiles, rules.
+"""The ``bezique`` command line: validate, replay, analyse, puzzles, render, profiles, rules.
 
 Exit codes: 0 when every record is valid, 1 when any record is invalid, 2 on a usage error (bad arguments, a
 missing file). Problems go to stderr as ``FILE:LINE:COL: error: CODE message`` with the source line and a caret.
@@ -147,6 +147,68 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(trace(result, show_hands=not args.no_hands))
     print_diagnostics(result, sys.stderr)
     return 0 if result.valid else 1
+
+
+def _read_valid(path: Path) -> tuple[object, object] | None:
+    """A record read and replayed with the core's states kept (for the analysis); None, its errors printed, when it
+    does not read or does not validate."""
+    from .check import NotText, check_record, print_diagnostics, read_text
+    from .errors import NotationError
+    from .reader import read_record
+    from .replay import ReplayResult
+
+    try:
+        text = read_text(path)
+    except NotText as exc:
+        from .errors import format_diagnostic
+
+        print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
+        return None
+    try:
+        record = read_record(text, str(path))
+    except NotationError as exc:
+        failed = ReplayResult(str(path), text)
+        failed.diagnostics.extend(exc.diagnostics)
+        print_diagnostics(failed, sys.stderr)
+        return None
+    result = check_record(record, states=True)
+    if not result.valid:
+        print_diagnostics(result, sys.stderr)
+        print(f"{path}: not analysed: the record is invalid", file=sys.stderr)
+        return None
+    return text, result
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from .analysis import analyse, text, variations_text
+
+    source = Path(args.file)
+    if not source.is_file():
+        raise UsageError(f"no such file: {args.file}")
+    out = Path(args.write_variations) if args.write_variations else None
+    if out is not None:
+        if out.exists() and out.resolve() == source.resolve():
+            raise UsageError("analyse never overwrites its input: choose another --write-variations file")
+        if out.exists() and not args.force:
+            raise UsageError(f"{out} exists; pass --force to overwrite it")
+    if args.budget < 1:
+        raise UsageError("--budget takes a whole number of nodes of at least 1")
+    read = _read_valid(source)
+    if read is None:
+        return 1
+    record_text, result = read
+    found = analyse(result, args.budget)  # type: ignore[arg-type]
+    if args.json:
+        import json
+
+        json.dump(found, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        sys.stdout.write(text(found))
+    if out is not None:
+        write_atomic(out, variations_text(str(record_text), result, found))  # type: ignore[arg-type]
+        print(f"wrote {out}", file=sys.stderr if args.json else sys.stdout)
+    return 0
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -346,6 +408,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the replay as JSON")
     p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("analyse", help="the exact value of every card in the last tricks, and the mistakes")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.add_argument(
+        "--write-variations",
+        metavar="OUT",
+        help="write the record with the solver's best line at each mistake to OUT (never FILE)",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
+    p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
     p.add_argument("paths", nargs="+", metavar="PATH")

@@ -78,6 +78,9 @@ class Endgame:
     def of(cls, deal: Deal) -> Endgame:
         """The position of ``deal`` (not changed), which must be in its last tricks: the stock empty, no draw due.
         Raises :class:`NotCovered` with the reason otherwise."""
+        return cls(deal)
+
+    def __init__(self, deal: Deal) -> None:
         rules = deal.rules
         if deal.phase != 2:
             raise NotCovered(f"the stock still has {deal.stock_count} card(s): only the last tricks are solved")
@@ -86,7 +89,6 @@ class Endgame:
                 "the brisques count only on a tie or to reach the rubicon (RULES.md §2.e rule 13), "
                 "so a trick's worth depends on the final scores"
             )
-        self = cls.__new__(cls)
         self.deal = deal
         self.rules = rules
         self.players = rules.players
@@ -138,7 +140,6 @@ class Endgame:
         if 2 in rules.declare_phases and not rules.declare_until_draw:
             self._find_offers(deal)
         self.total = self.remaining() if self.constant_sum else -1
-        return self
 
     def _find_offers(self, deal: Deal) -> None:
         """The declarations each seat could make on lead with the cards it holds now, each with its points, asked of
