@@ -119,15 +119,16 @@ def read_text(path: Path) -> str:
     return decode(data, str(path)).replace("\r\n", "\n")
 
 
-def check_path(path: Path, analyse: bool = False, views: bool = True) -> ReplayResult:
-    """Read and replay a record file; a file that is not UTF-8 is reported as such."""
+def check_path(path: Path, analyse: bool = False, views: bool = True, states: bool = False) -> ReplayResult:
+    """Read and replay a record file; a file that is not UTF-8 is reported as such (``states``: see
+    :func:`check_record`)."""
     try:
         text = read_text(path)
     except NotText as exc:
         result = ReplayResult(str(path), exc.text)
         result.diagnostics.append(exc.diagnostic)
         return result
-    return check_text(text, str(path), analyse, views)
+    return check_text(text, str(path), analyse, views, states)
 
 
 def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:

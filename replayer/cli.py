@@ -225,7 +225,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     results = []
     invalid = 0
     for path in files:
-        result = check_path(path)
+        result = check_path(path, states=True)  # (the core's states: the lessons show the endgame's values)
         print_diagnostics(result, sys.stderr)
         if result.valid:
             results.append(result)

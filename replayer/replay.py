@@ -180,6 +180,7 @@ class TrickResult(_Result):
         "scores",
         "scoring",
         "state",
+        "variation_comments",
         "variations",
         "winner",
     )
@@ -217,6 +218,8 @@ class TrickResult(_Result):
         """The core's state before the trick, kept when the replay is asked for states (the analysis)."""
         self.variations: list[list[TrickResult]] = []
         """The record's what-if lines from this trick: each a list of tricks replayed from its branch point."""
+        self.variation_comments: list[list[Comment]] = []
+        """Each what-if line's own comments (on its ``(`` and ``)`` lines)."""
 
 
 class DealResult(_Result):
@@ -779,6 +782,7 @@ class _Replayer:
         )
         outcome.tricks[-1].state = kept if self.states else None
         outcome.tricks[-1].variations = lines
+        outcome.tricks[-1].variation_comments = [list(v.comments) for v in trick.variations]
         events.clear()
         return state, after
 
