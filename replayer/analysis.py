@@ -22,7 +22,7 @@ from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
 from .solver import DEFAULT_BUDGET, OverBudget, Solver
 
-__all__ = ["analyse", "analyse_deal", "endgame_tricks", "text", "variations_text"]
+__all__ = ["analyse", "analyse_deal", "best_line", "canonical", "endgame_tricks", "text", "variations_text"]
 
 DOUBLE_DUMMY = "double-dummy: all hands open, each side playing for its own points"
 """What a value of a game of three or four seats means (said wherever one is shown)."""
@@ -307,3 +307,14 @@ def _trick_end(lines: list[str], first: int) -> int:
         if stripped:
             end = number
     return end
+
+
+def canonical(text: str) -> str:
+    """A written record in the canonical form (``bezique fmt``), as the project keeps its records."""
+    from .errors import BeziqueError
+    from .fmt import format_text
+
+    try:
+        return format_text(text)
+    except BeziqueError:  # (not for a record that validated: the text is then kept as it is)
+        return text

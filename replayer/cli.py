@@ -180,7 +180,7 @@ def _read_valid(path: Path) -> tuple[object, object] | None:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from .analysis import analyse, text, variations_text
+    from .analysis import analyse, canonical, text, variations_text
 
     source = Path(args.file)
     if not source.is_file():
@@ -206,8 +206,27 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text(found))
     if out is not None:
-        write_atomic(out, variations_text(str(record_text), result, found))  # type: ignore[arg-type]
+        write_atomic(out, canonical(variations_text(str(record_text), result, found)))  # type: ignore[arg-type]
         print(f"wrote {out}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from .puzzles import mine_paths, write_puzzles
+
+    files = list(find_records(args.paths))
+    if not files:
+        raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
+    if args.jobs < 1:
+        raise UsageError("--jobs takes a whole number of at least 1")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is not a folder")
+    if (out / "index.html").exists() and not args.force:
+        raise UsageError(f"{out} holds puzzles already; pass --force to write over them")
+    puzzles = mine_paths(files, jobs=args.jobs)
+    write_puzzles(puzzles, out)
+    print(f"wrote {len(puzzles)} puzzle(s) and {out / 'index.html'}")
     return 0
 
 
@@ -420,6 +439,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
     p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("puzzles", help="mine puzzles (one clearly best card in the last tricks) from games")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
+    p.add_argument("--out", required=True, metavar="DIR", help="where to write the puzzles and their page")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="mine games in N processes")
+    p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")
+    p.set_defaults(func=cmd_puzzles)
 
     p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
     p.add_argument("paths", nargs="+", metavar="PATH")
