@@ -54,7 +54,7 @@ def test_analyse_json_shape_and_values(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_analyse_text_shows_every_card_and_the_mistakes(capsys: pytest.CaptureFixture[str]) -> None:
-    record, found = _with_mistake()
+    _, found = _with_mistake()
     printed = text(found)
     endgame = found["games"][0]["deals"][0]["endgame"]  # type: ignore[index]
     mistakes = [p for p in endgame["plays"] if p["cost"]]
