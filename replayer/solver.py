@@ -46,8 +46,6 @@ class Solver:
         self.nodes = 0
         self.table: dict[object, tuple[int, int, int]] = {}
         self.vectors: dict[object, tuple[tuple[int, ...], int]] = {}
-        self.orders: dict[object, list[int]] = {}
-        """The moves of each position met, in the order to try them (before the table's hint)."""
 
     # --- the public searches ------------------------------------------------------------------------------------
 
@@ -185,15 +183,10 @@ class Solver:
         return best
 
     def _ordered(self, pos: Endgame, hint: int) -> list[int]:
-        """The moves to try, the likeliest best first: the table's move; a follower's cheapest winning card, else
-        his cheapest card; a leader's high cards."""
-        plays = pos.plays
-        memo = (pos.code, pos.leader, *plays) if plays else pos.key()
-        moves = self.orders.get(memo)
-        if moves is None:
-            moves = self.orders[memo] = self._sorted(pos)
+        """The moves to try, the likeliest best first: the table's move; a follower's winning cards, highest first,
+        else his cheapest card; a leader's high cards."""
+        moves = self._sorted(pos)
         if hint >= 0 and moves[0] != hint and hint in moves:
-            moves = list(moves)
             moves.remove(hint)
             moves.insert(0, hint)
         return moves
@@ -208,9 +201,11 @@ class Solver:
             trump = pos.trump
 
             def follow(move: int) -> tuple[int, int, int]:
+                # A card that wins the trick so far first, the highest first (it keeps the trick); else the cheapest.
                 card = move & 63
-                wins = trick_winner([*cards, card], trump) == len(cards)
-                return (0 if wins else 1, worth[card], card & 7)
+                if trick_winner([*cards, card], trump) == len(cards):
+                    return (0, -(card & 7), 0)
+                return (1, worth[card], card & 7)
 
             moves.sort(key=follow)
         else:

@@ -40,6 +40,7 @@ class Endgame:
     """
 
     __slots__ = (
+        "_allowed",
         "_bits",
         "_worth",
         "base",
@@ -140,6 +141,7 @@ class Endgame:
         if 2 in rules.declare_phases and not rules.declare_until_draw:
             self._find_offers(deal)
         self.total = self.remaining() if self.constant_sum else -1
+        self._allowed: dict[tuple[tuple[int, ...], int, int], list[int]] = {}
 
     def _find_offers(self, deal: Deal) -> None:
         """The declarations each seat could make on lead with the cards it holds now, each with its points, asked of
@@ -189,10 +191,25 @@ class Endgame:
         if self.plays:
             allowed = None
             if self.rule != FREE:
-                allowed, _ = obligation(self.rule, held, [c for _, c in self.plays], self.trump, False)
-            if allowed is None:
-                return [c for c in range(CARD_INDICES) if held[c]]
-            return sorted(allowed)
+                played = tuple(c for _, c in self.plays)
+                # What is allowed depends on the cards of the trick and on what the seat holds of the suit led and
+                # of trumps only (the arguments ``obligation`` reads): each answer is kept under those.
+                bits = self._bits
+                hand = self.code >> (bits * seat * CARD_INDICES)
+                mask = (1 << (8 * bits)) - 1
+                trump = self.trump
+                key = (
+                    played,
+                    (hand >> (8 * bits * (played[0] >> 3))) & mask if played[0] != WILD_INDEX else -1,
+                    (hand >> (8 * bits * trump)) & mask if trump >= 0 else -1,
+                )
+                found = self._allowed.get(key)
+                if found is None:
+                    allowed, _ = obligation(self.rule, held, list(played), trump, False)
+                    found = self._allowed[key] = sorted(allowed) if allowed is not None else []
+                if found:
+                    return list(found)
+            return [c for c in range(CARD_INDICES) if held[c]]
         cards = [c for c in range(CARD_INDICES) if held[c]]
         if self.must_lead:
             forced = [c for c in cards if c in self.must_lead]
@@ -220,7 +237,9 @@ class Endgame:
         seat = self.to_move
         held = self.held
         own = held[seat]
-        others = [held[s] for s in range(self.players) if s != seat]
+        # What the other seats hold of each card (one list with two players: no sum to make).
+        elsewhere = held[1 - seat] if self.players == 2 else [sum(h[c] for h in held) - own[c] for c in range(33)]
+
         worth = self._worth
         in_trick = [c for _, c in self.plays]
         legal.sort(reverse=True)
@@ -231,7 +250,7 @@ class Endgame:
                 # Touching: no other seat holds a copy of these two cards or of one between them, none of them is
                 # in the trick, and what this seat holds between them is worth the same: playing either is the same.
                 for between in range(card, previous + 1):
-                    if between in in_trick or any(o[between] for o in others):
+                    if elsewhere[between] or between in in_trick:
                         break
                     if own[between] and worth[between] != worth[card]:
                         break
