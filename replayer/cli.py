@@ -305,7 +305,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             raise UsageError(f"--option takes NAME=VALUE, not {raw!r}")
         chosen[name.strip()] = value.strip()
     try:
-        text = "\n".join(generate_game(args.profile, args.seed + i, args.deals, chosen) for i in range(args.games))
+        text = "\n".join(
+            generate_game(args.profile, args.seed + i, args.deals, chosen, args.player) for i in range(args.games)
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.out:
@@ -462,7 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("generate", help="play random legal deals and write them in the notation")
+    p = sub.add_parser(
+        "generate", help="play legal deals (random, or the better player) and write them in the notation"
+    )
     p.add_argument("--profile", default="classic")
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--deals", type=int, default=1, help="deals per game")
@@ -473,6 +477,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NAME=VALUE",
         help="a house rule of the profile, as in a record's options: header (repeatable; bezique rules lists them)",
+    )
+    p.add_argument(
+        "--player",
+        choices=["random", "solver"],
+        default="random",
+        help="random: any legal card; solver: a documented heuristic while the stock lasts, the solver for the last "
+        "tricks (replayer/player.py)",
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
