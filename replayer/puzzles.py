@@ -185,7 +185,7 @@ def _mine_task(task: tuple[str, int, int, bytes]) -> list[Puzzle]:
 
 
 def _tasks(paths: Iterable[Path]) -> Iterator[tuple[str, int, int, bytes]]:
-    from .stream import game_chunks
+    from .check import game_chunks
 
     for path in paths:
         with path.open("rb") as handle:
