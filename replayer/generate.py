@@ -349,4 +349,10 @@ def generate_game(
             lines.append("total " + ", ".join(f"{s} {v}" for s, v in totals.items()))
         lines.append("")
         dealer = next_dealer(effective, dealer, won)
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    if player == "solver":
+        from .commentary import comment_record
+
+        # The better player's games are meant to be read: each gets the commentary made from its replay.
+        text = comment_record(text)
+    return text

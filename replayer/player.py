@@ -40,6 +40,10 @@ _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
 
 
+_EXCHANGE_KEEP = 50.0
+"""The keeping value added to the card exchanged for the turn-up while the exchange is still to come."""
+
+
 def _pattern_cards(spec: MeldSpec, trump: int) -> list[tuple[int, ...]]:
     """The card sets that can form ``spec`` under these trumps (-1: none yet): for a same-suit pattern one per suit
     it may be in, for an n-of-a-kind the cards of that rank, for a fixed pattern its cards."""
@@ -88,7 +92,7 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
                 if held[c]:
                     keep[c] += share
     if trump >= 0 and deal.turnup_waiting and rules.seven_exchange:
-        keep[trump * 8 + rules.exchange_rank] += 50.0  # taken for the turn-up at the next won trick
+        keep[trump * 8 + rules.exchange_rank] += _EXCHANGE_KEEP  # taken for the turn-up at the next won trick
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
         keep[trump * 8] -= 20.0  # its play scores: out with it
     return keep
@@ -136,7 +140,8 @@ def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Ca
     declare = _has_declaration(deal, seat)
     if not deal.plays:
         if declare:
-            trumps = [c for c in legal if c >> 3 == trump]
+            # (not the seven kept for the turn-up: led, it is gone before the exchange)
+            trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
             aces = [c for c in legal if c & 7 == int(Rank.ACE)]
             if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
                 return CARDS[max(trumps or aces, key=lambda c: (c & 7, -keep[c]))]
