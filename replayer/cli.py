@@ -483,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["random", "solver"],
         default="random",
         help="random: any legal card; solver: a documented heuristic while the stock lasts, the solver for the last "
-        "tricks (replayer/player.py)",
+        "tricks (replayer/player.py), its game commented from the replay (replayer/commentary.py)",
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
