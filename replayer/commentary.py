@@ -157,7 +157,8 @@ def _endgame(deal: DealResult, trick: TrickResult, en: list[str], ru: list[str])
     if not any(lost.values()):
         en.append("Every card played keeps that optimum.")
         ru.append("Каждая сыгранная карта сохраняет этот оптимум.")
-    else:
+    if actual != value:
+        # (also where no card lost points: in sixty-six a declaration made at once may end the hand early)
         taken_en = ", ".join(f"{_name(s, 'en')} {actual[s]}" for s in sides)
         taken_ru = ", ".join(f"{_name(s, 'ru')} {actual[s]}" for s in sides)
         en.append(f"The play takes {taken_en}.")
