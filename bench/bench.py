@@ -16,8 +16,11 @@ It measures:
   * lesson rendering (pages/s, render only, and text to HTML end to end);
   * cold start: ``bezique validate ONE_FILE`` against python-chess's one-game command line (whole processes);
   * peak memory (max RSS) and time of ``bezique validate`` on a file of ``--memory-games`` games, in a child process;
-  * the inference of the worked game (``bezique infer games/worked-deal-000-as-printed.bzq``).
-It ends with a table of the targets of issue #6.
+  * the inference of the worked game (``bezique infer games/worked-deal-000-as-printed.bzq``);
+  * issue 15 (``--only-analysis`` alone): the endgame solver on 8+8 classic endgames with every first lead, the
+    brute-force minimax of the tests as the anchor on the same endgames, ``analyse`` of a whole deal, and
+    ``bezique puzzles`` over 1,000 generated deals with ``--jobs``.
+It ends with a table of the targets of issue #6 and issue 15.
 """
 
 from __future__ import annotations
@@ -318,6 +321,95 @@ def inference(count: int) -> None:
     target("inference of the worked game", times, 5, higher=False, unit="s", digits=2)
 
 
+def endgame_states(count: int, seed: int = 1) -> list[tuple[str, object]]:
+    """The core's state at the first trick of the last tricks of ``count`` generated classic deals (seeds ``seed``
+    on), each with its game's text."""
+    from replayer.check import check_text
+    from replayer.generate import generate_game
+
+    found: list[tuple[str, object]] = []
+    number = seed
+    while len(found) < count:
+        text = generate_game("classic", number)
+        number += 1
+        result = check_text(text, states=True)
+        first = next((t for t in result.games[0].deals[0].tricks if t.phase == 2), None)
+        if first is not None and first.state is not None:
+            found.append((text, first.state))
+    return found
+
+
+def analysis(endgames: int, anchor: int, puzzle_deals: int, jobs: int) -> None:
+    """Issue 15: the endgame solver (an 8+8 classic endgame with all its first-lead options) against the brute-force
+    minimax of tests/test_solver.py (memoised, no pruning) on the same endgames; ``analyse`` of a whole deal; and
+    ``bezique puzzles`` over ``puzzle_deals`` generated deals in ``jobs`` processes."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_solver import brute_tuples  # the anchor: the brute force the tests hold the solver to
+
+    from replayer.analysis import analyse_deal
+    from replayer.check import check_text
+    from replayer.rules.endgame import Endgame
+    from replayer.solver import Solver
+
+    print(f"\ngenerating {endgames} classic endgames (first trick of the last eight) ...")
+    states = endgame_states(endgames)
+    solve_ms = []
+    solve_cpu = []
+    nodes = []
+    for _, state in states:
+        solver = Solver()
+        start, cpu = time.perf_counter(), time.process_time()
+        solver.options(Endgame.of(state))  # type: ignore[arg-type]
+        solve_ms.append((time.perf_counter() - start) * 1000)
+        solve_cpu.append((time.process_time() - cpu) * 1000)
+        nodes.append(solver.nodes)
+    brute_ms = []
+    agree = 0
+    for _, state in states[:anchor]:
+        pos = Endgame.of(state)  # type: ignore[arg-type]
+        start = time.perf_counter()
+        expected = brute_tuples(state)  # type: ignore[arg-type]
+        brute_ms.append((time.perf_counter() - start) * 1000)
+        value = Solver().value(pos)
+        agree += value[0] - value[1] == expected
+    print(f"  solver nodes per endgame: {spread(nodes)}")
+    # The machine is shared: the process's CPU time says what the search costs when other processes take the cores.
+    print(f"  solver CPU time per endgame: {spread(solve_cpu, 'ms', 1)}, worst {max(solve_cpu):,.1f} ms")
+    print(f"  brute-force minimax (anchor), {len(brute_ms)} of the same endgames: {spread(brute_ms, 'ms', 1)}")
+    print(f"  solver and brute force agree on {agree} of {len(brute_ms)}")
+    target("solver, 8+8 endgame with every first lead: median", solve_ms, 5, higher=False, unit="ms", digits=1)
+    target("solver, 8+8 endgame with every first lead: worst", [max(solve_ms)], 50, higher=False, unit="ms")
+    TARGETS.append(
+        (
+            "anchor: brute-force minimax, value of the same endgame",
+            f"{spread(brute_ms, 'ms', 1)}, worst {max(brute_ms):,.0f} ms; solver agrees on {agree}/{len(brute_ms)}",
+            agree == len(brute_ms),
+        )
+    )
+    deal_ms = []
+    whole_ms = []
+    for text, _ in states[: min(len(states), 200)]:
+        start = time.perf_counter()
+        result = check_text(text, states=True)
+        replayed = time.perf_counter()
+        analyse_deal(result.games[0].deals[0])
+        done = time.perf_counter()
+        deal_ms.append((done - replayed) * 1000)
+        whole_ms.append((done - start) * 1000)
+    print(f"  analyse with the replay (states kept): {spread(whole_ms, 'ms', 1)}")
+    target("analyse of a whole deal (its last tricks, every card): median", deal_ms, 50, higher=False, unit="ms")
+    with tempfile.TemporaryDirectory() as folder:
+        corpus = Path(folder) / "corpus.bzq"
+        corpus.write_text(generate_corpus(puzzle_deals, seed=50_000), encoding="utf-8")
+        out = Path(folder) / "puzzles"
+        command = [sys.executable, "-m", "replayer", "puzzles", str(corpus), "--out", str(out), "--jobs", str(jobs)]
+        start = time.perf_counter()
+        printed = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        seconds = time.perf_counter() - start
+    print(f"  puzzles: {printed.strip()}")
+    target(f"bezique puzzles over {puzzle_deals:,} deals, --jobs {jobs}", [seconds], 60, higher=False, unit="s")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000, help="classic deals in the main corpus")
@@ -331,7 +423,19 @@ def main() -> int:
     parser.add_argument(
         "--only-render", action="store_true", help="measure only the lessons' rendering (both languages)"
     )
+    parser.add_argument("--endgames", type=int, default=1_000, help="classic endgames the solver is timed on")
+    parser.add_argument("--anchor", type=int, default=100, help="of them, endgames the brute force is timed on")
+    parser.add_argument("--puzzle-deals", type=int, default=1_000, help="generated deals bezique puzzles mines")
+    parser.add_argument(
+        "--only-analysis", action="store_true", help="measure only the endgame solver, analyse and puzzles (issue 15)"
+    )
     args = parser.parse_args()
+    if args.only_analysis:
+        analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
+        print("\ntargets (issue 15): median (min–max)")
+        for name, measured, reached in TARGETS:
+            print(f"  {'reached' if reached else 'NOT reached':<12} {name}: {measured}")
+        return 0
     if args.only_render:
         games = split_games(generate_corpus(args.pages))
         for lang in ("en", "ru"):
@@ -355,8 +459,9 @@ def main() -> int:
     cold_start(games[0], chess_corpus(100)[0], args.starts)
     memory(games, args.memory_games, args.jobs)
     inference(args.infer_runs)
+    analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
 
-    print("\ntargets (issue #6, kept by issue #13): median (min–max)")
+    print("\ntargets (issue #6, kept by issue #13; issue 15): median (min–max)")
     for name, measured, reached in TARGETS:
         print(f"  {'reached' if reached else 'NOT reached':<12} {name}: {measured}")
     return 0

@@ -65,14 +65,16 @@ class _Inference:
         return infer_deal(deal, profile, options, dealer, analyse=self.analyse)
 
 
-def check_record(record: Record, analyse: bool = False, views: bool = True) -> ReplayResult:
+def check_record(record: Record, analyse: bool = False, views: bool = True, states: bool = False) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
-    trick."""
-    return replay_record(record, _Inference(analyse), views=views)
+    trick; ``states``: with it, the core's state before each trick (for the endgame analysis)."""
+    return replay_record(record, _Inference(analyse), views=views, states=states)
 
 
-def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
+def check_text(
+    text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
+) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
     try:
         record = read_record(text, path)
@@ -80,7 +82,7 @@ def check_text(text: str, path: str = "<record>", analyse: bool = False, views: 
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
         return result
-    return check_record(record, analyse, views)
+    return check_record(record, analyse, views, states)
 
 
 class NotText(Exception):
@@ -121,15 +123,16 @@ def read_text(path: Path) -> str:
     return decode(data, str(path)).replace("\r\n", "\n")
 
 
-def check_path(path: Path, analyse: bool = False, views: bool = True) -> ReplayResult:
-    """Read and replay a record file; a file that is not UTF-8 is reported as such."""
+def check_path(path: Path, analyse: bool = False, views: bool = True, states: bool = False) -> ReplayResult:
+    """Read and replay a record file; a file that is not UTF-8 is reported as such (``states``: see
+    :func:`check_record`)."""
     try:
         text = read_text(path)
     except NotText as exc:
         result = ReplayResult(str(path), exc.text)
         result.diagnostics.append(exc.diagnostic)
         return result
-    return check_text(text, str(path), analyse, views)
+    return check_text(text, str(path), analyse, views, states)
 
 
 def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:

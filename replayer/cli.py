@@ -1,4 +1,4 @@
-"""The ``bezique`` command line: validate, replay, render, profiles, rules.
+"""The ``bezique`` command line: validate, replay, analyse, puzzles, render, profiles, rules.
 
 Exit codes: 0 when every record is valid, 1 when any record is invalid, 2 on a usage error (bad arguments, a
 missing file). Problems go to stderr as ``FILE:LINE:COL: error: CODE message`` with the source line and a caret.
@@ -149,6 +149,87 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if result.valid else 1
 
 
+def _read_valid(path: Path) -> tuple[object, object] | None:
+    """A record read and replayed with the core's states kept (for the analysis); None, its errors printed, when it
+    does not read or does not validate."""
+    from .check import NotText, check_record, print_diagnostics, read_text
+    from .errors import NotationError
+    from .reader import read_record
+    from .replay import ReplayResult
+
+    try:
+        text = read_text(path)
+    except NotText as exc:
+        from .errors import format_diagnostic
+
+        print(format_diagnostic(exc.diagnostic, exc.text), file=sys.stderr)
+        return None
+    try:
+        record = read_record(text, str(path))
+    except NotationError as exc:
+        failed = ReplayResult(str(path), text)
+        failed.diagnostics.extend(exc.diagnostics)
+        print_diagnostics(failed, sys.stderr)
+        return None
+    result = check_record(record, states=True)
+    if not result.valid:
+        print_diagnostics(result, sys.stderr)
+        print(f"{path}: not analysed: the record is invalid", file=sys.stderr)
+        return None
+    return text, result
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from .analysis import analyse, canonical, text, variations_text
+
+    source = Path(args.file)
+    if not source.is_file():
+        raise UsageError(f"no such file: {args.file}")
+    out = Path(args.write_variations) if args.write_variations else None
+    if out is not None:
+        if out.exists() and out.resolve() == source.resolve():
+            raise UsageError("analyse never overwrites its input: choose another --write-variations file")
+        if out.exists() and not args.force:
+            raise UsageError(f"{out} exists; pass --force to overwrite it")
+    if args.budget < 1:
+        raise UsageError("--budget takes a whole number of nodes of at least 1")
+    read = _read_valid(source)
+    if read is None:
+        return 1
+    record_text, result = read
+    found = analyse(result, args.budget)  # type: ignore[arg-type]
+    if args.json:
+        import json
+
+        json.dump(found, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        sys.stdout.write(text(found))
+    if out is not None:
+        write_atomic(out, canonical(variations_text(str(record_text), result, found)))  # type: ignore[arg-type]
+        print(f"wrote {out}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from .puzzles import mine_paths, write_puzzles
+
+    files = list(find_records(args.paths))
+    if not files:
+        raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
+    if args.jobs < 1:
+        raise UsageError("--jobs takes a whole number of at least 1")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is not a folder")
+    if (out / "index.html").exists() and not args.force:
+        raise UsageError(f"{out} holds puzzles already; pass --force to write over them")
+    puzzles = mine_paths(files, jobs=args.jobs)
+    write_puzzles(puzzles, out)
+    print(f"wrote {len(puzzles)} puzzle(s) and {out / 'index.html'}")
+    return 0
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     from .check import check_path, print_diagnostics
     from .render import parse_languages, render_site
@@ -163,7 +244,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     results = []
     invalid = 0
     for path in files:
-        result = check_path(path)
+        result = check_path(path, states=True)  # (the core's states: the lessons show the endgame's values)
         print_diagnostics(result, sys.stderr)
         if result.valid:
             results.append(result)
@@ -224,7 +305,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             raise UsageError(f"--option takes NAME=VALUE, not {raw!r}")
         chosen[name.strip()] = value.strip()
     try:
-        text = "\n".join(generate_game(args.profile, args.seed + i, args.deals, chosen) for i in range(args.games))
+        text = "\n".join(
+            generate_game(args.profile, args.seed + i, args.deals, chosen, args.player) for i in range(args.games)
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.out:
@@ -347,6 +430,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
     p.set_defaults(func=cmd_replay)
 
+    p = sub.add_parser("analyse", help="the exact value of every card in the last tricks, and the mistakes")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.add_argument(
+        "--write-variations",
+        metavar="OUT",
+        help="write the record with the solver's best line at each mistake to OUT (never FILE)",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
+    p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("puzzles", help="mine puzzles (one clearly best card in the last tricks) from games")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
+    p.add_argument("--out", required=True, metavar="DIR", help="where to write the puzzles and their page")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="mine games in N processes")
+    p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")
+    p.set_defaults(func=cmd_puzzles)
+
     p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -362,7 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("generate", help="play random legal deals and write them in the notation")
+    p = sub.add_parser(
+        "generate", help="play legal deals (random, or the better player) and write them in the notation"
+    )
     p.add_argument("--profile", default="classic")
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--deals", type=int, default=1, help="deals per game")
@@ -373,6 +477,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="NAME=VALUE",
         help="a house rule of the profile, as in a record's options: header (repeatable; bezique rules lists them)",
+    )
+    p.add_argument(
+        "--player",
+        choices=["random", "solver"],
+        default="random",
+        help="random: any legal card; solver: a documented heuristic while the stock lasts, the solver for the last "
+        "tricks (replayer/player.py), its game commented from the replay (replayer/commentary.py)",
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")

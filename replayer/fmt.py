@@ -252,6 +252,7 @@ class _Formatter:
         previous: str | None = None
         previous_end = 0
         previous_indent = 0
+        depth = 0  # variations open: their statements are indented 2 more per level
         for stmt in read:
             tokens = stmt.tokens()
             start = tokens[0].line
@@ -271,6 +272,13 @@ class _Formatter:
                 indent = 0 if at_margin else _ITEM_INDENT
             else:
                 indent = 0
+            if kind == "variation_end_stmt":
+                depth = max(depth - 1, 0)
+            if kind in ("variation_stmt", "variation_end_stmt"):
+                indent = _ITEM_INDENT
+            indent += 2 * depth
+            if kind == "variation_stmt":
+                depth += 1
             if kind == "comment_stmt":
                 pieces: list[str | _Braced] = []
                 for i, comment in enumerate(self.comments(tokens)):
@@ -358,6 +366,8 @@ class _Formatter:
     on_claim_stmt = plain
     on_out_stmt = plain
     on_penalty_stmt = plain
+    on_variation_stmt = plain
+    on_variation_end_stmt = plain
     on_winner_stmt = plain
 
     def header(self, words: list[Token], values: list[str]) -> list[str | _Braced]:

@@ -36,7 +36,7 @@ from .profile import MeldSpec, RuleProfile
 from .profiles import load_profile
 from .rules import game_score
 
-__all__ = ["PlayedDeal", "generate_deal", "generate_game", "play_deal"]
+__all__ = ["PLAYERS", "PlayedDeal", "generate_deal", "generate_game", "play_deal"]
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -84,12 +84,14 @@ def play_deal(
     choose_play: PlayChooser | None = None,
     choose_declaration: DeclarationChooser | None = None,
     cut: tuple[int, int] | None = None,
+    eager: bool = False,
 ) -> PlayedDeal:
     """Play one random legal deal through the engine (reproducible from the state of ``rng``).
 
     A constructed deal passes a stacked ``pack`` (the hands in seat order, then the stock top first), choosers for
     the plays and declarations (a scripted player; random ones otherwise), and the six-pack ``cut`` (lifted,
-    guessed).
+    guessed). ``eager``: every exchange and carte blanche the rules allow is taken, and declarations are made at
+    once (the better player, replayer/player.py), rather than most of the time.
     """
     if pack is None:
         pack = profile.pack()
@@ -134,7 +136,7 @@ def play_deal(
         lines.append(f"hand {s}: {_cards(hands[s])}")
     lines.append("")
     for s in seats:
-        state = _carte_blanche(state, s, rng, lines, all_events)
+        state = _carte_blanche(state, s, rng, lines, all_events, eager)
     while not state.finished:
         plays = []
         events: list[Scoring] = []
@@ -152,8 +154,8 @@ def play_deal(
         lines.append(f"trick {state.trick_no}: {', '.join(plays)} -> {winner}")
         if state.window_open:
             # Where the profile lets the winner act until his next lead, he sometimes declares after drawing.
-            late = state.profile.declare_until == "lead" and rng.random() < 0.5
-            state = _exchanges(state, rng, lines, events)
+            late = state.profile.declare_until == "lead" and not eager and rng.random() < 0.5
+            state = _exchanges(state, rng, lines, events, eager)
             if not late:
                 state = _declaration(state, winner, rng, lines, events, choose_declaration)
             draws = []
@@ -165,8 +167,8 @@ def play_deal(
             if draws:
                 lines.append(f"  draws {', '.join(draws)}")
             for seat in seats:
-                state = _carte_blanche(state, seat, rng, lines, events)
-            state = _exchanges(state, rng, lines, events)
+                state = _carte_blanche(state, seat, rng, lines, events, eager)
+            state = _exchanges(state, rng, lines, events, eager)
             if late:
                 state = _declaration(state, winner, rng, lines, events, choose_declaration)
         if state.out is not None:
@@ -205,15 +207,18 @@ def generate_deal(
     return played.lines, played.scores
 
 
-def _exchanges(state: DealState, rng: random.Random, lines: list[str], events: list[Scoring]) -> DealState:
-    """Exchange (or show) trump sevens where the rules allow, each offer taken four times in five."""
+def _exchanges(
+    state: DealState, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
+) -> DealState:
+    """Exchange (or show) trump sevens where the rules allow, each offer taken four times in five (every time when
+    ``eager``)."""
     declined: set[str] = set()
     while True:
         offers = [(seat, seven) for seat, seven in legal_exchanges(state) if seat not in declined]
         if not offers:
             return state
         seat, seven = offers[0]
-        if rng.random() >= 0.8:
+        if not eager and rng.random() >= 0.8:
             declined.add(seat)
             continue
         step = apply_exchange(state, seat, seven)
@@ -265,10 +270,11 @@ def _declaration(
 
 
 def _carte_blanche(
-    state: DealState, seat: str, rng: random.Random, lines: list[str], events: list[Scoring]
+    state: DealState, seat: str, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
 ) -> DealState:
     """Declare a carte blanche (or another, showing the non-court card just drawn) where the rules allow, nine
-    times in ten; the first is written without its cards (the dealt hand is in the record already)."""
+    times in ten (every time when ``eager``); the first is written without its cards (the dealt hand is in the
+    record already)."""
     spec = next((m for m in state.profile.melds if m.whole_hand and m.hand == "no_court"), None)
     side = next((m for m in state.profile.melds if m.hand == "no_court_side" and m.points), None)
     if side is not None and legal_carte_blanche(state, seat, side):
@@ -277,7 +283,7 @@ def _carte_blanche(
         events.extend(step.events)
         lines.append(f"  {seat} declares {side.kind} = {side.points}")
         state = step.state
-    if spec is None or not legal_carte_blanche(state, seat, spec) or rng.random() >= 0.9:
+    if spec is None or not legal_carte_blanche(state, seat, spec) or (not eager and rng.random() >= 0.9):
         return state
     repeat = state.seats[seat].blanche == 1
     card = state.seats[seat].blanche_card
@@ -287,20 +293,42 @@ def _carte_blanche(
     return step.state
 
 
-def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping[str, str] | None = None) -> str:
-    """A record of ``deals`` random legal deals of one game, reproducible from ``seed``.
+PLAYERS = ("random", "solver")
+"""The players ``bezique generate`` offers: the random legal player, and the better player of replayer/player.py
+(a heuristic while the stock lasts, the solver for the last tricks)."""
+
+
+def generate_game(
+    profile_name: str,
+    seed: int,
+    deals: int = 1,
+    options: Mapping[str, str] | None = None,
+    player: str = "random",
+) -> str:
+    """A record of ``deals`` legal deals of one game, reproducible from ``seed``, played by ``player`` (one of
+    :data:`PLAYERS`).
 
     ``options`` sets house rules by name, as a record's ``options:`` header does (raises ``ValueError`` for an
-    unknown option or value); the record states those that differ from the profile's defaults.
+    unknown option or value, or an unknown player); the record states those that differ from the profile's
+    defaults.
     """
+    if player not in PLAYERS:
+        raise ValueError(f"unknown player {player!r} (players: {', '.join(PLAYERS)})")
     profile = load_profile(profile_name)
     rng = random.Random(seed)
     chosen = profile.resolve_options(options or {})
     defaults = profile.default_options()
     changed = {k: v for k, v in chosen.items() if v != defaults[k]}
+    chooser: dict[str, object] = {}
+    command = f"bezique generate --profile {profile.name} --seed {seed}"
+    if player == "solver":
+        from .player import choose_declaration, choose_play
+
+        chooser = {"choose_play": choose_play, "choose_declaration": choose_declaration, "eager": True}
+        command += " --player solver"
     lines = [
-        f'game "Random {profile.name} game, seed {seed}"',
-        f"source: generated by bezique generate --profile {profile.name} --seed {seed}",
+        f'game "{"Random" if player == "random" else "Solver-played"} {profile.name} game, seed {seed}"',
+        f"source: generated by {command}",
         f"profile: {profile.name}",
     ]
     if changed:
@@ -311,7 +339,7 @@ def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping
     totals = dict.fromkeys(profile.scorers, 0)
     effective = profile.with_options(chosen)
     for n in range(1, deals + 1):
-        played = play_deal(profile, rng, dealer, chosen, n)
+        played = play_deal(profile, rng, dealer, chosen, n, **chooser)  # type: ignore[arg-type]
         lines.extend(played.lines)
         # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
         won = game_points(played.state)
@@ -321,4 +349,10 @@ def generate_game(profile_name: str, seed: int, deals: int = 1, options: Mapping
             lines.append("total " + ", ".join(f"{s} {v}" for s, v in totals.items()))
         lines.append("")
         dealer = next_dealer(effective, dealer, won)
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    if player == "solver":
+        from .commentary import comment_record
+
+        # The better player's games are meant to be read: each gets the commentary made from its replay.
+        text = comment_record(text)
+    return text

@@ -13,7 +13,7 @@ the first statement, then the others (optional), each with its own expression's 
 their names prefixed (``t_``, ``d_``, ``s_``).
 """
 
-GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
+GRAMMAR_SHA256 = "9665f5de982a2e2d9a607562cf65632365f1c8f33e95bd5863b9d56540ac708e"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -350,6 +350,14 @@ STATEMENTS: dict[str, str] = {
         "♢♣♧]))))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 "
         "\x0c]*)+)|\\Z))"
     ),
+    "variation_stmt": (
+        "(?P<VARIATION>\\()(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?"
+        "\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "variation_end_stmt": (
+        "(?P<VARIATION_END>\\))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:"
+        "\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
     "comment_stmt": (
         "(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>["
         "\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
@@ -481,6 +489,8 @@ ELEMENTS: dict[str, str] = {
     ),
     "game_score_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "winner_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "variation_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "variation_end_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "comment_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
 }
 
@@ -787,6 +797,14 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("SIDE", "SIDE", False),
         ("comment_rep", "winner_stmt.comment_rep", True),
     ),
+    "variation_stmt": (
+        ("VARIATION", "VARIATION", False),
+        ("comment_rep", "variation_stmt.comment_rep", True),
+    ),
+    "variation_end_stmt": (
+        ("VARIATION_END", "VARIATION_END", False),
+        ("comment_rep", "variation_end_stmt.comment_rep", True),
+    ),
     "comment_stmt": (
         ("comment1_COMMENT", "COMMENT", False),
         ("comment_rep", "comment_stmt.comment_rep", True),
@@ -882,10 +900,14 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     ),
     "game_score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "winner_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "variation_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "variation_end_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "comment_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
 }
 
 DISPATCH: dict[str, tuple[str, ...]] = {
+    "(": ("variation_stmt",),
+    ")": ("variation_end_stmt",),
     "A": ("text_header",),
     "B": ("brisques_stmt",),
     "C": ("cut_header",),

@@ -51,6 +51,7 @@ from .record import (
     ScoreCheck,
     SeatValue,
     Trick,
+    Variation,
     _made,
 )
 from .regex_cache import CachedPatterns
@@ -294,6 +295,7 @@ def read_record(text: str, path: str = "<record>", first_line: int = 1) -> Recor
     builder = _Builder(path, text)
     if not builder.build(first_line):
         raise NotationError(_syntax_errors(text, path, first_line))
+    builder.close_variations()
     if builder.diagnostics:
         raise NotationError(builder.diagnostics)
     return builder.record
@@ -485,6 +487,9 @@ class _Builder:
         self.target: Any = None  # where the next comment goes: the last game, deal, trick or statement
         self.preamble: list[Comment] = []
         self.where: _Where = _Where(text, 0, 1)
+        self.open_lines: list[tuple[Deal, list[Trick], Trick, Variation]] = []
+        """The variations open (innermost last): the deal, its line's tricks and the trick they branch from, and the
+        variation whose tricks the deal's ``tricks`` stands for meanwhile (so that the trick builder adds to it)."""
 
     def build(self, first_line: int) -> bool:
         """Read the statements of the text and add them, each at its line (the text's first line is
@@ -1150,6 +1155,44 @@ class _Builder:
             )
             self.add_item(trick, item, seat)
         self.attach(self.comments(tokens))
+
+    def on_variation_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``(``: a what-if line opens after the current trick, replacing it (nested as PGN nests them)."""
+        span = self.span(tokens[0])
+        trick = self.trick
+        deal = self.deal
+        if trick is None or deal is None or deal.end:
+            self.error("BZ101", "a variation '(' opens after a trick, which it replaces", span)
+            self.attach(self.comments(tokens))
+            return
+        variation = Variation(span, self.comments(tokens))
+        trick.variations.append(variation)
+        self.open_lines.append((deal, deal.tricks, trick, variation))
+        deal.tricks = variation.tricks
+        self.trick = None
+        self.target = variation
+
+    def on_variation_end_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``)``: the innermost open variation ends; the line it branched from goes on."""
+        span = self.span(tokens[0])
+        if not self.open_lines or self.open_lines[-1][0] is not self.deal:
+            self.error("BZ101", "')' closes no variation of this deal", span)
+            self.attach(self.comments(tokens))
+            return
+        deal, tricks, trick, variation = self.open_lines.pop()
+        if not variation.tricks:
+            self.error("BZ101", "a variation holds at least one trick", span)
+        deal.tricks = tricks
+        variation.comments.extend(self.comments(tokens))
+        self.trick = trick
+        self.target = trick
+
+    def close_variations(self) -> None:
+        """After the last statement: a variation still open is an error at its ``(``."""
+        while self.open_lines:
+            deal, tricks, _, variation = self.open_lines.pop()
+            deal.tricks = tricks
+            self.error("BZ101", "this variation is not closed: end it with ')' before the next deal", variation.span)
 
     def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:
         game = self.ensure_game(self.span(tokens[0]))

@@ -39,6 +39,7 @@ __all__ = [
     "ScoreCheck",
     "SeatValue",
     "Trick",
+    "Variation",
     "deal_has_unknowns",
 ]
 
@@ -449,8 +450,8 @@ class Trick(_Node):
     """A trick and what follows it until the next trick. ``ordered`` is False when the record gives the trick's
     cards without saying who led (``N K? / S A?``)."""
 
-    __slots__ = ("_span", "_winner_span", "comments", "items", "number", "ordered", "plays", "winner")
-    __match_args__ = ("number", "plays", "winner", "winner_span", "span", "comments", "items", "ordered")
+    __slots__ = ("_span", "_winner_span", "comments", "items", "number", "ordered", "plays", "variations", "winner")
+    __match_args__ = ("number", "plays", "winner", "winner_span", "span", "comments", "items", "ordered", "variations")
     span: Span = _Span()  # type: ignore[assignment]
     winner_span: Span | None = _Span()  # type: ignore[assignment]
 
@@ -473,6 +474,23 @@ class Trick(_Node):
         self.comments = comments if comments is not None else []
         self.items = items if items is not None else []
         self.ordered = ordered
+        self.variations: list[Variation] = []
+        """What-if lines that replace this trick, each replayed from the state before it (``(`` ... ``)``)."""
+
+
+class Variation(_Node):
+    """A what-if line written ``(`` ... ``)`` after a trick: tricks (with their items and their own variations) that
+    replace that trick and what follows it, replayed from the state before it. ``comments``: those written on its
+    ``(`` line or before its first trick, and on its ``)`` line."""
+
+    __slots__ = ("_span", "comments", "tricks")
+    __match_args__ = ("span", "comments", "tricks")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, span: Where, comments: list[Comment] | None = None) -> None:
+        self._span = span
+        self.comments = comments if comments is not None else []
+        self.tricks: list[Trick] = []
 
 
 class Deal(_Node):

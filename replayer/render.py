@@ -42,7 +42,7 @@ from .lesson import (
 from .notation import data_dir
 from .profile import RuleProfile
 from .profiles import load_profile, profile_names
-from .replay import ReplayResult
+from .replay import GameResult, ReplayResult
 
 __all__ = [
     "DEFAULT_LANGUAGES",
@@ -227,6 +227,19 @@ def render_site(
         return _render_site(results, Path(out), lang, force)
 
 
+RENDER_BUDGET = 100_000
+"""Nodes the solver may visit per deal of a lesson (past it, the deal's values are left out and the reason said)."""
+
+
+def _analyse(game: GameResult) -> list[dict[str, Any]] | None:
+    """Each deal's endgame analysis, for a game replayed with the core's states (None otherwise)."""
+    if not any(t.state is not None for d in game.deals for t in d.tricks):
+        return None
+    from .analysis import analyse_deal
+
+    return [analyse_deal(deal, RENDER_BUDGET) for deal in game.deals]
+
+
 def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool) -> list[Path]:
     langs = [lang] if isinstance(lang, str) else list(lang)
     if not langs:
@@ -245,6 +258,8 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         for index, game in enumerate(result.games, start=1)
     ]
     profiles = _profiles(game.profile for _, game in games)
+    # The endgame analysis of each game replayed with the core's states (bezique render does): once for every language.
+    analyses = {id(game): _analyse(game) for _, game in games}
     languages = [
         _Language(code, out if i == 0 else out / code, "" if i == 0 else "../", "" if i == 0 else f"{code}/")
         for i, code in enumerate(langs)
@@ -286,7 +301,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         # once, which would also give the garbage collector's full passes all of them to go through.
         listed: list[Lesson] = []
         for slug, game in games:
-            lesson = build_lesson(game, language.code, slug)
+            lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
             listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))

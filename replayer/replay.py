@@ -38,6 +38,7 @@ from .record import (
     Record,
     ScoreCheck,
     Trick,
+    Variation,
     deal_has_unknowns,
 )
 from .rules import Deal as DealState
@@ -178,6 +179,9 @@ class TrickResult(_Result):
         "questions",
         "scores",
         "scoring",
+        "state",
+        "variation_comments",
+        "variations",
         "winner",
     )
 
@@ -210,6 +214,12 @@ class TrickResult(_Result):
         self.comments = comments if comments is not None else []
         self.questions = questions if questions is not None else []
         self.line = line
+        self.state: DealState | None = None
+        """The core's state before the trick, kept when the replay is asked for states (the analysis)."""
+        self.variations: list[list[TrickResult]] = []
+        """The record's what-if lines from this trick: each a list of tricks replayed from its branch point."""
+        self.variation_comments: list[list[Comment]] = []
+        """Each what-if line's own comments (on its ``(`` and ``)`` lines)."""
 
 
 class DealResult(_Result):
@@ -347,8 +357,11 @@ if TYPE_CHECKING:  # the inference's interface, for the type checker only (a val
 
 
 class _Replayer:
-    def __init__(self, record: Record, complete: Completer | None = None, views: bool = True) -> None:
+    def __init__(
+        self, record: Record, complete: Completer | None = None, views: bool = True, states: bool = False
+    ) -> None:
         self.record = record
+        self.states = states
         self.result = ReplayResult(record.path, record.text)
         self.complete = complete
         self.views = views
@@ -689,6 +702,7 @@ class _Replayer:
         phase = 1 if (state.stock_left or state.turnup_waiting) else 2  # (no draws are due: see above)
         leader = state.leader
         seat_index = rules.seat_index
+        kept = state.copy() if (self.states or trick.variations) else None
         plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
         winner = -1
         for play in plays:
@@ -747,6 +761,7 @@ class _Replayer:
         events = state.events
         if state.trump >= 0 and outcome.trump_fixed is None and outcome.trump is None:
             outcome.trump_fixed = (trick.number, SUITS[state.trump])
+        lines = [self.variation(v, kept, outcome) for v in trick.variations] if kept is not None else []
         if not self.views:
             events.clear()
             return state, None
@@ -772,8 +787,25 @@ class _Replayer:
                 line=trick.span.line,
             )
         )
+        outcome.tricks[-1].state = kept if self.states else None
+        outcome.tricks[-1].variations = lines
+        outcome.tricks[-1].variation_comments = [list(v.comments) for v in trick.variations]
         events.clear()
         return state, after
+
+    def variation(self, variation: Variation, branch: DealState, outcome: DealResult) -> list[TrickResult]:
+        """A what-if line, replayed and checked like the main line from a copy of the state before the trick it
+        replaces; the main line's own bookkeeping is left as it was. Its tricks as replayed (with views)."""
+        saved = (self.current_trick, self.winners, list(self.offsets), outcome.tricks, outcome.trump_fixed)
+        self.winners = list(self.winners)
+        outcome.tricks = []
+        state = branch.copy()
+        before = Snapshot.of(state) if self.views else None
+        for trick in variation.tricks:
+            state, before = self.trick(trick, state, outcome, before)
+        line = outcome.tricks
+        self.current_trick, self.winners, self.offsets, outcome.tricks, outcome.trump_fixed = saved
+        return line
 
     def questions(self, play: Play) -> None:
         """A lesson's question before a play whose accepted answers leave out the card played: a learner who picks
@@ -956,13 +988,16 @@ def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
     return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
 
 
-def replay_record(record: Record, complete: Completer | None = None, *, views: bool = True) -> ReplayResult:
+def replay_record(
+    record: Record, complete: Completer | None = None, *, views: bool = True, states: bool = False
+) -> ReplayResult:
     """Replay every game of a parsed record; problems are collected in ``result.diagnostics``.
 
     A deal that leaves cards unknown is completed by ``complete`` first (without one, it is replayed as it is, which
-    reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views.
+    reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views, and with
+    ``states`` (and ``views``) the core's state before it (``TrickResult.state``, for the analysis).
     """
-    return _Replayer(record, complete, views).run()
+    return _Replayer(record, complete, views, states).run()
 
 
 def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> list[float]:
@@ -976,6 +1011,21 @@ def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int],
 
 def _scoring_json(events: list[Scoring]) -> list[dict[str, Any]]:
     return [{"player": e.seat, "kind": e.kind, "cards": [str(c) for c in e.cards], "points": e.points} for e in events]
+
+
+def _trick_json(t: TrickResult) -> dict[str, Any]:
+    """A trick object of ``replay --json``; its ``variations`` are lines of trick objects of the same shape."""
+    return {
+        "n": t.n,
+        "phase": t.phase,
+        "leader": t.leader,
+        "plays": [{"player": s, "card": str(c)} for s, c in t.plays],
+        "winner": t.winner,
+        "scoring": _scoring_json(t.scoring),
+        "draws": [{"player": s, "card": str(c)} for s, c in t.draws],
+        "scores": dict(t.scores),
+        "variations": [[_trick_json(v) for v in line] for line in t.variations],
+    }
 
 
 def to_json(result: ReplayResult) -> dict[str, Any]:
@@ -993,19 +1043,7 @@ def to_json(result: ReplayResult) -> dict[str, Any]:
                     "turnup": str(deal.turnup) if deal.turnup else None,
                     "hands": {s: [str(c) for c in cards] for s, cards in deal.hands.items()},
                     "scoring": _scoring_json(deal.scoring),
-                    "tricks": [
-                        {
-                            "n": t.n,
-                            "phase": t.phase,
-                            "leader": t.leader,
-                            "plays": [{"player": s, "card": str(c)} for s, c in t.plays],
-                            "winner": t.winner,
-                            "scoring": _scoring_json(t.scoring),
-                            "draws": [{"player": s, "card": str(c)} for s, c in t.draws],
-                            "scores": dict(t.scores),
-                        }
-                        for t in deal.tricks
-                    ],
+                    "tricks": [_trick_json(t) for t in deal.tricks],
                     "brisques": dict(deal.brisques),
                     "scores": dict(deal.scores),
                 }

@@ -511,7 +511,8 @@ def phase_2_plays(w: Walk) -> Iterator[Mutant]:
                 if "win" in obliged and higher and lower:
                     choices.append(("not-winning", "BZ204", lower[0], f"holds {higher[0]} which beats {led}"))
             elif "trump" in obliged and trump is not None and led.suit != trump:
-                trumps = [c for c in hand if c.suit == trump]
+                # (the wild card has no suit, so it is no trump: RULES.md §2.l rule 10, 004:L157)
+                trumps = [c for c in hand if c.suit == trump and not c.is_wild]
                 plain = [c for c in hand if c.suit != trump and c != follow.card]
                 if trumps and plain:
                     choices.append(("not-trumping", "BZ205", plain[0], f"void in {led.suit.english}, holds a trump"))

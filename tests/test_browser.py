@@ -744,3 +744,31 @@ def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: s
         (ARTIFACTS / f"handout{'-ru' if lang else ''}.pdf").write_bytes(pdf)
     finally:
         context.close()
+
+
+def test_puzzle_page_works_from_file(browser: Browser, tmp_path: Path) -> None:
+    """bezique puzzles' page, opened from the disk: a wrong card gets its refutation, the answer its value."""
+    from replayer.generate import generate_game
+    from replayer.puzzles import mine_game, write_puzzles
+
+    puzzles = []
+    for seed in range(100, 140):
+        puzzles.extend(mine_game(generate_game("classic", seed), f"seed-{seed}.bzq", 1, seed))
+    assert puzzles
+    folder = tmp_path / "puzzles"
+    write_puzzles(puzzles, folder)
+    readers = _reader(browser, folder)
+    reader = next(readers)
+    page = reader.open("index.html")
+    first = page.locator(".puzzle").first
+    answer = first.get_attribute("data-answer")
+    wrong = puzzles[0].data["wrong"][0]
+    first.locator(f".choices button[data-card='{wrong['card']}']").click()
+    expect(first.locator(".feedback")).to_contain_text(f"{wrong['card']} loses {wrong['loss']}")
+    expect(first.locator(".choices button.wrong")).to_have_count(1)
+    first.locator(f".choices button[data-card='{answer}']").click()
+    expect(first.locator(".feedback")).to_contain_text(f"Right: {answer} keeps the optimum")
+    expect(first).to_have_class(re.compile(r"\bsolved\b"))
+    reader.shot("puzzles.png")
+    with pytest.raises(StopIteration):
+        next(readers)  # (closes the page and checks its watch: no network, no script error)

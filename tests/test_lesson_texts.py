@@ -102,8 +102,8 @@ def test_an_exchange_names_both_cards_and_the_profile_s_card() -> None:
 
 def test_a_seven_shown_is_not_said_to_be_exchanged() -> None:
     lesson = build_lesson(_game_of("ua2"))
-    trick7 = next(s for s in lesson.deals[0].steps if s.anchor == "trick-7")
-    sevens = [e.lead for e in trick7.scoring if e.kind in ("seven_exchange", "seven_shown")]
+    trick6 = next(s for s in lesson.deals[0].steps if s.anchor == "trick-6")
+    sevens = [e.lead for e in trick6.scoring if e.kind in ("seven_exchange", "seven_shown")]
     assert sevens == ["North shows the 7♥"]
 
 

@@ -247,6 +247,7 @@ def read_by_reference(text: str) -> object:
         text = text[1:]
     builder = Reference("p.bzq", text)
     builder.build(1)
+    builder.close_variations()  # (as read_record does after the last statement)
     return builder.diagnostics or builder.record
 
 

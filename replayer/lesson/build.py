@@ -13,10 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import Card, Suit
+from ..cards import CARDS, Card, Suit
 from ..explain import Scoring
 from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
+from ..rules.deal import trick_winner
 from .books import BookKeeper, Knowledge, Target
 from .html import card_html
 from .rules_pages import rules_slug
@@ -25,6 +26,7 @@ from .views import (
     CardView,
     DealView,
     Lesson,
+    LineView,
     PlayView,
     QuestionView,
     ScoreView,
@@ -178,9 +180,16 @@ class Texts:
 class Builder(BookKeeper):
     """Turns one GameResult into a Lesson in one language."""
 
-    def __init__(self, game: GameResult, lang: str, books: bool = False) -> None:
+    def __init__(
+        self, game: GameResult, lang: str, books: bool = False, analysis: Sequence[Mapping[str, Any]] | None = None
+    ) -> None:
         self.game = game
         self.lang = lang
+        self.analysis = list(analysis) if analysis is not None else []
+        """Each deal's endgame analysis (replayer.analysis.analyse_deal), when the renderer made one."""
+        self._plays: dict[tuple[int, str], Mapping[str, Any]] = {}
+        """The analysed plays of the deal being built, by (trick, seat)."""
+        self._double_dummy = False
         self.with_books = books
         """Work out each step's books here too (the page's script works them out itself; see :func:`build_lesson`)."""
         # The profile as the game's options make it (infuzorka's option packs changes the deck).
@@ -451,11 +460,20 @@ class Builder(BookKeeper):
         winner_seen = False
         plays = []
         draws = []
+        lines: list[LineView] = []
         for seat, card in trick.plays:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
-            plays.append(PlayView(seat, seat_name(seat), view(card), winning))
+            play = PlayView(seat, seat_name(seat), view(card), winning)
+            valued = self._plays.get((trick.n, seat))
+            if valued is not None:
+                cost = valued["cost"]
+                play.value = self.t["dd_best"] if not cost else f"−{cost}"
+                play.mistake = bool(cost)
+                if cost:
+                    lines.append(self.best_line(trick, seat, valued))
+            plays.append(play)
         for seat, card in trick.draws:
             draws.append(PlayView(seat, seat_name(seat), view(card)))
         if deal.inference is not None:
@@ -492,7 +510,49 @@ class Builder(BookKeeper):
             notes=self.texts.notes(trick.comments),
             questions=questions,
             board=self.board(trick, trump, red, scored_rows + (1 if trick.scoring else 0)),
+            lines=lines,
         )
+
+    def line_trick(self, number: int, plays: Sequence[tuple[str, Card]], winner: str | None) -> str:
+        """A trick of a line in words: "26. N A♠ S 10♠ → N"."""
+        cards = " ".join(f"{self.seat(s)} {self.view(c).glyph}" for s, c in plays)
+        return f"{number}. {cards}" + (f" → {self.seat(winner)}" if winner else "")
+
+    def best_line(self, trick: TrickResult, seat: str, valued: Mapping[str, Any]) -> LineView:
+        """The solver's best line from a play that loses points: the best card, then best play to the end."""
+        from ..analysis import best_line
+        from ..solver import Solver
+
+        state = trick.state
+        best = Card.parse(valued["best"][0])
+        option = next(o for o in valued["options"] if o["card"] == valued["best"][0])
+        points = ", ".join(f"{self.seat(k)} {v}" for k, v in option["points"].items())
+        title = self.t["dd_best_line"].format(
+            seat=self.seat(seat), card=self.view(best).glyph, cost=valued["cost"], points=points
+        )
+        tricks: list[str] = []
+        if state is not None:
+            index = next(i for i, (s, _) in enumerate(trick.plays) if s == seat)
+            played = [c.index for _, c in trick.plays[:index]]
+            line = best_line(state, played, Solver(), best.index)
+            seats = state.rules.seats
+            for number, moves in line or []:
+                plays = [(seats[s], CARDS[m & 63]) for s, m in moves]
+                winner = plays[trick_winner([m & 63 for _, m in moves], state.trump)][0]
+                tricks.append(self.line_trick(number, plays, winner))
+        return LineView(title, tricks)
+
+    def sidelines(self, trick: TrickResult) -> list[LineView]:
+        """The record's side lines from this trick (its variations), with their comments in the page's language."""
+        found = []
+        for k, line in enumerate(trick.variations):
+            comments = trick.variation_comments[k] if k < len(trick.variation_comments) else []
+            texts = self.texts.comments(comments) + self.texts.notes(comments)
+            for t in line:
+                texts.extend(self.texts.comments(t.comments))
+            tricks = [self.line_trick(t.n, t.plays, t.winner) for t in line]
+            found.append(LineView(self.t["sideline"], tricks, texts))
+        return found
 
     def trick_scoring(self, trick: TrickResult) -> list[ScoringView]:
         """The trick's scoring in words, each exchange with the turn-up it takes (the one before it in the trick)."""
@@ -543,12 +603,20 @@ class Builder(BookKeeper):
         start.sheet = running(sheet)
         scored_rows = 1 if sheet[0].events else 0
         seen_phase_2 = False
+        found = self.analysis[index - 1] if index - 1 < len(self.analysis) else None
+        endgame = found.get("endgame") if found else None
+        self._plays = {(p["trick"], p["seat"]): p for p in endgame["plays"]} if endgame else {}
+        self._double_dummy = bool(endgame and endgame["double_dummy"])
+        first_valued = endgame["first_trick"] if endgame else -1
         for trick in deal.tricks:
             note = ""
             if trick.phase == 2 and not seen_phase_2:
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note, scored_rows)
+            if trick.n == first_valued:
+                step.values_note = self.t["dd_note_double" if self._double_dummy else "dd_note"]
+            step.lines.extend(self.sidelines(trick))
             step.has_books = True
             step.book_events = self.book_events(trick.scoring, kinds)
             if trick.before.turnup is not None and trick.after.turnup is None and trick.draws:
@@ -806,6 +874,12 @@ class Builder(BookKeeper):
         options = [(k, str(v)) for k, v in game.options.items() if defaults.get(k) != v]
         questions = sum(len(s.questions) for d in deals for s in d.steps)
         title = self.texts.title(game)
+        lost = [
+            ", ".join(f"{self.seat(k)} {v}" for k, v in found["endgame"]["lost"].items())
+            for found in self.analysis
+            if found.get("endgame")
+        ]
+        optimum = self.t["dd_lost"].format(points="; ".join(lost)) if lost else ""
         blurb = self.blurb()
         return Lesson(
             title=title.text,
@@ -818,6 +892,7 @@ class Builder(BookKeeper):
             options=options,
             result=result,
             summary=summary,
+            optimum=optimum,
             comments=self.texts.comments(game.comments),
             notes=self.texts.notes(game.comments),
             text_note=self.texts.origin(self.t),
@@ -879,13 +954,20 @@ def link_steps(deals: Sequence[DealView]) -> None:
             item.end_index = i + 1
 
 
-def build_lesson(game: GameResult, lang: str = "en", slug: str = "", books: bool = False) -> Lesson:
+def build_lesson(
+    game: GameResult,
+    lang: str = "en",
+    slug: str = "",
+    books: bool = False,
+    analysis: Sequence[Mapping[str, Any]] | None = None,
+) -> Lesson:
     """The lesson view of a replayed game, with the interface text in ``lang`` (``en`` or ``ru``).
 
     The page's script works out each seat's books (``static/lesson.js``) from the boards and the scoring in the
     lesson's data; with ``books`` they are worked out here too, into :attr:`Step.books` and
-    :attr:`Lesson.meld_states`: the model the tests hold the script's books to.
+    :attr:`Lesson.meld_states`: the model the tests hold the script's books to. ``analysis``: each deal's endgame
+    analysis (:func:`replayer.analysis.analyse_deal`), whose values the last tricks show under their cards.
     """
-    lesson = Builder(game, lang, books).build()
+    lesson = Builder(game, lang, books, analysis).build()
     lesson.slug = slug
     return lesson

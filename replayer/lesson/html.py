@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from .views import CardView, DealView, Lesson, QuestionView, ScoreView, SheetRow, Step, TextView
+from .views import CardView, DealView, Lesson, LineView, QuestionView, ScoreView, SheetRow, Step, TextView
 from .words import interface
 
 __all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", "words"]
@@ -280,9 +280,11 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         out.append(f'<div class="trick">\n<h4>{t["trick"]}</h4>\n<ol class="plays">\n')
         for i, p in enumerate(s.plays):
             winning = " winning" if p.winning else ""
+            mistake = " mistake" if p.mistake else ""
+            value = f' <span class="dd-value" title="{t["dd_value_title"]}">{_e(p.value)}</span>' if p.value else ""
             out.append(
-                f'<li class="play{winning}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
-                f"{_e(p.label)}</span> {_card(p.card)}</li>\n"
+                f'<li class="play{winning}{mistake}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
+                f"{_e(p.label)}</span> {_card(p.card)}{value}</li>\n"
             )
         out.append("</ol>\n</div>\n")
     if not s.board:
@@ -331,6 +333,10 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
             after = f" {t['turnup_taken']}" if s.stock > 0 and lesson.turnup else ""
         out.append(f'<p class="stock-after"><span class="what">{t["stock"]}</span> {_e(s.stock_text)}{after}</p>\n')
     out.append(f'<div class="running">\n<h4>{_e(s.scores_title)}</h4>\n{_score_line(s.scores)}\n</div>\n</div>\n')
+    if s.values_note:
+        out.append(f'<p class="dd-note">{_e(s.values_note)}</p>\n')
+    for line in s.lines:
+        out.append(_line(line, t))
     if s.comments:
         out.append(f'<div class="commentary">\n<h4 class="visually-hidden">{t["commentary"]}</h4>\n')
         out.append(_texts(s.comments, t))
@@ -341,6 +347,16 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
     out.append(_step_nav(s.prev_anchor, s.prev_title, s.next_anchor, s.next_title, t))
     out.append("\n</section>\n")
     return "".join(out)
+
+
+def _line(line: LineView, t: dict[str, str]) -> str:
+    """A line under a step, folded as lichess folds a side line: its title, then its tricks in parentheses."""
+    tricks = " ".join(f'<span class="line-trick">{_e(trick)}</span>' for trick in line.tricks)
+    texts = _texts(line.texts, t) if line.texts else ""
+    return (
+        f'<details class="line"><summary>{_e(line.title)}</summary>\n'
+        f'<p class="line-tricks">({tricks})</p>\n{texts}</details>\n'
+    )
 
 
 def _deal_end(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:

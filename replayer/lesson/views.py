@@ -17,6 +17,7 @@ __all__ = [
     "CardView",
     "DealView",
     "Lesson",
+    "LineView",
     "PlayView",
     "QuestionView",
     "ScoreView",
@@ -145,6 +146,20 @@ class PlayView:
     label: str
     card: CardView
     winning: bool = False
+    value: str = ""
+    """In the last tricks, the card's value as the solver finds it: "best", or what it loses ("−20")."""
+    mistake: bool = False
+    """The card played loses points to the optimum."""
+
+
+@dataclass
+class LineView:
+    """A line of tricks shown under a step: the solver's best line, or a side line of the record (a variation)."""
+
+    title: str
+    tricks: list[str]
+    """Each trick in words: "26. N A♠ S 10♠ → N"."""
+    texts: list[TextView] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -350,6 +365,10 @@ class Step:
     next_title: str = ""
     index: int = 0
     """The step's position in the whole lesson, from 1 (deal ends count as steps)."""
+    values_note: str = ""
+    """Where the values under the cards begin: what they mean (double-dummy in a game of more seats)."""
+    lines: list[LineView] = field(default_factory=list)
+    """The solver's best line where the record's play loses points, and the record's side lines (variations)."""
 
     @property
     def has_scoring(self) -> bool:
@@ -439,6 +458,8 @@ class Lesson:
     """One line about the game: the first sentence of the record's own introduction, if it has one."""
     blurb_lang: str = "en"
     blurb_fallback: bool = False
+    optimum: str = ""
+    """Each analysed deal's points lost to the optimum in its last tricks (an empty string when none is analysed)."""
     questions: int = 0
     questions_text: str = ""
     """"4 questions to answer", or an empty string."""

@@ -555,6 +555,25 @@ MESSAGES: tuple[Message, ...] = (
         "rules_penalties_intro",
         "A record states a penalty the players applied (penalty); its points are deducted from the offender's score.",
     ),
+    # The endgame analysis (replayer/analysis.py) under the cards of the last tricks.
+    M("dd_best", "best"),
+    M(
+        "dd_value_title",
+        "The solver's value of this card: best, or the points it loses to the best card, with best play afterwards",
+    ),
+    M(
+        "dd_note",
+        "Under each card of the last tricks, its exact value (solver): “best” keeps the optimum, “−20” loses 20 "
+        "points to the best card, both sides playing best afterwards.",
+    ),
+    M(
+        "dd_note_double",
+        "Under each card of the last tricks, its value double-dummy (solver, all hands open, each side playing for "
+        "its own points): “best” keeps the optimum, “−20” loses 20 points to the best card.",
+    ),
+    M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
+    M("dd_lost", "Points lost to the optimum in the last tricks: {points}"),
+    M("sideline", "Side line"),
 )
 
 

@@ -67,11 +67,14 @@ def _by_display(cards: Iterator[int] | Sequence[int] | set[int]) -> tuple[int, .
     return tuple(sorted(cards, key=lambda c: (c >> 3, -(c & 7))))
 
 
-def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int) -> tuple[set[int] | None, Breach]:
+def obligation(
+    rule: int, held: Sequence[int], played: Sequence[int], trump: int, explain: bool = True
+) -> tuple[set[int] | None, Breach]:
     """What a seat holding ``held`` (a count per card) may play to a trick whose cards so far are ``played``, under
     a phase's play rule (RULES.md §2.a rule 18): the cards allowed (None: any), and the rule that obliges him.
 
-    The breach's args are completed by the caller with the seat and the card played.
+    The breach's args are completed by the caller with the seat and the card played; with ``explain`` False (a
+    search, which needs only the cards allowed) the breach's cards are left out.
     """
     lead = played[0]
     if rule == FREE or lead == WILD_INDEX:
@@ -85,7 +88,8 @@ def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int
             higher = {c for c in same if c > top}
             if higher:
                 return higher, ("BZ204", "must_win", (max(higher), top))
-        return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led))  # (one suit: high ranks first)
+        # (one suit: high ranks first)
+        return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led) if explain else ())
     if rule in (FOLLOW_WIN_TRUMP, FOLLOW_TRUMP) and trump >= 0:
         base = trump * 8
         trumps = [base + r for r in range(8) if held[base + r]]
@@ -99,7 +103,7 @@ def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int
                     # beats his; the third hand "unable to follow or win by trumping" may discard anything
                     # (RULES.md §2.f rule 7, [BR9]).
                     return None, ("", "", ())
-            return set(trumps), ("BZ205", "must_trump", (led, tuple(trumps[::-1])))
+            return set(trumps), ("BZ205", "must_trump", (led, tuple(trumps[::-1])) if explain else ())
     return None, ("", "", ())
 
 

@@ -1,0 +1,170 @@
+"""The better player of ``bezique generate --player solver``: a heuristic for the first phase, the solver for the last
+tricks.
+
+While the stock lasts, the player does not know the other hand, and plays by a few rules of thumb, the ones the card
+books teach:
+
+1. **Keep brisques and meld cards.** Every card has a keeping value: its points in a won trick (the brisques, or the
+   card points), a share of each combination it may still form with the cards held (a king beside its queen is worth
+   part of the marriage, the Q♠ beside the J♦ part of the bezique, three aces part of the four aces), a bonus for a
+   trump, and, while the turn-up can still be taken, a large one for the card exchanged for it (the trump seven).
+   A card thrown away is the one of least keeping value.
+2. **Win tricks to declare.** Only the winner of a trick declares: holding a combination not yet scored, the player
+   leads his surest winner (his highest trump, else an ace; with neither, his least valuable card) and, second to
+   play, wins the trick with the card of least keeping value that wins it.
+3. **Take what is worth taking.** Second to play, he wins a trick that holds points (a brisque led) when he can do so
+   with a card worth less than what he takes; otherwise he throws his least valuable card.
+4. **Lead to draw out trumps.** Holding four trumps or more and nothing to declare, he leads his smallest trump, so
+   that the other hand's trumps fall before the last tricks; otherwise he leads his least valuable card. A trump
+   seven whose play scores (classic: 10 in the first phase) is led as soon as the exchange is past.
+5. He always exchanges the trump seven, always declares when he may (the combination worth most), and always
+   declares a carte blanche.
+
+Once the stock is empty both hands are known, and the solver (replayer/solver.py) plays the last tricks perfectly:
+each card it plays keeps the optimum. Every choice is among the cards the core allows (the chooser is handed the
+legal cards); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from .cards import CARDS, Card, Rank
+from .engine import DealState
+from .profile import MeldSpec
+from .rules.deal import Deal, trick_winner
+from .rules.endgame import Endgame, NotCovered
+from .solver import OverBudget, Solver
+
+__all__ = ["choose_declaration", "choose_play", "keeping_values"]
+
+_BUDGET = 200_000
+"""Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
+
+
+_EXCHANGE_KEEP = 50.0
+"""The keeping value added to the card exchanged for the turn-up while the exchange is still to come."""
+
+
+def _pattern_cards(spec: MeldSpec, trump: int) -> list[tuple[int, ...]]:
+    """The card sets that can form ``spec`` under these trumps (-1: none yet): for a same-suit pattern one per suit
+    it may be in, for an n-of-a-kind the cards of that rank, for a fixed pattern its cards."""
+    if spec.hand:
+        return []
+    if spec.ranks and spec.suit:
+        suits = {"trump": [trump] if trump >= 0 else [], "plain": [s for s in range(4) if s != trump]}.get(
+            spec.suit, list(range(4))
+        )
+        return [tuple(s * 8 + int(r) for r in spec.ranks) for s in suits]
+    if spec.rank is not None and spec.count:
+        return [tuple(s * 8 + int(spec.rank) for s in range(4))]
+    from .cards import SUITS
+
+    fixed = spec.cards_for(SUITS[trump] if trump >= 0 else None)
+    return [tuple(c.index for c in fixed)] if fixed else []
+
+
+def keeping_values(deal: Deal, seat: int) -> list[float]:
+    """Each card's keeping value for ``seat`` now (rule 1 of the module docstring), indexed by card int."""
+    rules = deal.rules
+    trump = deal.trump
+    held = deal.held[seat]
+    values = rules.values(trump)
+    keep = [0.0] * len(held)
+    for card in range(len(held)):
+        if card >= 32:
+            keep[card] = 6.0  # (the wild card stands for any card of a combination)
+            continue
+        worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
+        keep[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
+    for spec in rules.melds:
+        for cards in _pattern_cards(spec, trump):
+            if not cards:
+                continue
+            have = sum(1 for c in set(cards) if held[c])
+            if spec.count and spec.rank is not None:
+                have = min(sum(held[c] for c in cards), spec.count)
+                size = spec.count
+            else:
+                size = len(set(cards))
+            if have * 2 < size or have == 0:
+                continue
+            share = spec.points * have / size / size
+            for c in set(cards):
+                if held[c]:
+                    keep[c] += share
+    if trump >= 0 and deal.turnup_waiting and rules.seven_exchange:
+        keep[trump * 8 + rules.exchange_rank] += _EXCHANGE_KEEP  # taken for the turn-up at the next won trick
+    elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
+        keep[trump * 8] -= 20.0  # its play scores: out with it
+    return keep
+
+
+def _has_declaration(deal: Deal, seat: int) -> bool:
+    """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
+    if 1 not in deal.rules.declare_phases:
+        return False
+    trial = deal.copy()
+    trial.winner = seat
+    trial.window_open = True
+    trial.declared = []
+    trial.declarer = -1
+    trial.to_draw = []
+    return bool(trial.legal_declarations(seat))
+
+
+def _solved(deal: Deal, legal: list[int]) -> int | None:
+    """The solver's card in the last tricks (None where it does not cover the position or runs out of budget)."""
+    try:
+        pos = Endgame.of(deal)
+        best = Solver(_BUDGET).best(pos)
+    except (NotCovered, OverBudget):
+        return None
+    for move in best:
+        if move & 63 in legal:
+            return move & 63
+    return None
+
+
+def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Card:
+    """The card the better player plays (a :data:`replayer.generate.PlayChooser`)."""
+    deal = state.core
+    rules = deal.rules
+    seat = rules.seat_index[seat_name]
+    legal = [c.index for c in legal_cards]
+    if deal.phase == 2:
+        found = _solved(deal, legal)
+        if found is not None:
+            return CARDS[found]
+    keep = keeping_values(deal, seat)
+    trump = deal.trump
+    cheapest = min(legal, key=lambda c: (keep[c], c))
+    declare = _has_declaration(deal, seat)
+    if not deal.plays:
+        if declare:
+            # (not the seven kept for the turn-up: led, it is gone before the exchange)
+            trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
+            aces = [c for c in legal if c & 7 == int(Rank.ACE)]
+            if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
+                return CARDS[max(trumps or aces, key=lambda c: (c & 7, -keep[c]))]
+        trumps = [c for c in legal if c >> 3 == trump]
+        if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and c >> 3 == trump]) >= 4 and trumps:
+            return CARDS[min(trumps, key=lambda c: (keep[c], c))]
+        return CARDS[cheapest]
+    played = [c for _, c in deal.plays]
+    winners = [c for c in legal if trick_winner([*played, c], trump) == len(played)]
+    if winners:
+        cheapest_win = min(winners, key=lambda c: (keep[c], c))
+        values = rules.values(trump)
+        on_table = sum(values[c] + (rules.brisque_points if rules.brisque[c] else 0) for c in played)
+        if declare or on_table > keep[cheapest_win] - 3.0:
+            return CARDS[cheapest_win]
+    return CARDS[cheapest]
+
+
+def choose_declaration(
+    state: DealState, seat: str, offers: list[tuple[MeldSpec, tuple[Card, ...]]]
+) -> tuple[MeldSpec, tuple[Card, ...]] | None:
+    """The combination the better player declares: always one, the one worth most (a
+    :data:`replayer.generate.DeclarationChooser`)."""
+    if not offers:
+        return None
+    return max(offers, key=lambda offer: offer[0].points)
