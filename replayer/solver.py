@@ -111,6 +111,8 @@ class Solver:
     def _ab(self, pos: Endgame, alpha: int, beta: int) -> int:
         """The first scorer's points minus the second's from ``pos`` on, exact inside (alpha, beta), a bound
         outside it (fail-soft)."""
+        if pos.out >= 0:
+            return 0  # (a declaration reached the hand's target: the hand ends before the lead the move names)
         boundary = not pos.plays
         hint = -1
         key: object = None
@@ -227,6 +229,8 @@ class Solver:
 
     def _maxn(self, pos: Endgame) -> tuple[int, ...]:
         """Each scorer's points from ``pos`` on, every seat maximising its own (first best move on a tie)."""
+        if pos.out >= 0:
+            return (0,) * pos.scorers
         boundary = not pos.plays
         key: object = None
         if boundary:

@@ -162,15 +162,20 @@ def replay_line(deal: Deal, pos: Endgame, moves: list[int]) -> list[int]:
     start = deal.copy()
     start.finish()
     state = deal.copy()
-    for move in moves:
+    for i, move in enumerate(moves):
         seat = state.rules.next_seat[state.plays[-1][0]] if state.plays else state.leader
         if move >= 64:
             offer = pos.offers[(move >> 6) - 1]
             state.declare(seat, offer[3], list(offer[1]))
             assert not state.breaches, state.breaches
+            if state.out >= 0:
+                # (sixty-six: a declaration that reaches the target ends the hand before the lead the move names,
+                # which scores nothing: the line ends there)
+                assert i == len(moves) - 1, moves
+                break
         state.play(seat, move & 63)
         assert not state.breaches, state.breaches
-    assert state.finished
+    assert state.finished or state.out >= 0
     if state.out >= 0:
         state.go_out(state.out)  # (sixty-six: the record says so)
     state.finish()
