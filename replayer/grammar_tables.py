@@ -13,7 +13,7 @@ the first statement, then the others (optional), each with its own expression's 
 their names prefixed (``t_``, ``d_``, ``s_``).
 """
 
-GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
+GRAMMAR_SHA256 = "bc91d239c8f7cbc53ce88e7fd9282bef026649250c92a49925c4a7b5a58574a3"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -270,6 +270,24 @@ STATEMENTS: dict[str, str] = {
         "KIND>(?>[a-z]+(?:_[a-z]+)*))(?:[\x09 \x0c]*+=[\x09 \x0c]*+(?P<points1_INT>(?>\\d{1,9}(?!\\d))))?(?P<comment_re"
         "p>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
+    "claim_game_stmt": (
+        "(?!(?i:(?:title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(?:\\[[a-z]{2}\\])"
+        "?))(?!(?i:winner\\b))(?!(?i:score\\b))(?!(?i:stock\\b))(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|За"
+        "пад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<CLAIMS>(?>(?i:claims\\b)))[\x09 \x0c]*+(?P<GAME>(?>(?:(?i:парти"
+        "я\\b)|(?i:game\\b))))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:"
+        "\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "forfeit_stmt": (
+        "(?!(?i:(?:title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(?:\\[[a-z]{2}\\])"
+        "?))(?!(?i:winner\\b))(?!(?i:score\\b))(?!(?i:stock\\b))(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|За"
+        "пад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<FORFEITS>(?>(?i:forfeits\\b)))(?:[\x09 \x0c]*+=[\x09 \x0c]*+(?P"
+        "<points1_INT>(?>\\d{1,9}(?!\\d))))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]"
+        "*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "redeal_stmt": (
+        "(?P<REDEAL>(?>(?:(?i:пересдача\\b)|(?i:redeal\\b))))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)("
+        "?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
     "draws_stmt": (
         "(?P<DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запа"
         "д|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<seat_card1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ]"
@@ -442,6 +460,9 @@ ELEMENTS: dict[str, str] = {
     "claim_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "out_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "penalty_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "claim_game_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "forfeit_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "redeal_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "draws_stmt.seat_card_rep": (
         "[\x09 \x0c]*+,[\x09 \x0c]*+(?P<seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\"
         "w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<seat_card1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]"
@@ -716,6 +737,22 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("points1_INT", "INT", False),
         ("comment_rep", "penalty_stmt.comment_rep", True),
     ),
+    "claim_game_stmt": (
+        ("SEAT", "SEAT", False),
+        ("CLAIMS", "CLAIMS", False),
+        ("GAME", "GAME", False),
+        ("comment_rep", "claim_game_stmt.comment_rep", True),
+    ),
+    "forfeit_stmt": (
+        ("SEAT", "SEAT", False),
+        ("FORFEITS", "FORFEITS", False),
+        ("points1_INT", "INT", False),
+        ("comment_rep", "forfeit_stmt.comment_rep", True),
+    ),
+    "redeal_stmt": (
+        ("REDEAL", "REDEAL", False),
+        ("comment_rep", "redeal_stmt.comment_rep", True),
+    ),
     "draws_stmt": (
         ("DRAWS", "DRAWS", False),
         ("seat_card1_SEAT", "SEAT", False),
@@ -846,6 +883,9 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "claim_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "out_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "penalty_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "claim_game_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "forfeit_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "redeal_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "draws_stmt.seat_card_rep": (
         ("seat_card1_SEAT", "SEAT", False),
         ("seat_card1_CARD", "CARD", False),
@@ -899,6 +939,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "G": ("game_stmt", "guess_header", "game_score_stmt"),
     "H": ("hand_header",),
@@ -912,10 +954,12 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "O": ("options_header",),
     "P": ("text_header", "players_header", "profile_header"),
-    "R": ("text_header", "result_stmt"),
+    "R": ("text_header", "redeal_stmt", "result_stmt"),
     "S": (
         "score_stmt",
         "declare_stmt",
@@ -927,6 +971,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "T": (
         "trick_stmt",
@@ -946,6 +992,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
         "winner_stmt",
     ),
     "a": ("text_header",),
@@ -959,7 +1007,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
     "n": ("text_header",),
     "o": ("options_header",),
     "p": ("text_header", "players_header", "profile_header"),
-    "r": ("text_header", "result_stmt"),
+    "r": ("text_header", "redeal_stmt", "result_stmt"),
     "s": ("score_stmt", "text_header", "stock_header"),
     "t": (
         "trick_stmt",
@@ -984,9 +1032,21 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
-    "З": ("declare_stmt", "exchange_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "penalty_stmt"),
-    "П": ("game_stmt", "game_score_stmt"),
+    "З": (
+        "declare_stmt",
+        "exchange_stmt",
+        "show_stmt",
+        "pass_stmt",
+        "claim_stmt",
+        "out_stmt",
+        "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
+    ),
+    "П": ("game_stmt", "redeal_stmt", "game_score_stmt"),
     "С": (
         "declare_stmt",
         "exchange_stmt",
@@ -996,10 +1056,22 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
-    "Ю": ("declare_stmt", "exchange_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "penalty_stmt"),
+    "Ю": (
+        "declare_stmt",
+        "exchange_stmt",
+        "show_stmt",
+        "pass_stmt",
+        "claim_stmt",
+        "out_stmt",
+        "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
+    ),
     "в": ("trick_stmt", "unordered_trick"),
-    "п": ("game_stmt", "game_score_stmt"),
+    "п": ("game_stmt", "redeal_stmt", "game_score_stmt"),
     "с": ("deal_stmt",),
     "ᲀ": ("trick_stmt", "unordered_trick"),
     "ᲃ": ("deal_stmt",),
