@@ -202,7 +202,8 @@ class _Encoding:
 
     def __init__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> None:
         _load_solver()
-        self.profile = profile
+        self.profile = profile.with_options(options)
+        """The profile as the deal plays it: an option may change its packs (no-trump's four packs of 004-B)."""
         self.options = options
         self.rules = compile_rules(profile, options)
         self.dealer = dealer
@@ -974,7 +975,7 @@ def infer_deal(
     max_replays: int = 200,
 ) -> Inference:
     """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
-    refused = unsupported(profile)
+    refused = unsupported(profile.with_options(options))
     if refused is not None:
         return Inference(None, [], failure=refused)
     started = time.perf_counter()

@@ -730,9 +730,13 @@ class Record(_Node):
 
 
 # Here rather than in infer.py: every replay asks, and only a deal with unknowns needs the inference.
-def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
-    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
-    if any(seat not in deal.hands for seat in profile.seats):
+def deal_has_unknowns(deal: Deal, profile: RuleProfile, dealer: str | None = None) -> bool:
+    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick.
+
+    ``profile`` is the profile as the game plays it (its options merged in: the seats and the tricks of phase 1);
+    a ``dealer`` who sits the hand out (``sit_out``) has no hand to give."""
+    sitter = dealer if profile.sit_out == "dealer" else None
+    if any(seat not in deal.hands and seat != sitter for seat in profile.seats):
         return True
     if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
         return True

@@ -525,7 +525,7 @@ class _Replayer:
         if deal.redeal and dealer is not None:
             return self.redealt(deal, rules, number, dealer)
         inference = None
-        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, profile):
+        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, rules.profile, dealer):
             why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(
