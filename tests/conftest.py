@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +19,15 @@ from replayer.profiles import load_profile
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def cyrillic_share(text: str) -> float:
+    """The share of Cyrillic words among a text's words: a word is a run of two or more letters (an underscore joins
+    a code such as last_trick into one word; digits, card ranks and seat letters are not words)."""
+    words = [w for w in re.findall(r"[^\W\d]+", text) if len(w.strip("_")) >= 2]
+    cyrillic = sum(1 for w in words if re.search(r"[А-Яа-яЁё]", w))
+    latin = sum(1 for w in words if re.search(r"[A-Za-z]", w))
+    return cyrillic / max(cyrillic + latin, 1)
 
 
 def cards(text: str) -> list[Card]:

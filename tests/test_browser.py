@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import cyrillic_share
 from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
 
 from replayer.cards import Card, Suit
@@ -586,17 +587,6 @@ def test_every_step_s_books_are_the_models(browser: Browser, tmp_path: Path, rec
 # --- issue 14: the learner's language, true labels, phones, the toolbar, print ----------------------------------
 
 GAMES = sorted(WORKED.parent.glob("*.bzq"))
-CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-LATIN = re.compile(r"[A-Za-z]")
-
-
-def cyrillic_share(text: str) -> float:
-    """The share of Cyrillic words among the words of a text: a word is a run of two or more letters (an
-    underscore joins a code such as last_trick into one word; digits, card ranks and seat letters are not words)."""
-    words = [w for w in re.findall(r"[^\W\d]+", text) if len(w.strip("_")) >= 2]
-    cyrillic = sum(1 for w in words if CYRILLIC.search(w))
-    latin = sum(1 for w in words if LATIN.search(w))
-    return cyrillic / max(cyrillic + latin, 1)
 
 
 @pytest.fixture(scope="module")

@@ -37,3 +37,18 @@ def test_readme_and_architecture_name_every_module() -> None:
     assert not missing, f"README's layout table leaves out {missing}"
     named = [m for m in _modules() if f"`{m.removeprefix('replayer/')}`" not in architecture]
     assert not named, f"docs/architecture.md leaves out {named}"
+
+
+def test_every_module_path_named_in_the_docs_exists() -> None:
+    """A module moved or deleted leaves no reference behind in the docs, the grammar or the page script."""
+    import re
+
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "grammar").glob("*.lark"))]
+    texts += sorted((ROOT / "site_templates" / "static").glob("*.js"))
+    named = {
+        (text.name, path)
+        for text in texts
+        for path in re.findall(r"\breplayer/[\w/]+\.py\b", text.read_text(encoding="utf-8"))
+    }
+    assert len(named) > 10  # the docs do name modules by path: an empty set means the pattern broke
+    assert [(name, path) for name, path in sorted(named) if not (ROOT / path).exists()] == []

@@ -9,6 +9,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from conftest import cyrillic_share
 
 from replayer.check import check_text
 from replayer.fmt import format_text
@@ -256,15 +257,6 @@ def _visible_text(html: str) -> str:
     """A page's text as a reader sees it, without its scripts and styles."""
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     return unescape(re.sub(r"<[^>]+>", " ", html))
-
-
-def cyrillic_share(text: str) -> float:
-    """The share of Cyrillic words among a text's words: a word is a run of two or more letters (an underscore joins
-    a code such as last_trick into one word; digits, card ranks and seat letters are not words)."""
-    words = [w for w in re.findall(r"[^\W\d]+", text) if len(w.strip("_")) >= 2]
-    cyrillic = sum(1 for w in words if re.search(r"[А-Яа-яЁё]", w))
-    latin = sum(1 for w in words if re.search(r"[A-Za-z]", w))
-    return cyrillic / max(cyrillic + latin, 1)
 
 
 def test_every_russian_page_is_russian(tmp_path: Path) -> None:

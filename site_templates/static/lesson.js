@@ -126,7 +126,7 @@
 
   // --- the books ------------------------------------------------------------------------------------------------
   // Each seat's bookkeeping before a trick, worked out here from the boards and the scoring in the data, as the
-  // renderer's model of it does (replayer/lesson.py: _Knowledge, _Builder.book, open_state, state_of), which the
+  // renderer's model of it does (replayer/lesson/books.py: Knowledge, BookKeeper.book, open_state, state_of), which the
   // browser tests hold these books to step by step. What the seats know is carried from trick to trick through a
   // deal, so a deal's books are worked out all at once, the first time one of its steps is drawn.
 
