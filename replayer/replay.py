@@ -521,12 +521,12 @@ class _Replayer:
                 return None
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
         # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
-        seats = rules.seat_index
+        index = rules.seat_index
         named = deal.seats_named
         if (
             deal.repeated_seat
-            or any(seat not in seats for seat in named)
-            or any(seat not in seats for seat in deal.hands)
+            or any(seat not in index for seat in named)
+            or any(seat not in index for seat in deal.hands)
         ) and not self.seats_ok(deal, rules):
             return None
         if deal.redeal and dealer is not None:
