@@ -5,9 +5,11 @@ Generated from the profile's data (:class:`~replayer.profile.RuleProfile`), so t
 
 from __future__ import annotations
 
+import re
+
 from .profile import RuleProfile
 
-__all__ = ["configurations", "describe", "table_line"]
+__all__ = ["configurations", "describe", "seed_lines", "table_line"]
 
 _TABLE_KEYS = frozenset({"players", "seats", "sides", "packs", "sit_out"})
 """The profile keys that make another configuration of the table: who plays, with how many packs."""
@@ -22,6 +24,20 @@ def configurations(profile: RuleProfile) -> list[tuple[str, RuleProfile]]:
             if _TABLE_KEYS & set(change):
                 chosen = profile.resolve_options({option.name: value})
                 found.append((f"{option.name}={value}", profile.with_options(chosen)))
+    return found
+
+
+_CITE = re.compile(r"(\d{3}):(L\d+(?:[-–]L?\d+)?)((?:,\s*L\d+(?:[-–]L?\d+)?)*)")
+
+
+def seed_lines(text: str) -> list[str]:
+    """The seed lines a text cites, in order and once each: ``004:L41, L95`` gives ``004:L41`` and ``004:L95``."""
+    found: list[str] = []
+    for seed, first, more in _CITE.findall(text):
+        for line in [first, *re.findall(r"L\d+(?:[-–]L?\d+)?", more)]:
+            cite = f"{seed}:{line}"
+            if cite not in found:
+                found.append(cite)
     return found
 
 
@@ -56,7 +72,7 @@ def describe(profile: RuleProfile) -> str:
     tables = configurations(profile)
     if tables:
         out(
-            f"\nOther tables, as options (the seed lines are in each option's text below; play one with `bezique "
+            f"\nOther tables, as options (each with its seed lines, told in the option's text below; play one with `bezique "
             f"generate --profile {profile.name} --option NAME=VALUE`):"
         )
         for chosen, effective in tables:
@@ -67,6 +83,9 @@ def describe(profile: RuleProfile) -> str:
             target = dict(effective.option_defaults).get("target")
             if target is not None:
                 more.append(f"game {target}")
+            cited = seed_lines(profile.options[chosen.split("=", 1)[0]].doc)
+            if cited:
+                more.append(f"seeds {', '.join(cited)}")
             if more:
                 out(f"      {'; '.join(more)}")
     out("\nPlay:")

@@ -296,8 +296,15 @@ def test_configuration_is_listed_generated_and_documented(
     assert main(["rules", profile]) == 0
     rules = capsys.readouterr().out
     for name, value in options.items():
-        assert f"  {name}={value}: " in rules
+        assert re.search(rf"\n  {name}={value}: [^\n]*\n {{6}}[^\n]*seeds \d{{3}}:L\d+", rules), rules[:800]
     assert re.search(r"\d{3}:L\d+", rules)
+
+
+def test_seed_lines_of_an_option() -> None:
+    from replayer.rulebook import seed_lines
+
+    text = '"от двух до четырех" (001:L54; 004:L41, L95), as 001:L46-L50 and again 001:L54.'
+    assert seed_lines(text) == ["001:L54", "004:L41", "004:L95", "001:L46-L50"]
 
 
 @pytest.mark.parametrize("key", sorted(RECORDS))
