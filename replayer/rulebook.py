@@ -72,8 +72,8 @@ def describe(profile: RuleProfile) -> str:
     tables = configurations(profile)
     if tables:
         out(
-            f"\nOther tables, as options (each with its seed lines, told in the option's text below; play one with `bezique "
-            f"generate --profile {profile.name} --option NAME=VALUE`):"
+            f"\nOther tables, as options (with their seed lines; the option's text below tells them; play one with "
+            f"`bezique generate --profile {profile.name} --option NAME=VALUE`):"
         )
         for chosen, effective in tables:
             out(f"  {chosen}: {table_line(effective)}")
