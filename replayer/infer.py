@@ -156,6 +156,10 @@ def unsupported(profile: RuleProfile) -> str | None:
         return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
     if profile.players != 2 or profile.sides:
         return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
+    if profile.card_points:
+        # The stated scores are encoded with the brisques only: a card's points in a won trick would leave every
+        # running score unmatched, and a completable deal answered "no completion" (BZ601).
+        return f"the {profile.name} profile scores card points in won tricks (the completion counts brisques)"
     return None
 
 

@@ -191,6 +191,7 @@ RECORDS = {
     "infuzorka players=3": "constructed-infuzorka-3.bzq",
     "infuzorka players=4": "constructed-infuzorka-4.bzq",
     "infuzorka packs=10": "constructed-infuzorka-10.bzq",
+    "no-trump packs=4": "constructed-no-trump-packs-4.bzq",
 }
 
 
@@ -323,8 +324,8 @@ def test_constructed_record(key: str) -> None:
 def test_inference_supports_or_refuses_with_a_code(
     key: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A lossy record of each configuration: the completion (issue 5) encodes two players and the seven only, so
-    these tables are refused with BZ603 and a reason, never answered wrongly."""
+    """A lossy record of each configuration: the completion (issue 5) encodes two players, the seven and brisques
+    only, so these tables are refused with BZ603 and a reason, never answered wrongly."""
     text = (GAMES / RECORDS[key]).read_text(encoding="utf-8")
     first = re.search(r"\nhand (\w): ([^\n]*)", text)
     assert first is not None
@@ -338,15 +339,16 @@ def test_inference_supports_or_refuses_with_a_code(
     assert "BZ603" in out and "completes only for some profiles" in out
 
 
-def test_no_trump_four_packs_for_two_is_completed() -> None:
-    """The one new table of two players and plain packs, no-trump packs=4 (004:L95), is one the completion
-    encodes."""
+def test_inference_refuses_every_new_table_with_its_reason() -> None:
+    """The completion encodes two players, the seven as the exchanged card and brisques as the points of tricks: each
+    new table breaks one of these, and says which."""
     from replayer.infer import unsupported
 
-    assert unsupported(_table("no-trump", {"packs": "4"})) is None
-    for profile, options in CONFIGURATIONS:
-        if (profile, options) != ("no-trump", {"packs": "4"}):
-            assert unsupported(_table(profile, options)) is not None
+    reasons = {_key(p, o): unsupported(_table(p, o)) for p, o in CONFIGURATIONS}
+    assert all(reasons.values()), reasons
+    assert "players" in str(reasons["no-trump players=3"]) and "card points" in str(reasons["no-trump packs=4"])
+    assert "nines, wild cards" in str(reasons["infuzorka packs=10"])
+    assert unsupported(load_profile("classic")) is None
 
 
 # --- conduct: the claim of the game, the forfeit, the redeal (002:L13-L18) --------------------------------------
