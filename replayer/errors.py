@@ -365,7 +365,7 @@ CODES: dict[str, ErrorCode] = {
     ),
     "BZ603": ErrorCode(
         "unknown cards not supported",
-        "unknown cards are completed only where the profile plays every card once and exchanges the seven",
+        "unknown cards are completed only where two play every card once, exchange the seven and count brisques",
         "deal 1  { a sixty-six deal with a ?? card }",
     ),
 }
