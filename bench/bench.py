@@ -43,10 +43,29 @@ TARGETS: list[tuple[str, str, str]] = []
 
 
 def generate_corpus(deals: int, seed: int = 1, profiles: Sequence[str] = ("classic",)) -> str:
-    """``deals`` one-deal games, seeds ``seed``, ``seed + 1``, …, the profiles taken in turn."""
+    """``deals`` one-deal games, seeds ``seed``, ``seed + 1``, …, the profiles taken in turn; a profile may name
+    one option, ``no-trump players=3`` (a table of :func:`tables`)."""
     from replayer.generate import generate_game
 
-    return "\n".join(generate_game(profiles[i % len(profiles)], seed + i) for i in range(deals))
+    def game(spec: str, seed: int) -> str:
+        name, _, option = spec.partition(" ")
+        chosen = dict([option.split("=", 1)]) if option else None
+        return generate_game(name, seed, options=chosen)
+
+    return "\n".join(game(profiles[i % len(profiles)], seed + i) for i in range(deals))
+
+
+def tables() -> list[str]:
+    """Every shipped profile, and each other table its options play (``bezique profiles`` lists them: another
+    number of players or packs, such as ``no-trump players=3``)."""
+    from replayer.profiles import load_profile, profile_names
+    from replayer.rulebook import configurations
+
+    found = []
+    for name in profile_names():
+        found.append(name)
+        found += [f"{name} {chosen}" for chosen, _ in configurations(load_profile(name))]
+    return found
 
 
 def count_events(text: str) -> int:
@@ -169,13 +188,12 @@ def per_profile(deals: int, repeat: int) -> None:
     """Validated events/s of each profile's generated deals, each paired with a python-chess run of the same size
     (a corpus per profile: where the mixed corpus's ratio comes from)."""
     from replayer.check import validate_file
-    from replayer.profiles import profile_names
 
     print(f"\nper profile ({deals} deals each): validated events/s, and the ratio to python-chess plies/s")
     with tempfile.TemporaryDirectory() as folder:
-        for profile in profile_names():
+        for profile in tables():
             text = generate_corpus(deals, seed=200_000, profiles=(profile,))
-            path = Path(folder) / f"{profile}.bzq"
+            path = Path(folder) / f"{profile.replace(' ', '-').replace('=', '')}.bzq"
             path.write_text(text, encoding="utf-8")
             events = count_events(text)
             pgn, plies, _ = chess_corpus(events)
@@ -185,7 +203,7 @@ def per_profile(deals: int, repeat: int) -> None:
                 rate = events / timed(lambda path=path: validate_file(str(path), False, True))
                 rates.append(rate)
                 ratios.append(rate / chess_rate)
-            print(f"  {profile:<14} {spread(rates, 'events/s')}; ratio {spread(ratios, digits=2)}")
+            print(f"  {profile:<20} {spread(rates, 'events/s')}; ratio {spread(ratios, digits=2)}")
 
 
 def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
@@ -442,11 +460,9 @@ def main() -> int:
             render(games, args.pages, args.repeat, lang)
         return 0
 
-    from replayer.profiles import profile_names
-
-    print(f"generating {args.deals} classic deals and {args.mixed} deals of {', '.join(profile_names())} ...")
+    print(f"generating {args.deals} classic deals and {args.mixed} deals of {', '.join(tables())} ...")
     classic = generate_corpus(args.deals)
-    mixed = generate_corpus(args.mixed, seed=100_000, profiles=profile_names())
+    mixed = generate_corpus(args.mixed, seed=100_000, profiles=tables())
     with tempfile.TemporaryDirectory() as folder:
         for name, text in (("classic corpus", classic), ("mixed-profile corpus", mixed)):
             path = Path(folder) / "corpus.bzq"

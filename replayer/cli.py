@@ -267,10 +267,14 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_profiles(args: argparse.Namespace) -> int:
     from .profiles import load_profile, profile_names
+    from .rulebook import configurations, table_line
 
     for name in profile_names():
         profile = load_profile(name)
         print(f"{name:<16} {profile.description} [{profile.source}]")
+        # Its other tables, played as options: another number of players or packs.
+        for chosen, effective in configurations(profile):
+            print(f"{'':<16}   --option {chosen}: {table_line(effective)}")
     return 0
 
 

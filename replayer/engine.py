@@ -370,9 +370,16 @@ class DealState:
         return dict(zip(self.core.rules.scorers, self.core.scores(), strict=True))
 
     def next_seat(self, seat: str) -> str:
-        """The seat after ``seat`` in playing order."""
+        """The seat after ``seat`` in this deal's playing order (a dealer who sits the hand out is left out)."""
         rules = self.core.rules
-        return rules.seats[rules.next_seat[rules.seat_index[seat]]]
+        return rules.seats[self.core.next_seat[rules.seat_index[seat]]]
+
+    @property
+    def playing(self) -> list[str]:
+        """The seats that play this deal, in seat order (all but a dealer who sits it out, 004:L117)."""
+        rules = self.core.rules
+        dealer = self.core.dealer if rules.dealer_sits_out else -1
+        return [name for i, name in enumerate(rules.seats) if i != dealer]
 
 
 class Step:
@@ -444,7 +451,7 @@ def start_deal(
         rules.seat_index[dealer],
         SUITS.index(trump) if trump is not None else -1,
         turnup.index if turnup is not None else -1,
-        [[c.index for c in hands[seat]] for seat in rules.seats],
+        [[c.index for c in hands.get(seat, ())] for seat in rules.seats],
         [c.index for c in stock] if stock is not None else None,
         rules.seat_index[leader] if leader is not None else None,
     )
@@ -557,10 +564,12 @@ def game_points(state: DealState) -> dict[str, int]:
     return dict(zip(state.core.rules.seats, won, strict=True)) if won else {}
 
 
-def next_dealer(profile: RuleProfile, dealer: str, won: Mapping[str, int]) -> str:
+def next_dealer(
+    profile: RuleProfile, dealer: str, won: Mapping[str, int], options: Mapping[str, str | int] | None = None
+) -> str:
     """The next hand's dealer after ``dealer``'s hand, which scored ``won`` game points (see
-    :func:`replayer.rules.next_dealer`)."""
-    rules = compile_rules(profile, profile.default_options())
+    :func:`replayer.rules.next_dealer`), under ``options`` (the profile's defaults when None)."""
+    rules = compile_rules(profile, profile.default_options() if options is None else options)
     seats = rules.seats
     return seats[_next_dealer(rules, rules.seat_index[dealer], [won.get(s, 0) for s in seats])]
 

@@ -211,6 +211,11 @@ CODES: dict[str, ErrorCode] = {
         "who deals the next hand, where the profile says it (sixty-six: the winner of the hand before)",
         "dealer: S  { deal 2 of a sixty-six game that S lost }",
     ),
+    "BZ111": ErrorCode(
+        "misdeal not dealt again",
+        "a misdeal is dealt again before play, where the profile has the rule (ru19: 002:L18)",
+        "redeal  { classic has no redeal }",
+    ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
     ),
@@ -300,6 +305,21 @@ CODES: dict[str, ErrorCode] = {
         "the points of the profile's penalty table",
         "N penalty extra_card = 60  { ua2: 50 }",
     ),
+    "BZ315": ErrorCode(
+        "card just gained declared",
+        "classic: the card an exchange gains goes into a declaration only after a later trick ([EW] iii)",
+        "N declares royal_marriage KH QH = 40",
+    ),
+    "BZ316": ErrorCode(
+        "claim of the game out of turn",
+        "the game is claimed when the profile allows it (ru19: once the stock is gone, 002:L16)",
+        "N claims game  { the stock on the table }",
+    ),
+    "BZ317": ErrorCode(
+        "wrong forfeit",
+        "the points won by an illegal play are given up after its trick (ru19: 002:L13)",
+        "N forfeits  { no illegal play in trick 1 }",
+    ),
     "BZ401": ErrorCode("draw out of order", "the trick winner draws first, then the loser", "draws S 8S, N JS"),
     "BZ402": ErrorCode(
         "missing or extra draw",
@@ -345,7 +365,7 @@ CODES: dict[str, ErrorCode] = {
     ),
     "BZ603": ErrorCode(
         "unknown cards not supported",
-        "unknown cards are completed only where the profile plays every card once and exchanges the seven",
+        "unknown cards are completed only where two play every card once, exchange the seven and count brisques",
         "deal 1  { a sixty-six deal with a ?? card }",
     ),
 }

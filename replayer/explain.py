@@ -101,6 +101,10 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"not {SUITS[trump].english if trump >= 0 else 'none'}"
     ),
     "hand_size": lambda r, seat, n: f"{r.seats[seat]} is dealt {n} cards; the {r.name} profile deals {r.hand_size}",
+    "sits_out": lambda r, seat, n: (
+        f"{r.seats[seat]} deals and sits this hand out (the dealer deals to the other three, 004:L117), but is dealt "
+        f"{n} cards"
+    ),
     "stock_size": lambda r, n: f"the stock lists {n} face-down cards; {r.face_down} remain after the deal",
     "not_in_pack": lambda r, card: f"{_card(card)} is not in the {r.name} pack",
     "too_many_copies": lambda r, card, n, copies: f"{_card(card)} appears {n} times; the {r.name} deck holds {copies}",
@@ -113,6 +117,9 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "no_more_tricks": lambda r, total: f"the hand has only {total} tricks",
     "hand_over": lambda r, out, target, n: (
         f"the hand is over: {r.seats[out]} reached {target} after trick {n}, which ends it"
+    ),
+    "hand_over_claimed": lambda r, seat, n: (
+        f"the hand is over: {r.seats[seat]} rightly claimed the game after trick {n}"
     ),
     "must_lead": lambda r, seat, cards: (
         f"{r.seats[seat]} must lead a card of the combination he declared: {' or '.join(_card(c) for c in cards)}"
@@ -181,6 +188,15 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"only the {r.profile.seven_rank.english} of trumps is exchanged for the turn-up, not {_card(card)}"
     ),
     "exchange_no_turnup": lambda r: "there is no turn-up left to exchange",
+    "exchange_not_in_game": lambda r, n: (
+        f"under these options the {r.profile.seven_rank.english} of trumps is exchanged only with "
+        f"{' or '.join(map(str, r.profile.seven_exchange_players))} players, not {n}"
+    ),
+    "gained_declared": lambda r, seat, card, kind, n: (
+        f"{r.seats[seat]} gained {_card(card)} by the exchange after trick {n}: it may go into a declaration only "
+        f'after a later trick, not into this {meld_label(kind)} ("the card exchanged not being used in such '
+        f'declaration")'
+    ),
     "exchange_turnup_is_seven": lambda r, turnup: (
         f"the turn-up is already a {r.profile.seven_rank.english} ({_card(turnup)})"
     ),
@@ -274,6 +290,28 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     ),
     "gone_out_already": lambda r, seat: f"{r.seats[seat]} has already gone out",
     "out_points": lambda r, seat, score, points: f"{r.seats[seat]} goes out with {score}, not {points}",
+    # Conduct: a claim of the game, a forfeit, a redeal.
+    "no_claim_rule": lambda r: f"the {r.name} profile has no rule for claiming the game",
+    "claim_mid_trick": lambda r, seat: f"{r.seats[seat]} claims the game in the middle of a trick",
+    "claim_stock_on_table": lambda r, seat, left: (
+        f'{r.seats[seat]} claims the game while the stock is on the table ({left} cards): "ему не позволяется об '
+        f'этом говорить, пока колода еще на столе" (002:L16)'
+    ),
+    "claim_before_hand_end": lambda r, seat, n, total: (
+        f"{r.seats[seat]} claims the game after trick {n}: the game is claimed only when the hand is played out "
+        f"(trick {total}; 004:L63, L333)"
+    ),
+    "claimed_already": lambda r, seat: f"{r.seats[seat]} has already claimed the game",
+    "no_forfeit_rule": lambda r: f"the {r.name} profile has no rule forfeiting the points of an illegal play",
+    "nothing_to_forfeit": lambda r, seat, n: (
+        f"{r.seats[seat]} made no illegal play in trick {n}: there is nothing to forfeit (write the forfeit after "
+        f"the trick of the illegal play)"
+    ),
+    "forfeit_points": lambda r, seat, value, points, n: (
+        f"{r.seats[seat]} won {value} points by the illegal play of trick {n}, not {points}"
+    ),
+    "no_redeal_rule": lambda r: f"the {r.name} profile has no rule for dealing a misdeal again",
+    "redeal_after_play": lambda r, n: f"a misdeal is dealt again before play, not after {n} trick(s)",
     # Penalties.
     "no_such_penalty": lambda r, kind, listed: (
         f"the {r.name} profile has no penalty {kind!r} (penalties: {', '.join(listed) or 'none'})"

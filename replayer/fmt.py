@@ -54,6 +54,8 @@ _TRICK_ITEMS = frozenset(
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
         "draws_stmt",
         "score_stmt",
     ),
@@ -90,6 +92,9 @@ _KEYWORDS = {
     "PASSES": "passes",
     "TO": "to",
     "WITH": "with",
+    "CLAIMS": "claims",
+    "FORFEITS": "forfeits",
+    "REDEAL": "redeal",
 }
 
 
@@ -237,7 +242,9 @@ def _layout(indent: int, pieces: list[str | _Braced], cont: int) -> list[str]:
 # --- statements -----------------------------------------------------------------------------------------------
 
 # The statements whose number, if any, is the points after "=" (their ``points`` rule).
-_WITH_POINTS = frozenset(("exchange_stmt", "declare_stmt", "claim_stmt", "out_stmt", "penalty_stmt"))
+_WITH_POINTS = frozenset(
+    ("exchange_stmt", "declare_stmt", "claim_stmt", "out_stmt", "penalty_stmt", "forfeit_stmt"),
+)
 
 
 class _Formatter:
@@ -368,6 +375,9 @@ class _Formatter:
     on_penalty_stmt = plain
     on_variation_stmt = plain
     on_variation_end_stmt = plain
+    on_claim_game_stmt = plain
+    on_forfeit_stmt = plain
+    on_redeal_stmt = plain
     on_winner_stmt = plain
 
     def header(self, words: list[Token], values: list[str]) -> list[str | _Braced]:

@@ -93,17 +93,22 @@ def play_deal(
     guessed). ``eager``: every exchange and carte blanche the rules allow is taken, and declarations are made at
     once (the better player, replayer/player.py), rather than most of the time.
     """
+    # The profile as the deal plays it: an option may change the seats or the packs (three players of no-trump).
+    named, profile = profile, profile.with_options(options)
     if pack is None:
         pack = profile.pack()
         rng.shuffle(pack)
     pack = list(pack)
     seats = profile.seats
     served = list(seats)
+    if profile.sit_out == "dealer":
+        # With four at the table the dealer deals to the other three and sits the hand out (004:L117).
+        served = [s for s in seats if s != dealer]
     if profile.deal_order == "dealer_first":
         # Seed 003: the dealer serves himself first (RULES.md §2.k rule 3); other profiles keep the seat order.
         served = [dealer, *(s for s in seats if s != dealer)]
     hands = {s: pack[i * profile.hand_size : (i + 1) * profile.hand_size] for i, s in enumerate(served)}
-    rest = pack[len(seats) * profile.hand_size :]
+    rest = pack[len(served) * profile.hand_size :]
     if profile.turnup and rest[0].is_wild:
         # The wild card cannot be turned up (RULES.md §2.l rule 3, option wild_turnup): the next card is.
         turned = next(i for i, c in enumerate(rest) if not c.is_wild)
@@ -112,7 +117,7 @@ def play_deal(
     stock = rest[1:] if profile.turnup else rest
     dealt = {s: list(h) for s, h in hands.items()}
     shuffled_stock = list(stock)
-    step = start_deal(profile, options, dealer, turnup.suit if turnup else None, turnup, hands)
+    step = start_deal(named, options, dealer, turnup.suit if turnup else None, turnup, hands)
     all_events = list(step.events)
     per_trick: list[list[Scoring]] = []
     state: DealState = step.state
@@ -133,15 +138,16 @@ def play_deal(
         all_events.extend(bonus.events)
         state = bonus.state
     for s in seats:
-        lines.append(f"hand {s}: {_cards(hands[s])}")
+        if s in hands:
+            lines.append(f"hand {s}: {_cards(hands[s])}")
     lines.append("")
-    for s in seats:
+    for s in served:
         state = _carte_blanche(state, s, rng, lines, all_events, eager)
     while not state.finished:
         plays = []
         events: list[Scoring] = []
         per_trick.append(events)
-        for _ in seats:
+        for _ in served:
             seat = state.leader if not state.plays else state.next_seat(state.plays[-1][0])
             legal = sorted(legal_plays(state, seat), key=lambda c: c.sort_key)
             choice = choose_play(state, seat, legal) if choose_play else rng.choice(legal)
@@ -166,7 +172,7 @@ def play_deal(
                 draws.append(f"{seat} {card}")
             if draws:
                 lines.append(f"  draws {', '.join(draws)}")
-            for seat in seats:
+            for seat in served:
                 state = _carte_blanche(state, seat, rng, lines, events, eager)
             state = _exchanges(state, rng, lines, events, eager)
             if late:
@@ -316,9 +322,15 @@ def generate_game(
         raise ValueError(f"unknown player {player!r} (players: {', '.join(PLAYERS)})")
     profile = load_profile(profile_name)
     rng = random.Random(seed)
-    chosen = profile.resolve_options(options or {})
-    defaults = profile.default_options()
-    changed = {k: v for k, v in chosen.items() if v != defaults[k]}
+    given = dict(options or {})
+    chosen = profile.resolve_options(given)
+    # The options the record states: those given that the profile would not take without them (a default another
+    # option implies, such as the target of three players, is not stated).
+    changed = {}
+    for name in given:
+        without = profile.resolve_options({n: v for n, v in given.items() if n != name})
+        if chosen[name] != without[name]:
+            changed[name] = chosen[name]
     chooser: dict[str, object] = {}
     command = f"bezique generate --profile {profile.name} --seed {seed}"
     if player == "solver":
@@ -335,9 +347,9 @@ def generate_game(
         lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
     lines.append("")
 
-    dealer = profile.seats[seed % len(profile.seats)]
-    totals = dict.fromkeys(profile.scorers, 0)
     effective = profile.with_options(chosen)
+    dealer = effective.seats[seed % len(effective.seats)]
+    totals = dict.fromkeys(effective.scorers, 0)
     for n in range(1, deals + 1):
         played = play_deal(profile, rng, dealer, chosen, n, **chooser)  # type: ignore[arg-type]
         lines.extend(played.lines)
@@ -348,7 +360,7 @@ def generate_game(
         if deals > 1:
             lines.append("total " + ", ".join(f"{s} {v}" for s, v in totals.items()))
         lines.append("")
-        dealer = next_dealer(effective, dealer, won)
+        dealer = next_dealer(profile, dealer, won, chosen)
     text = "\n".join(lines)
     if player == "solver":
         from .commentary import comment_record

@@ -13,7 +13,7 @@ the first statement, then the others (optional), each with its own expression's 
 their names prefixed (``t_``, ``d_``, ``s_``).
 """
 
-GRAMMAR_SHA256 = "9665f5de982a2e2d9a607562cf65632365f1c8f33e95bd5863b9d56540ac708e"
+GRAMMAR_SHA256 = "8a720dc056fdd7990d4fd1fb60678fde860687541c6718298e2d1bff510ac66f"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -270,6 +270,24 @@ STATEMENTS: dict[str, str] = {
         "KIND>(?>[a-z]+(?:_[a-z]+)*))(?:[\x09 \x0c]*+=[\x09 \x0c]*+(?P<points1_INT>(?>\\d{1,9}(?!\\d))))?(?P<comment_re"
         "p>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
+    "claim_game_stmt": (
+        "(?!(?i:(?:title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(?:\\[[a-z]{2}\\])"
+        "?))(?!(?i:winner\\b))(?!(?i:score\\b))(?!(?i:stock\\b))(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|За"
+        "пад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<CLAIMS>(?>(?i:claims\\b)))[\x09 \x0c]*+(?P<GAME>(?>(?:(?i:парти"
+        "я\\b)|(?i:game\\b))))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:"
+        "\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "forfeit_stmt": (
+        "(?!(?i:(?:title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(?:\\[[a-z]{2}\\])"
+        "?))(?!(?i:winner\\b))(?!(?i:score\\b))(?!(?i:stock\\b))(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|За"
+        "пад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<FORFEITS>(?>(?i:forfeits\\b)))(?:[\x09 \x0c]*+=[\x09 \x0c]*+(?P"
+        "<points1_INT>(?>\\d{1,9}(?!\\d))))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]"
+        "*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "redeal_stmt": (
+        "(?P<REDEAL>(?>(?:(?i:пересдача\\b)|(?i:redeal\\b))))(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)("
+        "?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
     "draws_stmt": (
         "(?P<DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запа"
         "д|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<seat_card1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ]"
@@ -450,6 +468,9 @@ ELEMENTS: dict[str, str] = {
     "claim_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "out_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "penalty_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "claim_game_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "forfeit_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "redeal_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "draws_stmt.seat_card_rep": (
         "[\x09 \x0c]*+,[\x09 \x0c]*+(?P<seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\"
         "w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?P<seat_card1_CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]"
@@ -726,6 +747,22 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("points1_INT", "INT", False),
         ("comment_rep", "penalty_stmt.comment_rep", True),
     ),
+    "claim_game_stmt": (
+        ("SEAT", "SEAT", False),
+        ("CLAIMS", "CLAIMS", False),
+        ("GAME", "GAME", False),
+        ("comment_rep", "claim_game_stmt.comment_rep", True),
+    ),
+    "forfeit_stmt": (
+        ("SEAT", "SEAT", False),
+        ("FORFEITS", "FORFEITS", False),
+        ("points1_INT", "INT", False),
+        ("comment_rep", "forfeit_stmt.comment_rep", True),
+    ),
+    "redeal_stmt": (
+        ("REDEAL", "REDEAL", False),
+        ("comment_rep", "redeal_stmt.comment_rep", True),
+    ),
     "draws_stmt": (
         ("DRAWS", "DRAWS", False),
         ("seat_card1_SEAT", "SEAT", False),
@@ -864,6 +901,9 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "claim_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "out_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "penalty_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "claim_game_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "forfeit_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "redeal_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "draws_stmt.seat_card_rep": (
         ("seat_card1_SEAT", "SEAT", False),
         ("seat_card1_CARD", "CARD", False),
@@ -921,6 +961,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "G": ("game_stmt", "guess_header", "game_score_stmt"),
     "H": ("hand_header",),
@@ -934,10 +976,12 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "O": ("options_header",),
     "P": ("text_header", "players_header", "profile_header"),
-    "R": ("text_header", "result_stmt"),
+    "R": ("text_header", "redeal_stmt", "result_stmt"),
     "S": (
         "score_stmt",
         "declare_stmt",
@@ -949,6 +993,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
     "T": (
         "trick_stmt",
@@ -968,6 +1014,8 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
         "winner_stmt",
     ),
     "a": ("text_header",),
@@ -981,7 +1029,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
     "n": ("text_header",),
     "o": ("options_header",),
     "p": ("text_header", "players_header", "profile_header"),
-    "r": ("text_header", "result_stmt"),
+    "r": ("text_header", "redeal_stmt", "result_stmt"),
     "s": ("score_stmt", "text_header", "stock_header"),
     "t": (
         "trick_stmt",
@@ -1006,9 +1054,21 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
-    "З": ("declare_stmt", "exchange_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "penalty_stmt"),
-    "П": ("game_stmt", "game_score_stmt"),
+    "З": (
+        "declare_stmt",
+        "exchange_stmt",
+        "show_stmt",
+        "pass_stmt",
+        "claim_stmt",
+        "out_stmt",
+        "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
+    ),
+    "П": ("game_stmt", "redeal_stmt", "game_score_stmt"),
     "С": (
         "declare_stmt",
         "exchange_stmt",
@@ -1018,10 +1078,22 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "claim_stmt",
         "out_stmt",
         "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
     ),
-    "Ю": ("declare_stmt", "exchange_stmt", "show_stmt", "pass_stmt", "claim_stmt", "out_stmt", "penalty_stmt"),
+    "Ю": (
+        "declare_stmt",
+        "exchange_stmt",
+        "show_stmt",
+        "pass_stmt",
+        "claim_stmt",
+        "out_stmt",
+        "penalty_stmt",
+        "claim_game_stmt",
+        "forfeit_stmt",
+    ),
     "в": ("trick_stmt", "unordered_trick"),
-    "п": ("game_stmt", "game_score_stmt"),
+    "п": ("game_stmt", "redeal_stmt", "game_score_stmt"),
     "с": ("deal_stmt",),
     "ᲀ": ("trick_stmt", "unordered_trick"),
     "ᲃ": ("deal_stmt",),

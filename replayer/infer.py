@@ -156,6 +156,10 @@ def unsupported(profile: RuleProfile) -> str | None:
         return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
     if profile.players != 2 or profile.sides:
         return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
+    if profile.card_points:
+        # The stated scores are encoded with the brisques only: a card's points in a won trick would leave every
+        # running score unmatched, and a completable deal answered "no completion" (BZ601).
+        return f"the {profile.name} profile scores card points in won tricks (the completion counts brisques)"
     return None
 
 
@@ -202,7 +206,8 @@ class _Encoding:
 
     def __init__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> None:
         _load_solver()
-        self.profile = profile
+        self.profile = profile.with_options(options)
+        """The profile as the deal plays it: an option may change its packs (no-trump's four packs of 004-B)."""
         self.options = options
         self.rules = compile_rules(profile, options)
         self.dealer = dealer
@@ -974,7 +979,7 @@ def infer_deal(
     max_replays: int = 200,
 ) -> Inference:
     """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
-    refused = unsupported(profile)
+    refused = unsupported(profile.with_options(options))
     if refused is not None:
         return Inference(None, [], failure=refused)
     started = time.perf_counter()

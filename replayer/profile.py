@@ -129,6 +129,9 @@ class MeldSpec(_Value):
     """Exact cards that replace ``cards`` when the given suit is trumps (the six-pack bezique, RULES.md §2.h.10)."""
     hand: str | None = None
     """A whole-hand meld: ``no_court`` is carte blanche (no king, queen or jack held; RULES.md §2.e rule 9)."""
+    counts_as: str | None = None
+    """The kind whose progression this one shares: its declarations are counted with that kind's for ``repeats``
+    (004-C's quint with the bezique jack is the n-th quint, "или при безиковом валете", 004:L155)."""
 
     @property
     def label(self) -> str:
@@ -321,6 +324,29 @@ class RuleProfile(_Value):
     """``always``; ``tie_or_rubicon``: only to break a tie or to escape the rubicon (RULES.md §2.e rule 13)."""
     cut_bonus: tuple[int, int, int] = (0, 0, 0)
     """(guess, lift, lift count): the six-pack deal bonuses (RULES.md §2.h rule 3); zeros when the profile has none."""
+    sit_out: str = "none"
+    """``dealer``: with four at the table the dealer deals to the other three and sits the hand out ("При игре
+    вчетвером, раздающий не принимает участия в розыгрыше", 004:L117); ``none``: every seat plays."""
+    seven_gained: str = "same_trick"
+    """When the card the exchange gains (the turn-up) may go into a declaration: ``same_trick``, or only after a later
+    won trick (``later``: "the card exchanged not being used in such declaration", [EW] iii, RULES.md §2.a rule
+    15b)."""
+    seven_exchange_players: tuple[int, ...] = ()
+    """The numbers of playing seats for which the exchange exists (empty: every number; 004:L115 names it for
+    three)."""
+    option_defaults: tuple[tuple[str, str | int], ...] = ()
+    """Other options' defaults as this profile plays (an option that sets ``players: 3`` also makes the target 1500,
+    001:L46): used for the options a record does not give."""
+    claim: str = "none"
+    """When a player may claim the game (``N claims game``): ``none`` (no rule: a claim is an error), ``stock_out``
+    (not while the stock lies on the table, 002:L16), ``hand_end`` (only after the last trick, 004:L63, L333)."""
+    false_claim: str = "none"
+    """The effect of a false claim: ``loses_game`` (the claimant "теряет право на этот приз", 002:L16: he cannot win
+    this game), or ``none`` (no effect is stated)."""
+    forfeit: bool = False
+    """Points won by an illegal play are forfeited and earlier tricks stand (002:L13): ``N forfeits = P``."""
+    redeal: bool = False
+    """A misdeal is dealt again (002:L18): a deal that says ``redeal`` scores nothing, and its dealer deals again."""
     raw: Any = None
     """The YAML data the profile was built from (options that change the profile are merged into it)."""
 
@@ -355,19 +381,24 @@ class RuleProfile(_Value):
         return make_pack(self.packs, self.ranks) + [c for c, n in self.extra_cards for _ in range(n)]
 
     @cached_property
+    def playing(self) -> int:
+        """The seats dealt a hand and playing it: every seat, or all but the dealer (``sit_out``)."""
+        return self.players - 1 if self.sit_out == "dealer" else self.players
+
+    @cached_property
     def stock_size(self) -> int:
         """Cards left after the deal, turn-up included."""
-        return self.deck_size - self.players * self.hand_size
+        return self.deck_size - self.playing * self.hand_size
 
     @cached_property
     def phase1_tricks(self) -> int:
         """Tricks played while the stock lasts (each takes one card per player from it)."""
-        return self.stock_size // self.players
+        return self.stock_size // self.playing
 
     @cached_property
     def total_tricks(self) -> int:
         """Tricks in a hand."""
-        return self.deck_size // self.players
+        return self.deck_size // self.playing
 
     def scorer(self, seat: str) -> str:
         """Who a seat's points go to: the seat itself, or its side written ``N+S`` (the sides' seat order)."""
@@ -452,7 +483,11 @@ class RuleProfile(_Value):
         return {name: spec.default for name, spec in self.options.items()}
 
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str | int]:
-        """Defaults overridden by a record's options; raises ``ValueError`` for unknown names or values."""
+        """Defaults overridden by a record's options; raises ``ValueError`` for unknown names or values, and for
+        values that together describe no playable deal (the stock of ten packs does not divide between three).
+
+        An option the record leaves out takes the default of the profile as the other options make it play
+        (``option_defaults``: three players of no-trump play to 1500)."""
         values = self.default_options()
         for name, raw in given.items():
             spec = self.options.get(name)
@@ -460,6 +495,17 @@ class RuleProfile(_Value):
                 known = ", ".join(sorted(self.options)) or "none"
                 raise ValueError(f"profile {self.name} has no option {name!r} (options: {known})")
             values[name] = spec.coerce(raw)
+        try:
+            for _ in range(2):  # (a default taken from the options may itself be an option that sets keys)
+                effective = self.with_options(values)
+                for name, default in effective.option_defaults:
+                    if name not in given:
+                        values[name] = self.options[name].coerce(str(default))
+            self.with_options(values)
+        except RuleProfileError as exc:
+            chosen = ", ".join(f"{n}={given[n]}" for n in given)
+            reason = str(exc).split(": ", 1)[-1].split(" (with option")[0]
+            raise ValueError(f"options {chosen} of profile {self.name} describe no playable deal: {reason}") from None
         return values
 
 
@@ -467,23 +513,32 @@ REUSE_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "higher
 """Re-use modes of declared cards (:func:`replayer.melds.reuse_problem` says what each allows)."""
 _EFFECTIVE: dict[tuple[str, str, tuple[tuple[str, str], ...]], RuleProfile] = {}
 
-# What an option's ``sets`` may not change: what a record, a lesson or a seat list relies on for the whole game.
-_FIXED_KEYS = frozenset(
-    {"name", "title", "description", "source", "players", "seats", "sides", "packs", "ranks", "hand_size", "options"}
-)
+# What an option's ``sets`` may not change: the profile's identity and its options. The seats, sides and packs may
+# change (three or four players of no-trump, ten packs of 004-C): every reader of the seats reads the profile as the
+# game plays it (``Rules.profile``), never the profile as the record names it.
+_FIXED_KEYS = frozenset({"name", "title", "description", "source", "ranks", "hand_size", "options"})
 
 
 def _merge(base: Any, change: Any) -> Any:
-    """``change`` merged into ``base``: mappings key by key, ``None`` deletes a key, anything else replaces."""
+    """``change`` merged into ``base``: mappings key by key, ``None`` deletes a key, ``KEY+: [...]`` appends to the
+    list ``KEY`` (a meld added to a table without restating it), anything else replaces."""
     if not isinstance(base, dict) or not isinstance(change, dict):
         return change
     merged = dict(base)
     for key, value in change.items():
-        if value is None:
+        if isinstance(key, str) and key.endswith("+") and isinstance(value, list):
+            merged[key[:-1]] = [*(merged.get(key[:-1]) or []), *value]
+        elif value is None:
             merged.pop(key, None)
         else:
             merged[key] = _merge(base.get(key), value)
     return merged
+
+
+def merge_profile_data(base: Any, change: Any) -> Any:
+    """``change`` merged into ``base`` as an option's ``sets`` or a profile that ``extends`` another is (see
+    :func:`_merge`)."""
+    return _merge(base, change)
 
 
 class _Reader:
@@ -612,6 +667,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
             "marriage": m.get("marriage", bool, False),
             "repeats": tuple(_ints(m, "repeats")),
             "extends": m.get("extends", str, None),
+            "counts_as": m.get("counts_as", str, None),
         }
         if "hand" in p.data:
             spec_args["hand"] = p.get("hand", str)
@@ -649,6 +705,8 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     for spec in melds:
         if spec.extends is not None and spec.extends not in kinds:
             raise r.fail("melds", f"{spec.kind} extends {spec.extends!r}, which is not a meld of this profile")
+        if spec.counts_as is not None and spec.counts_as not in kinds:
+            raise r.fail("melds", f"{spec.kind} counts as {spec.counts_as!r}, which is not a meld of this profile")
     # ``meld_points`` overrides the table's values: an option may change a meld's points without restating melds.
     overrides = r.sub("meld_points", {})
     for kind in list(overrides.data):
@@ -689,6 +747,20 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
 
     declare = r.sub("declare")
     seven = r.sub("seven", {})
+    conduct = r.sub("conduct", {})
+    defaults = r.sub("option_defaults", {})
+    option_defaults = []
+    for option_name in list(defaults.data):
+        value = defaults.get(str(option_name), (str, int))
+        option = options.get(str(option_name))
+        if option is None:
+            raise defaults.fail(str(option_name), "no such option in this profile")
+        try:
+            option.coerce(str(value))
+        except ValueError as exc:
+            raise defaults.fail(str(option_name), str(exc)) from None
+        option_defaults.append((str(option_name), value))
+    defaults.finish()
     brisque = r.sub("brisque", {})
     trumps = r.sub("trumps", {})
     fixing = trumps.sub("fixed_by", {})
@@ -782,9 +854,17 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         game_scoring=game_scoring,
         brisques_when=brisque.get("when", str, "always"),
         cut_bonus=cut_bonus,
+        sit_out=r.get("sit_out", str, "none"),
+        seven_gained=seven.get("gained", str, "same_trick"),
+        seven_exchange_players=tuple(_ints(seven, "exchange_players")),
+        option_defaults=tuple(option_defaults),
+        claim=conduct.get("claim", str, "none"),
+        false_claim=conduct.get("false_claim", str, "none"),
+        forfeit=conduct.get("forfeit", bool, False),
+        redeal=conduct.get("redeal", bool, False),
         raw=data,
     )
-    for reader in (declare, seven, brisque, point_reader, card_points, fixing, trumps, game_reader, cut):
+    for reader in (declare, seven, brisque, point_reader, card_points, fixing, trumps, game_reader, cut, conduct):
         reader.finish()
     r.finish()
     if len(seats) != profile.players:
@@ -797,11 +877,13 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
     ):
         if count < least:
             raise r.fail(count_key, f"must be at least {least}, not {count}")
-    if profile.players * profile.hand_size > profile.deck_size:
+    if profile.playing * profile.hand_size > profile.deck_size:
         raise r.fail(
             "hand_size",
-            f"{profile.players} hands of {profile.hand_size} need more than the {profile.deck_size} cards of the packs",
+            f"{profile.playing} hands of {profile.hand_size} need more than the {profile.deck_size} cards of the packs",
         )
+    if profile.sit_out == "dealer" and profile.players < 3:
+        raise r.fail("sit_out", "the dealer sits out only with three or more seats")
     bad_phases = [p for p in profile.declare_phases if p not in (1, 2)]
     if bad_phases:
         raise declare.fail("phases", f"phases are 1 (while the stock lasts) and 2, not {bad_phases[0]!r}")
@@ -822,6 +904,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "played_out": ("no_game_points", "last_trick_wins"),
         "next_dealer": ("alternate", "winner", "loser"),
         "repeat_rule": ("none", "multiply"),
+        "sit_out": ("none", "dealer"),
     }
     for key, allowed in choices.items():
         if getattr(profile, key) not in allowed:
@@ -834,6 +917,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         (declare, "by", profile.declare_by): ("winner", "winner_or_partner"),
         (declare, "per_trick", profile.declare_per_trick): ("one", "disjoint"),
         (brisque, "when", profile.brisques_when): ("always", "tie_or_rubicon"),
+        (seven, "gained", profile.seven_gained): ("same_trick", "later"),
+        (conduct, "claim", profile.claim): ("none", "stock_out", "hand_end"),
+        (conduct, "false_claim", profile.false_claim): ("none", "loses_game"),
     }
     for (reader, key, value), allowed in sub_choices.items():
         if value not in allowed:
@@ -860,6 +946,9 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
                     _build(_merge(data, change), where, check_sets=False)
                 except RuleProfileError as exc:
                     raise RuleProfileError(f"{exc} (with option {option.name}={value})") from None
-    if profile.stock_size % profile.players:
-        raise r.fail("hand_size", "the stock does not divide evenly between the players")
+    if profile.stock_size % profile.playing:
+        raise r.fail(
+            "hand_size",
+            f"the stock of {profile.stock_size} cards does not divide evenly between the {profile.playing} players",
+        )
     return profile

@@ -34,12 +34,14 @@ from .errors import Diagnostic, NotationError, Span
 from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, GRAMMAR_SHA256, LAYOUT, PRELUDE, STATEMENTS
 from .record import (
     Claim,
+    ClaimGame,
     Comment,
     Deal,
     Declare,
     Draw,
     Draws,
     Exchange,
+    Forfeit,
     Game,
     GoesOut,
     Item,
@@ -1193,6 +1195,43 @@ class _Builder:
             deal, tricks, _, variation = self.open_lines.pop()
             deal.tricks = tricks
             self.error("BZ101", "this variation is not closed: end it with ')' before the next deal", variation.span)
+
+    def on_claim_game_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``N claims game``: a claim of the game, after a trick (002:L16, 004:L333)."""
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            seat = self.seat(tokens[0][1])
+            self.add_item(trick, ClaimGame(seat, self.span(tokens[0])), seat)
+        self.attach(self.comments(tokens))
+
+    def on_forfeit_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``N forfeits = 15``: the points an illegal play of the trick won are given up (002:L13)."""
+        trick = self.trick_item(self.span(tokens[0]))
+        if trick is not None:
+            points = self.points(tokens)
+            seat = self.seat(tokens[0][1])
+            item = Forfeit(
+                seat,
+                None if points is None else int(points[1]),
+                self.span(tokens[0]),
+                None if points is None else self.span(points),
+            )
+            self.add_item(trick, item, seat)
+        self.attach(self.comments(tokens))
+
+    def on_redeal_stmt(self, key: str, tokens: list[_Tok]) -> None:
+        """``redeal``: the deal is a misdeal and is dealt again (002:L18); it stands before the deal's first trick."""
+        span = self.span(tokens[0])
+        deal = self.deal
+        if deal is None or deal.tricks or deal.end:
+            self.error("BZ101", "a redeal belongs to a deal, before its first trick ('deal N' ... 'redeal')", span)
+        elif deal.redeal:
+            self.error("BZ102", "this deal already says 'redeal'", span)
+        else:
+            deal.redeal = True
+            deal._redeal_span = span
+            self.target = deal
+        self.attach(self.comments(tokens))
 
     def on_winner_stmt(self, key: str, tokens: list[_Tok]) -> None:
         game = self.ensure_game(self.span(tokens[0]))

@@ -22,12 +22,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Claim",
+    "ClaimGame",
     "Comment",
     "Deal",
     "Declare",
     "Draw",
     "Draws",
     "Exchange",
+    "Forfeit",
     "Game",
     "GoesOut",
     "Item",
@@ -358,6 +360,44 @@ class Claim(_Node):
         self.comments = comments if comments is not None else []
 
 
+class ClaimGame(_Node):
+    """``N claims game``: the seat says it has reached the game's target (002:L16, 004:L333); the replay asks the
+    rules whether the claim may be made now and whether it is right, and the game applies its effect."""
+
+    __slots__ = ("_span", "comments", "seat")
+    __match_args__ = ("seat", "span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, span: Where, comments: list[Comment] | None = None) -> None:
+        self.seat = seat
+        self._span = span
+        self.comments = comments if comments is not None else []
+
+
+class Forfeit(_Node):
+    """``N forfeits = 15``: the seat gives up the points an illegal play of the trick just played won it, the earlier
+    tricks standing (002:L13); ``points`` as the record states them, checked."""
+
+    __slots__ = ("_points_span", "_span", "comments", "points", "seat")
+    __match_args__ = ("seat", "points", "span", "points_span", "comments")
+    span: Span = _Span()  # type: ignore[assignment]
+    points_span: Span | None = _Span()  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        seat: str,
+        points: int | None,
+        span: Where,
+        points_span: Where | None = None,
+        comments: list[Comment] | None = None,
+    ) -> None:
+        self.seat = seat
+        self.points = points
+        self._span = span
+        self._points_span = points_span
+        self.comments = comments if comments is not None else []
+
+
 class GoesOut(_Node):
     """``N goes out = 71``: the seat has reached the hand's target (66 in sixty-six), which ends the hand."""
 
@@ -443,7 +483,7 @@ class ScoreCheck(_Node):
         self.comments = comments if comments is not None else []
 
 
-Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass
+Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass | ClaimGame | Forfeit
 
 
 class Trick(_Node):
@@ -499,7 +539,8 @@ class Deal(_Node):
     ``cut``: how many cards the dealer lifted off the pack (the six-pack deal bonus, RULES.md §2.h rule 3), ``guess``
     the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
     rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
-    statements after the last trick.
+    statements after the last trick; ``redeal``: the deal says it is a misdeal, dealt again (002:L18), at
+    ``redeal_span``.
 
     What the reader (replayer/reader.py) notes while it builds the deal, so that nothing needs to walk the deal
     again to know it (a deal made otherwise keeps the defaults, as if nothing were noted; a copy keeps them as they
@@ -518,6 +559,7 @@ class Deal(_Node):
 
     __slots__ = (
         "_hand_card_spans",
+        "_redeal_span",
         "_span",
         "comments",
         "cut",
@@ -530,6 +572,7 @@ class Deal(_Node):
         "lossy",
         "number",
         "opening",
+        "redeal",
         "repeated_seat",
         "seats_named",
         "spans",
@@ -556,8 +599,10 @@ class Deal(_Node):
         "comments",
         "tricks",
         "end",
+        "redeal",
     )
     span: Span = _Span()  # type: ignore[assignment]
+    redeal_span: Span | None = _Span()  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -581,6 +626,8 @@ class Deal(_Node):
         seats_named: set[str] | None = None,
         repeated_seat: bool = False,
         lossy: bool = False,
+        redeal: bool = False,
+        redeal_span: Where | None = None,
     ) -> None:
         self.number = number
         self._span = span
@@ -602,6 +649,8 @@ class Deal(_Node):
         self.seats_named = seats_named if seats_named is not None else set()
         self.repeated_seat = repeated_seat
         self.lossy = lossy
+        self.redeal = redeal
+        self._redeal_span = redeal_span
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:
@@ -699,9 +748,13 @@ class Record(_Node):
 
 
 # Here rather than in infer.py: every replay asks, and only a deal with unknowns needs the inference.
-def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
-    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
-    if any(seat not in deal.hands for seat in profile.seats):
+def deal_has_unknowns(deal: Deal, profile: RuleProfile, dealer: str | None = None) -> bool:
+    """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick.
+
+    ``profile`` is the profile as the game plays it (its options merged in: the seats and the tricks of phase 1);
+    a ``dealer`` who sits the hand out (``sit_out``) has no hand to give."""
+    sitter = dealer if profile.sit_out == "dealer" else None
+    if any(seat not in deal.hands and seat != sitter for seat in profile.seats):
         return True
     # The reader noted whether any card is unknown (``lossy``): most deals have none, and are not searched for any.
     patterns = deal.lossy

@@ -24,11 +24,13 @@ from .profile import RuleProfile
 from .profiles import load_profile
 from .record import (
     Claim,
+    ClaimGame,
     Comment,
     Deal,
     Declare,
     Draws,
     Exchange,
+    Forfeit,
     Game,
     GoesOut,
     Pass,
@@ -42,7 +44,7 @@ from .record import (
     deal_has_unknowns,
 )
 from .rules import Deal as DealState
-from .rules import Rules, compile_rules, decide, game_score, game_winner, next_dealer
+from .rules import Rules, compile_rules, decide, game_score, game_winner, next_dealer, redeal_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -244,6 +246,7 @@ class DealResult(_Result):
         "inference",
         "leader",
         "number",
+        "redealt",
         "scores",
         "scoring",
         "tricks",
@@ -280,6 +283,8 @@ class DealResult(_Result):
         self.game_points: dict[str, int] = {}
         self.trump_fixed: tuple[int, Suit] | None = None
         self.game_scores: dict[str, int] = {}
+        self.redealt = False
+        """The deal is a misdeal, dealt again (``redeal``, 002:L18): it scores nothing and has no tricks."""
 
 
 class GameResult(_Result):
@@ -372,6 +377,10 @@ class _Replayer:
         self.offsets: list[int] = []
         self.winners: list[int] = []
         """The winner of each trick of the deal being replayed (-1: a trick without one)."""
+        self.claimed = -1
+        """The scorer who has rightly claimed the game being replayed (-1: nobody)."""
+        self.barred: list[int] = []
+        """The scorers a false claim has cost the right to win the game being replayed (002:L16)."""
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
@@ -402,30 +411,41 @@ class _Replayer:
         except RuleProfileError as exc:
             self.report("BZ103", str(exc), game.profile_span or game.span)
             return
-        try:
-            options = profile.resolve_options(game.options)
-        except ValueError as exc:
-            culprit = next(
-                (n for n in game.options if n not in profile.options or str(exc).startswith(f"option {n} ")), None
-            )
-            self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
-            options = profile.default_options()
+        given = dict(game.options)
+        while True:
+            try:
+                options = profile.resolve_options(given)
+                break
+            except ValueError as exc:
+                culprit = next(
+                    (n for n in given if n not in profile.options or str(exc).startswith(f"option {n} ")), None
+                )
+                if culprit is None and given:  # options that together describe no playable deal
+                    culprit = list(given)[-1]
+                self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
+                if culprit is None:
+                    options = profile.default_options()
+                    break
+                # The other options still apply (a record of three players is not replayed as one of two).
+                del given[culprit]
         if game.target is not None and "target" in options:
             options["target"] = game.target
+        rules = compile_rules(profile, options)
+        # The seats as the game plays them: an option may change them (three or four players of no-trump).
+        seats = rules.seats
         for seat in game.players:
-            if seat not in profile.seats:
+            if seat not in seats:
                 self.report(
                     "BZ105",
-                    f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(profile.seats)})",
+                    f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(seats)})",
                     game.player_spans.get(seat, game.span),
                 )
-        rules = compile_rules(profile, options)
         result = GameResult(
             title=game.title or game.headers.get("title") or "Untitled game",
             headers=dict(game.headers),
             profile=profile,
             options=dict(options),
-            players={s: game.players.get(s, s) for s in profile.seats},
+            players={s: game.players.get(s, s) for s in seats},
             comments=list(game.comments),
         )
         self.result.games.append(result)
@@ -433,11 +453,13 @@ class _Replayer:
         previous: DealResult | None = None
         decided = -1
         undecided = True
+        self.claimed = -1
+        self.barred = []
         for index, deal in enumerate(game.deals):
             expected = None
             if previous is not None:
                 won = [previous.game_points.get(seat, 0) for seat in rules.seats]
-                expected = rules.seats[next_dealer(rules, rules.seat_index[previous.dealer], won)]
+                expected = rules.seats[next_dealer(rules, rules.seat_index[previous.dealer], won, previous.redealt)]
             # What each scorer has from earlier hands: a penalty of all points takes it too.
             self.banked = list(totals)
             outcome = self.deal(deal, rules, index + 1, expected)
@@ -463,7 +485,7 @@ class _Replayer:
                     winner = game_winner(outcome.scores)
                     decided = rules.scorers.index(winner) if winner is not None else -1
                 else:
-                    decided = decide(rules, totals, self.winners)
+                    decided = decide(rules, totals, self.winners, self.claimed, self.barred)
                 undecided = decided < 0
         named = dict(zip(rules.scorers, totals, strict=True))
         result.scores = named
@@ -488,6 +510,7 @@ class _Replayer:
         self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None = None
     ) -> DealResult | None:
         profile = rules.named
+        seats = rules.seats  # (as the game plays: an option may change them)
         dealer = deal.dealer or dealer_given
         if dealer is None:
             dealer = expected_dealer
@@ -505,22 +528,24 @@ class _Replayer:
             if seat is not None and seat not in rules.seat_index:
                 self.report(
                     "BZ105",
-                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
+                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(seats)})",
                     deal.spans.get(name, deal.span),
                 )
                 return None
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
         # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
-        seats = rules.seat_index
+        index = rules.seat_index
         named = deal.seats_named
         if (
             deal.repeated_seat
-            or any(seat not in seats for seat in named)
-            or any(seat not in seats for seat in deal.hands)
+            or any(seat not in index for seat in named)
+            or any(seat not in index for seat in deal.hands)
         ) and not self.seats_ok(deal, rules):
             return None
+        if deal.redeal and dealer is not None:
+            return self.redealt(deal, rules, number, dealer)
         inference = None
-        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, profile):
+        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, rules.profile, dealer):
             why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(
@@ -553,10 +578,11 @@ class _Replayer:
         missing = []
         if dealer is None:
             missing.append("dealer (or leader)")
-        if profile.turnup and deal.turnup is None:
+        if rules.profile.turnup and deal.turnup is None:
             missing.append("turnup")
-        for seat in profile.seats:
-            if seat not in deal.hands:
+        sitter = dealer if rules.dealer_sits_out else None  # (the dealer who sits the hand out has none, 004:L117)
+        for seat in seats:
+            if seat not in deal.hands and seat != sitter:
                 missing.append(f"hand {seat}")
         if missing:
             self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
@@ -568,7 +594,7 @@ class _Replayer:
             seat_index[dealer],
             SUITS.index(deal.trump) if deal.trump is not None else -1,
             deal.turnup.index if deal.turnup is not None else -1,
-            [[c.index for c in deal.hands[seat]] for seat in rules.seats],
+            [[c.index for c in deal.hands.get(seat, ())] for seat in seats],
             [c.index for c in stock] if stock is not None else None,
             seat_index[deal.leader] if deal.leader is not None else None,
         )
@@ -577,7 +603,7 @@ class _Replayer:
             span = None
             if code == "BZ107":
                 span = deal.spans.get("turnup") or deal.spans.get("trump")
-            elif key == "hand_size":
+            elif key in ("hand_size", "sits_out"):
                 span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
             elif key == "stock_size":
                 span = deal.spans.get("stock")
@@ -597,7 +623,7 @@ class _Replayer:
             leader=rules.seats[state.leader],
             trump=SUITS[state.trump] if state.trump >= 0 else None,
             turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
-            hands={s: _sorted(deal.hands[s]) for s in profile.seats},
+            hands={s: _sorted(deal.hands.get(s, ())) for s in seats},
             scoring=[scoring(rules, e) for e in opening],
             comments=list(deal.comments),
             inference=inference,
@@ -640,9 +666,7 @@ class _Replayer:
 
         def unknown(seat: str, span: Span | None) -> None:
             nonlocal ok
-            self.report(
-                "BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})", span
-            )
+            self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(rules.seats)})", span)
             ok = False
 
         for trick in deal.tricks:
@@ -667,6 +691,33 @@ class _Replayer:
                 self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile", deal.hand_spans.get(seat))
                 ok = False
         return ok
+
+    def redealt(self, deal: Deal, rules: Rules, number: int, dealer: str) -> DealResult:
+        """A deal that says ``redeal``: a misdeal, dealt again by the same dealer (002:L18), which scores nothing.
+        Whether the profile allows it here is the rules' (:func:`replayer.rules.redeal_problem`)."""
+        problem = redeal_problem(rules, len(deal.tricks))
+        if problem is not None:
+            self.report(problem[0], explain(rules, problem), deal.redeal_span or deal.span)
+        seats = rules.seats
+        outcome = DealResult(
+            number=deal.number or number,
+            dealer=dealer,
+            leader=deal.leader or dealer,
+            trump=deal.trump,
+            turnup=deal.turnup,
+            hands={s: _sorted(c for c in deal.hands.get(s, ()) if isinstance(c, Card)) for s in seats},
+            comments=list(deal.comments),
+        )
+        outcome.redealt = True
+        outcome.scores = dict.fromkeys(rules.scorers, 0)
+        self.winners = []
+        for check in deal.end:
+            outcome.end_comments.extend(check.comments)
+            if check.what == "result":
+                self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+            elif check.what == "brisques":
+                self.check_values(check, {}, "BZ502", "brisques", rules)
+        return outcome
 
     def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, rules: Rules) -> None:
         for value in check.values:
@@ -703,6 +754,10 @@ class _Replayer:
         leader = state.leader
         seat_index = rules.seat_index
         kept = state.copy() if (self.states or trick.variations) else None
+        for item in trick.items:
+            if type(item) is Forfeit and item.seat in seat_index:
+                # The record gives up what this trick wins a seat (002:L13): its plays are the forfeit's to settle.
+                state.will_forfeit(seat_index[item.seat])
         plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
         winner = -1
         for play in plays:
@@ -714,10 +769,10 @@ class _Replayer:
                 winner = state.winner
             if play.questions:
                 self.questions(play)
-        if len(plays) != rules.players:
+        if len(plays) != state.playing:
             self.report(
                 "BZ207",
-                f"trick {trick.number} has {len(plays)} plays; every one of the {rules.players} players plays a card",
+                f"trick {trick.number} has {len(plays)} plays; every one of the {state.playing} players plays a card",
                 trick.span,
             )
         stated = trick.winner
@@ -866,6 +921,22 @@ class _Replayer:
             state.breaches.clear()
         elif kind is Claim:
             self.claim(item, state)
+        elif kind is ClaimGame:
+            seat = seat_index[item.seat]
+            scorer = rules.scorer[seat]
+            right = state.claim_game(seat, self.banked[scorer] if self.banked else 0)
+            self.breaches(state, item.span)
+            # The game's part of the effect: a right claim wins it, a false one may cost the right to (002:L16).
+            if right and self.claimed < 0:
+                self.claimed = scorer
+            elif right is False and rules.false_claim_loses and scorer not in self.barred:
+                self.barred.append(scorer)
+        elif kind is Forfeit:
+            state.forfeit(seat_index[item.seat], item.points)
+            for breach in state.breaches:
+                span = item.points_span if breach[1] == "forfeit_points" and item.points_span else item.span
+                self.report(breach[0], explain(rules, breach), span)
+            state.breaches.clear()
         else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
 
@@ -984,7 +1055,7 @@ def _known(card: CardLike) -> Card:
 def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
     """The plays of a trick written without their order, sorted from the seat that leads."""
     rules = state.rules
-    order = {rules.seats[seat]: k for k, seat in enumerate(rules.order[state.leader])}
+    order = {rules.seats[seat]: k for k, seat in enumerate(state.order[state.leader])}
     return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
 
 
@@ -1048,6 +1119,8 @@ def to_json(result: ReplayResult) -> dict[str, Any]:
                     "scores": dict(deal.scores),
                 }
             )
+            if deal.redealt:  # (only where it happened: the other records' JSON is unchanged)
+                deals[-1]["redeal"] = True
         games.append(
             {
                 "title": game.title,

@@ -5,9 +5,57 @@ Generated from the profile's data (:class:`~replayer.profile.RuleProfile`), so t
 
 from __future__ import annotations
 
+import re
+
 from .profile import RuleProfile
 
-__all__ = ["describe"]
+__all__ = ["configurations", "describe", "seed_lines", "table_line"]
+
+_TABLE_KEYS = frozenset({"players", "seats", "sides", "packs", "sit_out"})
+"""The profile keys that make another configuration of the table: who plays, with how many packs."""
+
+
+def configurations(profile: RuleProfile) -> list[tuple[str, RuleProfile]]:
+    """The profile's other tables: each option value that changes the players or the packs (``players=3``), with
+    the profile as it then plays (the defaults that value implies, such as a target, taken in)."""
+    found = []
+    for option in profile.options.values():
+        for value, change in option.sets.items():
+            if _TABLE_KEYS & set(change):
+                chosen = profile.resolve_options({option.name: value})
+                found.append((f"{option.name}={value}", profile.with_options(chosen)))
+    return found
+
+
+_CITE = re.compile(r"(\d{3}):(L\d+(?:[-–]L?\d+)?)((?:,\s*L\d+(?:[-–]L?\d+)?)*)")
+
+
+def seed_lines(text: str) -> list[str]:
+    """The seed lines a text cites, in order and once each: ``004:L41, L95`` gives ``004:L41`` and ``004:L95``."""
+    found: list[str] = []
+    for seed, first, more in _CITE.findall(text):
+        for line in [first, *re.findall(r"L\d+(?:[-–]L?\d+)?", more)]:
+            cite = f"{seed}:{line}"
+            if cite not in found:
+                found.append(cite)
+    return found
+
+
+def _kinds(profile: RuleProfile) -> list[str]:
+    return [m.kind for m in profile.melds]
+
+
+def table_line(profile: RuleProfile) -> str:
+    """Who plays with what: ``3 players (N E S), 3 packs (96 cards), 8 cards each, 32 tricks (24 while the stock
+    lasts)``, with the sides or the dealer sitting out."""
+    seats = f" ({' '.join(profile.seats)})"
+    if profile.sides:
+        seats = f" ({', '.join(profile.scorers)}, partners)"
+    out = "; the dealer deals to the others and sits the hand out" if profile.sit_out == "dealer" else ""
+    return (
+        f"{profile.players} players{seats}, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
+        f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts){out}"
+    )
 
 
 def describe(profile: RuleProfile) -> str:
@@ -21,6 +69,25 @@ def describe(profile: RuleProfile) -> str:
         f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
         f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
     )
+    tables = configurations(profile)
+    if tables:
+        out(
+            f"\nOther tables, as options (with their seed lines; the option's text below tells them; play one with "
+            f"`bezique generate --profile {profile.name} --option NAME=VALUE`):"
+        )
+        for chosen, effective in tables:
+            out(f"  {chosen}: {table_line(effective)}")
+            more = [
+                f"adds {k.replace('_', ' ')}" for k in sorted({m.kind for m in effective.melds} - set(_kinds(profile)))
+            ]
+            target = dict(effective.option_defaults).get("target")
+            if target is not None:
+                more.append(f"game {target}")
+            cited = seed_lines(profile.options[chosen.split("=", 1)[0]].doc)
+            if cited:
+                more.append(f"seeds {', '.join(cited)}")
+            if more:
+                out(f"      {'; '.join(more)}")
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
@@ -47,7 +114,12 @@ def describe(profile: RuleProfile) -> str:
         out(f"  turn-up seven (dealer)   {profile.seven_turnup}")
     if profile.seven_exchange:
         who = "by its holder, between tricks" if profile.seven_exchange_when == "any_time" else "after a won trick"
+        if profile.seven_gained == "later":
+            who += "; the card it gains is declared only after a later trick"
         out(f"  seven exchanged          {profile.seven_exchange}  ({who})")
+    if profile.seven_exchange_players:
+        counts = " or ".join(str(n) for n in profile.seven_exchange_players)
+        out(f"  the exchange             only when {counts} play")
     if profile.seven_second:
         out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
     if profile.seven_played:
@@ -95,6 +167,16 @@ def describe(profile: RuleProfile) -> str:
         words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
         for kind, amount in profile.penalties:
             out(f"  {kind:<24} {words.get(str(amount), amount)}")
+    if profile.claim != "none" or profile.forfeit or profile.redeal:
+        out("\nConduct:")
+        if profile.claim != "none":
+            when = "once the stock is gone" if profile.claim == "stock_out" else "once the hand is played out"
+            false = "loses the game's prize" if profile.false_claim == "loses_game" else "costs nothing stated"
+            out(f"  claim of the game        `N claims game`, {when}; right, it wins the game; false, it {false}")
+        if profile.forfeit:
+            out("  illegal play             `N forfeits = P`: what it won is not counted; earlier tricks stand")
+        if profile.redeal:
+            out("  misdeal                  `redeal` before the first trick: dealt again by the same dealer")
     out("\nOptions:")
     for opt in profile.options.values():
         values = f" ({' | '.join(opt.values)})" if opt.values else ""

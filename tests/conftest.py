@@ -105,13 +105,15 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
     from replayer.generate import play_deal
     from replayer.rules import game_score
 
-    rules = load_profile(profile)
-    chosen = rules.resolve_options(options)
-    played = play_deal(rules, random.Random(seed), rules.seats[seed % rules.players], chosen)
+    named = load_profile(profile)
+    chosen = named.resolve_options(options)
+    # The table as the options make it: an option may change the seats, the sides and the packs (players=3).
+    rules = named.with_options(chosen)
+    played = play_deal(named, random.Random(seed), rules.seats[seed % rules.players], chosen)
     dealt = Counter(c for hand in played.hands.values() for c in hand) + Counter(played.stock)
     if played.turnup is not None:
         dealt[played.turnup] += 1
-    assert dealt == Counter(rules.with_options(chosen).pack())
+    assert dealt == Counter(rules.pack())
     state = played.state
     assert state.finished
     if not rules.hand_target:  # played out: every card ends in a trick (sixty-six's hands may end at 66)

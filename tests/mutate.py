@@ -154,15 +154,18 @@ def walk(text: str) -> Walk:
         raise NotApplicable("the record is not valid")
     deals = []
     for game in record.games:
-        profile = load_profile(game.profile)
-        options = profile.resolve_options(game.options)
+        named = load_profile(game.profile)
+        options = named.resolve_options(game.options)
         if game.target is not None:
             options["target"] = game.target
+        # The table as the options make it (no-trump players=3): its seats, and a dealer who sits the hand out.
+        profile = named.with_options(options)
         dealer: str | None = None
         for deal in game.deals:
             dealer = deal.dealer or (
                 profile.seats[(profile.seats.index(dealer) + 1) % profile.players] if dealer else None
             )
+            served = {s for s in profile.seats if not (profile.sit_out == "dealer" and s == dealer)}
             if dealer is None or deal.stock is not None:
                 raise NotApplicable("only records that state the dealer and no stock are mutated")
             cards = [c for hand in deal.hands.values() for c in hand]
@@ -170,17 +173,20 @@ def walk(text: str) -> Walk:
             cards += [c for t in deal.tricks for i in t.items if isinstance(i, Declare) for c in i.cards]
             cards += [d.card for t in deal.tricks for i in t.items if isinstance(i, Draws) for d in i.draws]
             cards += [i.card for t in deal.tricks for i in t.items if isinstance(i, Exchange)]
-            if not all(isinstance(c, Card) for c in cards) or set(deal.hands) != set(profile.seats):
+            if not all(isinstance(c, Card) for c in cards) or set(deal.hands) != served:
                 raise NotApplicable("the record holds unknown cards")
             try:
-                deals.append((deal, _walk_deal(deal, profile, options, dealer)))
+                deals.append((deal, _walk_deal(deal, named, profile, options, dealer)))
             except RuleViolation as exc:  # pragma: no cover - a valid record breaks no rule
                 raise NotApplicable(f"the engine rejects the record: {exc}") from None
     return Walk(text, record, deals)
 
 
-def _walk_deal(deal: Any, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> DealWalk:
-    state = start_deal(profile, options, dealer, deal.trump, deal.turnup, deal.hands, None, deal.leader).state
+def _walk_deal(
+    deal: Any, named: RuleProfile, profile: RuleProfile, options: dict[str, str | int], dealer: str
+) -> DealWalk:
+    """Walk a deal of ``named`` under ``options``; ``profile`` is the table they make, which the operators read."""
+    state = start_deal(named, options, dealer, deal.trump, deal.turnup, deal.hands, None, deal.leader).state
     result = DealWalk(profile, state.trump)
     for trick in deal.tricks:
         result.phase[id(trick)] = state.phase

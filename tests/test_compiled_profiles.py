@@ -13,9 +13,12 @@ from replayer import profiles
 
 
 def _yaml_data(name: str) -> object:
+    """What the YAML reads, with the base profile it ``extends`` merged in (as the loader does)."""
     import yaml
 
-    return yaml.safe_load((profiles._profile_folder() / f"{name}.yaml").read_text(encoding="utf-8"))
+    raw = (profiles._profile_folder() / f"{name}.yaml").read_bytes()
+    where = f"profiles/{name}.yaml"
+    return profiles._extended(yaml.safe_load(raw.decode("utf-8")), raw, where, (name,))[0]
 
 
 def test_compiled_profiles_are_up_to_date() -> None:

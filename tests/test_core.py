@@ -28,6 +28,14 @@ CASES = [
     ("three-handed", {"phase2_play": "follow_win_trump"}),
     ("4h-three-001", {}),
     ("4h-six-000", {}),
+    # The tables of issue 17, chosen by option (seed 001's and 004's counts of players and packs).
+    ("4h-three-004", {}),
+    ("no-trump", {"players": "3"}),
+    ("no-trump", {"players": "4"}),
+    ("no-trump", {"packs": "4"}),
+    ("infuzorka", {"players": "3"}),
+    ("infuzorka", {"players": "4"}),
+    ("infuzorka", {"packs": "10"}),
 ]
 
 
@@ -67,11 +75,22 @@ def test_a_card_the_core_allows_is_accepted_by_the_replay_and_no_other(profile: 
     assert judged >= 8 and refused >= 1, (judged, refused)
 
 
-@pytest.mark.parametrize("profile", ["classic", "three-handed", "4h-six-000", "infuzorka"])
-def test_the_winner_the_engine_gives_is_the_winner_the_record_states(profile: str) -> None:
+WINNERS = [
+    ("classic", {}),
+    ("three-handed", {}),
+    ("4h-six-000", {}),
+    ("infuzorka", {}),
+    ("infuzorka", {"players": "4"}),
+    ("no-trump", {"players": "3"}),
+    ("4h-three-004", {}),
+]
+
+
+@pytest.mark.parametrize(("profile", "options"), WINNERS, ids=[f"{p}-{'-'.join(o.values())}" for p, o in WINNERS])
+def test_the_winner_the_engine_gives_is_the_winner_the_record_states(profile: str, options: dict[str, str]) -> None:
     """The random player writes each trick's winner from the engine's step; the replay finds the same, trick by
     trick, and a different stated winner is BZ206 on its line."""
-    text = generate_game(profile, 3)
+    text = generate_game(profile, 3, options=options)
     walked = walk(text)
     lines = text.split("\n")
     for deal, known in walked.deals:

@@ -17,10 +17,17 @@ from conftest import GAMES
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.errors import CODES
+from replayer.generate import generate_game
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
 SIXTY = (GAMES / "constructed-sixty-six.bzq").read_text(encoding="utf-8")
 UA2 = (GAMES / "constructed-ua2.bzq").read_text(encoding="utf-8")
+RU19 = (GAMES / "constructed-ru19.bzq").read_text(encoding="utf-8")
+# A generated classic deal (seed 15) played under the old reading of the exchange, the option taken away: its trick 22
+# declares the KH just gained by the exchange.
+GAINED = generate_game("classic", 15, options={"exchange_declaration": "gained_card_same_trick"}).replace(
+    "options: exchange_declaration=gained_card_same_trick\n", ""
+)
 
 # code -> (edits as (old text, new text), each old text occurring once; the token the column points at)
 CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
@@ -210,8 +217,23 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         [("deal 1\n", "deal 1  { a sixty-six deal with a ?? card }\n"), ("hand N: QS", "hand N: ??")],
         "deal",
     ),
+    # Issue 17: the card just gained, and the conduct rules of ru19 (002:L13-L18).
+    "BZ111": ([("dealer: N\n", "dealer: N\nredeal  { classic has no redeal }\n")], "redeal"),
+    "BZ315": ([], "N"),
+    "BZ316": (
+        [("trick 2: N AD, S KC -> N\n", "N claims game  { the stock on the table }\ntrick 2: N AD, S KC -> N\n")],
+        "N",
+    ),
+    "BZ317": (
+        [("trick 2: N AD, S KC -> N\n", "N forfeits  { no illegal play in trick 1 }\ntrick 2: N AD, S KC -> N\n")],
+        "N",
+    ),
 }
-BASES = {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")} | {"BZ314": UA2}
+BASES = (
+    {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")}
+    | {"BZ314": UA2, "BZ315": GAINED}
+    | {code: RU19 for code in ("BZ316", "BZ317")}
+)
 """The record a case edits, where it is not the worked deal."""
 
 # The line an error is reported on, for the codes whose example is a description rather than a record line.

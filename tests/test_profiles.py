@@ -572,7 +572,7 @@ def test_ruwiki_brisques_option() -> None:
     [
         ("exchange_20: {seven: {exchange: 20", "exchange_20: {seven: {exchangee: 20", "unknown key"),
         ("exchange_20: {seven:", "exchange_21: {seven:", "'exchange_21' is not among the values"),
-        ("exchange_20: {seven: {exchange: 20, second: 10}}", "exchange_20: {packs: 3}", "may not change 'packs'"),
+        ("exchange_20: {seven: {exchange: 20, second: 10}}", "exchange_20: {hand_size: 9}", "not change 'hand_size'"),
         ("follow_win_trump: {phase2_play: follow_win_trump}", "follow_win_trump: {phase2_play: win}", "phase2_play"),
         ("reuse: higher_other_kind", "reuse: anything_goes", "key 'declare.reuse'"),
         ("wait_kinds: [royal_marriage,", "wait_kinds: [royal_wedding,", "no meld 'royal_wedding'"),

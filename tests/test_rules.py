@@ -34,8 +34,10 @@ def test_classic_profile_values() -> None:
         "declarations_per_trick": "1",
         "reuse": "text_with_remarriage",
         "tie_rule": "last_trick",
+        "exchange_declaration": "gained_card_later",
         "target": 2000,
     }
+    assert rules.seven_gained == "later"  # §2.a rule 15b: [EW] iii, "the card exchanged not being used"
 
 
 def test_options_are_checked() -> None:

@@ -220,7 +220,7 @@ class Knowledge:
         """``deck - dead``, kept up to date trick by trick rather than subtracted again at every step."""
         self.public: dict[str, list[int]] = {s: [0] * len(pack.deck) for s in seats}
         self.seats = list(seats)
-        self.players = profile.players
+        self.players = profile.playing  # (those who draw: a dealer who sits the hand out draws nothing)
         self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
         """What each seat has scored so far, by (seat, kind), newest first, with the number of the trick (0 for the
         deal): a book asks it for every combination and seat at every step."""

@@ -192,9 +192,11 @@ class Builder(BookKeeper):
         self._double_dummy = False
         self.with_books = books
         """Work out each step's books here too (the page's script works them out itself; see :func:`build_lesson`)."""
-        # The profile as the game's options make it (infuzorka's option packs changes the deck).
-        super().__init__(game.profile.with_options(game.options), game.profile.seats, lang)
-        self.scorers = list(game.profile.scorers)
+        # The profile as the game's options make it (infuzorka's option packs changes the deck, no-trump's option
+        # players the seats and the melds).
+        effective = game.profile.with_options(game.options)
+        super().__init__(effective, effective.seats, lang)
+        self.scorers = list(effective.scorers)
         """Who keeps a score: the seats, or the sides (``N+S``) of a partnership game."""
         self.used_ids: set[str] = set()
         self.rules_page = f"{rules_slug(game.profile.name)}.html"
@@ -269,7 +271,7 @@ class Builder(BookKeeper):
 
     def rule_href(self, kind: str) -> str:
         """The rules page's section that scores ``kind``, or an empty string."""
-        if self.game.profile.meld(kind) is not None:
+        if self.profile.meld(kind) is not None:
             return f"{self.rules_page}#meld-{kind}"
         if kind.startswith("penalty_"):
             return f"{self.rules_page}#penalty-{kind.removeprefix('penalty_')}"
@@ -304,8 +306,8 @@ class Builder(BookKeeper):
             return ScoringView(event.seat, event.kind, lead, [], event.points, text, self.rule_href(event.kind))
         if event.kind in ("seven_played", "turnup_seven", "last_trick", "brisques"):
             lead = self.t[f"score_{event.kind}"].format(seat=who)
-        elif self.game.profile.meld(event.kind) is not None or f"meld_{event.kind}" in self.t:
-            spec = self.game.profile.meld(event.kind)
+        elif self.profile.meld(event.kind) is not None or f"meld_{event.kind}" in self.t:
+            spec = self.profile.meld(event.kind)
             meld = (
                 self.t.get(f"meld_{event.kind}")
                 or self.t.get(f"meldname_{event.kind}")
@@ -375,7 +377,7 @@ class Builder(BookKeeper):
             hand = self.cards(hands.get(s, []))
             hidden = self.hidden_label(len(hand))
             views.append(
-                SeatView(s, self.seat(s), self.player(s), hand, [], position(s), hidden, self.game.profile.scorer(s))
+                SeatView(s, self.seat(s), self.player(s), hand, [], position(s), hidden, self.profile.scorer(s))
             )
         return views
 
@@ -410,7 +412,7 @@ class Builder(BookKeeper):
         first = deal.tricks[0].before if deal.tricks else None
         totals: Counter[str] = Counter()
         for event in deal.scoring:
-            totals[self.game.profile.scorer(event.seat)] += event.points
+            totals[self.profile.scorer(event.seat)] += event.points
         scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.scorers}
         stock = first.stock if first is not None else self.profile.stock_size
         turnup = self.view(deal.turnup) if deal.turnup is not None else None
@@ -571,7 +573,7 @@ class Builder(BookKeeper):
         played = dict(trick.plays)
         number = self.pack.number
         self.hidden_label(max(map(len, hands), default=0))
-        scorer = self.game.profile.scorer
+        scorer = self.profile.scorer
         return Board(
             hands=hands,
             tables=[self.pack.ids(before.tables.get(s, ())) for s in self.seats],
@@ -778,7 +780,7 @@ class Builder(BookKeeper):
                     for c, v in zip(self.pack.cards, map(self.view, self.pack.cards), strict=True)
                 ],
                 "deck": self.pack.deck,
-                "players": self.profile.players,
+                "players": self.profile.playing,
                 "declare": list(self.profile.declare_phases),
                 "ranks": [self.view(Card(Suit.S, r)).rank for r in self.ranks],
                 # The table of unseen cards, suit by suit: the profile's ranks (not the extra cards of some packs).

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .compiled import Rules, compile_rules
 from .deal import Deal, Event, obligation, trick_winner
-from .game import brisques_counted, decide, game_score, game_winner, next_dealer
+from .game import brisques_counted, decide, game_score, game_winner, next_dealer, redeal_problem
 from .melds import Breach, TabledCard, identify, matches
 
 __all__ = [
@@ -35,5 +35,6 @@ __all__ = [
     "matches",
     "next_dealer",
     "obligation",
+    "redeal_problem",
     "trick_winner",
 ]

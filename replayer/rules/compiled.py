@@ -44,6 +44,11 @@ class Rules:
         self.next_seat = [(i + 1) % players for i in range(players)]
         self.order = [[(first + k) % players for k in range(players)] for first in range(players)]
         """The seats in playing order from each seat."""
+        self.dealer_sits_out = p.sit_out == "dealer"
+        """With four at the table the dealer deals to the other three and sits the hand out (004:L117): a deal's
+        own playing order (``Deal.next_seat``, ``Deal.order``) leaves him out."""
+        self.playing = p.playing
+        """The seats that play a hand."""
         self.first_leader_step = -1 if p.first_leader == "dealer_right" else 1
         """Who leads to trick 1: the seat after the dealer in playing order, or before him (RULES.md §2.f rule 5)."""
 
@@ -99,6 +104,10 @@ class Rules:
         self.seven_played_phases = frozenset(p.seven_played_phases)
         self.seven_played_must_win = p.seven_played_must_win
         self.exchange_any_time = p.seven_exchange_when == "any_time"
+        self.exchange_exists = not p.seven_exchange_players or p.playing in p.seven_exchange_players
+        """The exchange is part of this game (004:L115 names it for three players; an option limits it to them)."""
+        self.gained_waits = p.seven_gained == "later"
+        """The card gained by the exchange may not go into a declaration after the same trick ([EW] iii)."""
 
         # Declarations.
         self.melds = p.melds
@@ -134,6 +143,11 @@ class Rules:
         self.cut_bonus = p.cut_bonus
         self.penalties = dict(p.penalties)
         self.tie_by_last_trick = p.tie_rule == "last_trick"
+        self.claim = p.claim
+        """When a player may claim the game: ``none``, ``stock_out`` (002:L16), ``hand_end`` (004:L63, L333)."""
+        self.false_claim_loses = p.false_claim == "loses_game"
+        self.forfeit = p.forfeit
+        self.redeal = p.redeal
         target = options.get("target")
         self.target = target if isinstance(target, int) else None
         """The score the game is played to (None: one hand is the game, or the profile counts game points)."""

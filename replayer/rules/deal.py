@@ -114,6 +114,7 @@ class Deal:
         "blanche",
         "blanche_card",
         "breaches",
+        "claimed",
         "dealer",
         "dealt",
         "declared",
@@ -121,14 +122,23 @@ class Deal:
         "declarer",
         "events",
         "exchanged",
+        "forfeit_trick",
+        "forfeited",
+        "forfeits",
+        "gained",
         "held",
+        "last_gain",
         "leader",
         "must_lead",
+        "next_seat",
         "next_uid",
+        "order",
         "out",
         "out_stated",
         "pending",
+        "playing",
         "plays",
+        "revokes",
         "rules",
         "score",
         "second_seven_shown",
@@ -206,6 +216,29 @@ class Deal:
     """The cards of a declaration one of which its declarer must lead next (``declare.lead_from``)."""
     declarer: int
     """Who may declare after the last trick when its winner has let his partner declare (-1: the winner)."""
+    next_seat: Sequence[int]
+    """Who plays after each seat in this deal (the dealer left out where he sits out, 004:L117)."""
+    order: Sequence[Sequence[int]]
+    """The seats that play this deal, in playing order from each seat."""
+    playing: int
+    """How many seats play this deal."""
+    gained: tuple[int, int, int]
+    """(seat, card, trick): the card an exchange gained from the turn-up, who gained it, and the trick after which
+    (-1, -1, -1: none). Where the profile says so it may not be declared after that same trick ([EW] iii)."""
+    forfeits: list[int]
+    """The seats that have said they forfeit what an illegal play of the current trick won (002:L13): their
+    obligations broken in it are the forfeit's to settle, not breaches."""
+    forfeit_trick: int
+    """The trick whose plays ``forfeits`` concerns (its number)."""
+    revokes: list[tuple[int, Breach]]
+    """The obligations broken in that trick by a seat that forfeits (seat, breach)."""
+    forfeited: list[list[int]]
+    """Per seat, the cards of won tricks whose points it has forfeited (not counted at the end of the hand)."""
+    last_gain: tuple[int, int]
+    """(winner, points): what the last completed trick scored its winner as it was won (card points, the last
+    trick, a seven winning it)."""
+    claimed: int
+    """The seat that has rightly claimed the game, which ends the hand (-1: none)."""
     breaches: list[Breach]
     """The rules broken so far (the caller takes them away as it reports them)."""
     events: list[Event]
@@ -244,10 +277,11 @@ class Deal:
         players = rules.players
         held = [[0] * CARD_INDICES for _ in range(players)]
         seen = [0] * CARD_INDICES
+        sitter = dealer if rules.dealer_sits_out else -1
         for seat in range(players):
             cards = hands[seat]
-            if len(cards) != rules.hand_size:
-                breaches.append(("BZ108", "hand_size", (seat, len(cards))))
+            if len(cards) != (0 if seat == sitter else rules.hand_size):
+                breaches.append(("BZ108", "sits_out" if seat == sitter else "hand_size", (seat, len(cards))))
             counts = held[seat]
             for card in cards:
                 counts[card] += 1
@@ -278,6 +312,27 @@ class Deal:
         deal.blanche = [0] * players
         deal.blanche_card = [-1] * players
         deal.side_blanche = ()
+        if sitter >= 0:
+            active = [seat for seat in range(players) if seat != sitter]
+            deal.next_seat = [
+                active[(active.index(s) + 1) % len(active)] if s != sitter else -1 for s in range(players)
+            ]
+            deal.order = [
+                [active[(active.index(s) + k) % len(active)] for k in range(len(active))] if s != sitter else []
+                for s in range(players)
+            ]
+            deal.playing = len(active)
+        else:
+            deal.next_seat = rules.next_seat
+            deal.order = rules.order
+            deal.playing = players
+        deal.gained = (-1, -1, -1)
+        deal.forfeits = []
+        deal.forfeit_trick = -1
+        deal.revokes = []
+        deal.forfeited = [[] for _ in range(players)]
+        deal.last_gain = (-1, 0)
+        deal.claimed = -1
         deal.leader = leader if leader is not None else (dealer + rules.first_leader_step) % players
         deal.trick_no = 0
         deal.plays = []
@@ -317,6 +372,9 @@ class Deal:
         other.plays = list(self.plays)
         other.declared = list(self.declared)
         other.to_draw = list(self.to_draw)
+        other.forfeits = list(self.forfeits)
+        other.revokes = list(self.revokes)
+        other.forfeited = [list(f) for f in self.forfeited]
         return other
 
     # --- what the state shows ---------------------------------------------------------------------------------
@@ -339,7 +397,7 @@ class Deal:
     @property
     def finished(self) -> bool:
         """Every trick of the hand has been played, or a seat has reached the hand's target."""
-        return (self.trick_no >= self.rules.total_tricks or self.out >= 0) and not self.plays
+        return (self.trick_no >= self.rules.total_tricks or self.out >= 0 or self.claimed >= 0) and not self.plays
 
     def scores(self) -> list[int]:
         """The running scores by scorer: each seat, or each side where partners keep a joint score."""
@@ -414,13 +472,15 @@ class Deal:
         self.winner = -1
         self.blanche_card[seat] = -1
         plays = self.plays
-        expected = rules.next_seat[plays[-1][0]] if plays else self.leader
+        expected = self.next_seat[plays[-1][0]] if plays else self.leader
         if seat != expected:
             breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
         if self.trick_no >= rules.total_tricks:
             breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
         elif self.out >= 0:
             breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
+        elif self.claimed >= 0:
+            breaches.append(("BZ208", "hand_over_claimed", (self.claimed, self.trick_no)))
         if self.must_lead and not plays:
             if seat == self.leader and card not in self.must_lead:
                 breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
@@ -440,7 +500,11 @@ class Deal:
                         # suit is held.
                         same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
                         code, key, args = "BZ203", "must_follow", (tuple(same), led)
-                    breaches.append((code, key, (seat, card, *args)))
+                    if seat in self.forfeits and self.forfeit_trick == self.trick_no + 1 and rules.forfeit:
+                        # The seat says it forfeits what this play won (002:L13): settled by the forfeit, not a breach.
+                        self.revokes.append((seat, (code, key, (seat, card, *args))))
+                    else:
+                        breaches.append((code, key, (seat, card, *args)))
             self._take(seat, card)
         plays.append((seat, card))
         if (
@@ -451,7 +515,7 @@ class Deal:
             and phase in rules.seven_played_phases
         ):
             self._score(seat, "seven_played", (card,), rules.seven_played)
-        if len(plays) == rules.players:
+        if len(plays) == self.playing:
             self._finish_trick(phase)
 
     def _finish_trick(self, phase: int) -> None:
@@ -460,6 +524,7 @@ class Deal:
         cards = [c for _, c in plays]
         winner, winning_card = plays[trick_winner(cards, self.trump)]
         trick_leader = plays[0][0]
+        gained_before = self.score[winner]
         self.trick_no += 1
         self.won[winner].extend(cards)
         self.tricks_won[winner] += 1
@@ -484,6 +549,7 @@ class Deal:
                     self._score(side[0], "last_trick", (), share)
             else:
                 self._score(winner, "last_trick", (), rules.last_trick_points)
+        self.last_gain = (winner, self.score[winner] - gained_before)
         self.plays = []
         self.leader = winner
         self.winner = winner
@@ -491,7 +557,7 @@ class Deal:
         self.declared = []
         if phase == 1:
             self.window_open = True
-            self.to_draw = list(rules.order[winner if rules.winner_draws_first else trick_leader])
+            self.to_draw = list(self.order[winner if rules.winner_draws_first else trick_leader])
         elif 2 in rules.declare_phases and not rules.declare_until_draw:
             # Where declaring goes on with the last tricks (sixty-six, RULES.md §2.k rule 8), the winner may declare
             # before he leads again.
@@ -627,7 +693,9 @@ class Deal:
         held = self.held[seat]
         show = False
         turnup = self.turnup
-        if not self._is_exchange_card(card):
+        if not rules.exchange_exists:
+            breaches.append(("BZ309", "exchange_not_in_game", (self.playing,)))
+        elif not self._is_exchange_card(card):
             breaches.append(("BZ309", "exchange_not_seven", (card,)))
         elif turnup < 0 or not self.turnup_waiting:
             breaches.append(("BZ309", "exchange_no_turnup", ()))
@@ -651,12 +719,13 @@ class Deal:
             self._take(seat, card)
             held[turnup] += 1
             self.turnup = card
+            self.gained = (seat, turnup, self.trick_no)
         self.exchanged = True
         self._score(seat, "seven_exchange", (card,), awarded)
 
     def legal_exchanges(self) -> list[tuple[int, int]]:
         """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
-        if self.trump < 0 or self.turnup < 0 or not self.turnup_waiting:
+        if self.trump < 0 or self.turnup < 0 or not self.turnup_waiting or not self.rules.exchange_exists:
             return []
         seven = self.trump * 8 + self.rules.exchange_rank
         found = []
@@ -706,16 +775,30 @@ class Deal:
         """Choose the physical cards for a declaration, one assignment per (seat, cards) part (two parts for a
         declaration formed with the partner's cards): the first legal choice, preferring tabled cards."""
         per_part = []
+        gained_problem: Breach | None = None
         for seat, cards in parts:
-            options = choose_instances(cards, self.hand(seat), self.tables[seat])
+            hand = self.hand(seat)
+            options = choose_instances(cards, hand, self.tables[seat])
             if not options:
                 held = self.held[seat]
                 missing = Counter(cards)
                 for card in list(missing):
                     missing[card] -= held[card]
                 return None, ("BZ303", "meld_not_held", (spec.kind, _by_display(missing.elements()), seat))
+            gainer, gained, trick = self.gained
+            if gainer == seat and trick == self.trick_no and gained in cards and self.rules.gained_waits:
+                # The card the exchange just gained is not declared after this trick ("the card exchanged not being
+                # used in such declaration", [EW] iii): another copy of it may be.
+                hand[gained] -= 1
+                without = choose_instances(cards, hand, self.tables[seat])
+                if without:
+                    options = without
+                elif gained_problem is None:
+                    gained_problem = ("BZ315", "gained_declared", (seat, gained, spec.kind, trick))
             per_part.append(options)
         choices = [list(c) for c in itertools.product(*per_part)]
+        if gained_problem is not None:
+            return choices[0], gained_problem
         if not check_reuse:
             return choices[0], None
         rules = self.rules
@@ -837,7 +920,8 @@ class Deal:
                     u for (owner, _), a in zip(parts, assignments, strict=True) for u in self._lay_out(owner, a)
                 )
         # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
-        nth = self.declared_kinds[seat][spec.kind] + 1
+        counted = spec.counts_as or spec.kind  # (a kind may share another's progression, 004:L155)
+        nth = self.declared_kinds[seat][counted] + 1
         value = spec.points_for(nth, rules.repeat_rule)
         fixing, suit = self._fixing(everything)
         if spec in fixing and suit >= 0:
@@ -848,7 +932,7 @@ class Deal:
             breaches.append(("BZ305", "meld_points", (spec.kind, points, value, nth)))
         for owner, _ in parts:
             mark_scored(self.tables[owner], uids, spec, self.trick_no)
-        self.declared_kinds[seat][spec.kind] += 1
+        self.declared_kinds[seat][counted] += 1
         self.declared.append(everything)
         self._score(seat, spec.kind, everything, value)
         if rules.lead_from:
@@ -1073,13 +1157,14 @@ class Deal:
             self.breaches.append(("BZ507", "out_unstated", (self.out, rules.hand_target, self.trick_no)))
         brisque = rules.brisque
         count_brisques = True
+        counted_won = self._counted_won()
         if rules.brisques_conditional and rules.game_scoring is not None:
             won = [0] * len(rules.scorers)  # by seat, or by side where partners score jointly
-            for seat, cards in enumerate(self.won):
+            for seat, cards in enumerate(counted_won):
                 won[rules.scorer[seat]] += sum(brisque[c] for c in cards) * rules.brisque_points
             count_brisques = brisques_counted(self.scores(), won, rules.game_scoring.rubicon)
         values = rules.values(self.trump)
-        for seat, cards in enumerate(self.won):
+        for seat, cards in enumerate(counted_won):
             brisques = tuple(c for c in cards if brisque[c])
             points = len(brisques) * rules.brisque_points if count_brisques else 0
             self.score[seat] += points
@@ -1088,6 +1173,103 @@ class Deal:
             if rules.points_at_end:
                 counted = tuple(c for c in cards if values[c])
                 self._score(seat, "card_points", counted, sum(values[c] for c in counted))
+
+    def _counted_won(self) -> list[list[int]]:
+        """The cards of each seat's won tricks that count at the end of the hand: all but those it forfeited."""
+        if not any(self.forfeited):
+            return self.won
+        counted = []
+        for seat, cards in enumerate(self.won):
+            left = Counter(self.forfeited[seat])
+            kept = []
+            for card in cards:
+                if left[card]:
+                    left[card] -= 1
+                else:
+                    kept.append(card)
+            counted.append(kept)
+        return counted
+
+    def _end_points(self, seat: int) -> int:
+        """What the cards a seat has won so far will add at the end of the hand (brisques, card points counted then)."""
+        rules = self.rules
+        cards = self._counted_won()[seat]
+        points = sum(rules.brisque[c] for c in cards) * rules.brisque_points
+        if rules.points_at_end:
+            values = rules.values(self.trump)
+            points += sum(values[c] for c in cards)
+        return points
+
+    # --- conduct: a claim of the game, a forfeit --------------------------------------------------------------
+
+    def claim_game(self, seat: int, banked: int = 0) -> bool | None:
+        """``N claims game``: ``seat`` says he has reached the game's target (RULES.md §2.c rule 18). ``banked`` is
+        what his scorer has from the earlier hands. Returns whether the claim is right (None when the profile has
+        no claim: a breach).
+
+        Not while the stock lies on the table (002:L16, ``stock_out``), or only once the hand is played out
+        (004:L63, L333, ``hand_end``). Right when his total, counting what the cards he has won will add at the end
+        of the hand, reaches the target: the game is his and the hand ends. A false claim costs what the profile
+        says (``false_claim``; 002:L16: he "теряет право на этот приз", which the game applies)."""
+        rules = self.rules
+        if rules.claim == "none" or rules.target is None:
+            self.breaches.append(("BZ316", "no_claim_rule", ()))
+            return None
+        if self.plays:
+            self.breaches.append(("BZ316", "claim_mid_trick", (seat,)))
+        elif rules.claim == "stock_out" and self.phase == 1:
+            self.breaches.append(("BZ316", "claim_stock_on_table", (seat, self.stock_count)))
+        elif rules.claim == "hand_end" and self.trick_no < rules.total_tricks:
+            self.breaches.append(("BZ316", "claim_before_hand_end", (seat, self.trick_no, rules.total_tricks)))
+        if self.claimed >= 0:
+            self.breaches.append(("BZ316", "claimed_already", (self.claimed,)))
+            return None
+        scorer = rules.scorer[seat]
+        total = banked + self.scores()[scorer] + sum(self._end_points(s) for s in rules.mates[seat])
+        right = total >= rules.target
+        if right:
+            self.claimed = seat
+            self.to_draw = []
+            self.window_open = False
+        self.events.append((seat, "claim_game" if right else "false_claim", (), 0))
+        return right
+
+    def will_forfeit(self, seat: int) -> None:
+        """The record says, after the next trick, that ``seat`` forfeits what an illegal play of it won (002:L13):
+        the obligations he breaks in that trick are the forfeit's to settle (:meth:`forfeit`), not breaches."""
+        if self.forfeit_trick != self.trick_no + 1:
+            self.forfeits = []
+            self.revokes = []
+        self.forfeit_trick = self.trick_no + 1
+        self.forfeits.append(seat)
+
+    def forfeit(self, seat: int, points: int | None = None) -> None:
+        """``N forfeits = P``: the points ``seat`` won by an illegal play of the trick just played are not his, and
+        the earlier tricks stand ("он не имеет права приписывать себе очки, доставшиеся ему незаконно, но прежние
+        взятки сохраняют свою силу", 002:L13). What the trick scored him as it was won is taken off now, and its
+        cards count nothing for him at the end of the hand (brisques, card points counted then); ``points`` is
+        checked against the two together."""
+        rules = self.rules
+        if not rules.forfeit:
+            self.breaches.append(("BZ317", "no_forfeit_rule", ()))
+            return
+        illegal = [breach for who, breach in self.revokes if who == seat] if self.forfeit_trick == self.trick_no else []
+        if not illegal or self.plays:
+            self.breaches.append(("BZ317", "nothing_to_forfeit", (seat, self.trick_no)))
+            return
+        winner, gained = self.last_gain
+        now = gained if winner == seat else 0
+        later = 0
+        cards: tuple[int, ...] = ()
+        if winner == seat and self.trick_no:
+            cards = tuple(self.won[seat][-self.playing :])
+            later = self._end_points(seat)
+            self.forfeited[seat].extend(cards)
+            later -= self._end_points(seat)
+        if points is not None and points != now + later:
+            self.breaches.append(("BZ317", "forfeit_points", (seat, now + later, points, self.trick_no)))
+        self.forfeits = [s for s in self.forfeits if s != seat]
+        self._score(seat, "forfeit", cards, -now)
 
     def game_points(self) -> list[int]:
         """What a finished hand scores toward the game under the profile's ``game_points`` table, per seat (empty

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from ..profile import GameScoring
 from .compiled import Rules
+from .melds import Breach
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
     _K = TypeVar("_K")
 
-__all__ = ["brisques_counted", "decide", "game_score", "game_winner", "next_dealer"]
+__all__ = ["brisques_counted", "decide", "game_score", "game_winner", "next_dealer", "redeal_problem"]
 
 
 def brisques_counted(scores: Sequence[int], brisques: Sequence[int], rubicon: int) -> bool:
@@ -65,9 +66,12 @@ def game_score(rules: GameScoring, scores: Mapping[_K, int]) -> dict[_K, int]:
     return result
 
 
-def next_dealer(rules: Rules, dealer: int, won: Sequence[int]) -> int:
+def next_dealer(rules: Rules, dealer: int, won: Sequence[int], redealt: bool = False) -> int:
     """The next hand's dealer after ``dealer``'s hand, which scored ``won`` game points per seat: the winner or the
-    loser of that hand where the profile's ``next_dealer`` says so (RULES.md §2.k rule 4), else the next seat."""
+    loser of that hand where the profile's ``next_dealer`` says so (RULES.md §2.k rule 4), else the next seat. A
+    misdeal is dealt again by the same dealer (002:L18 "нуждается в пересдаче"; who redeals is inferred)."""
+    if redealt:
+        return dealer
     winners = [seat for seat, points in enumerate(won) if points]
     following = rules.next_seat[dealer]
     if rules.next_dealer == "alternate" or len(winners) != 1:
@@ -75,18 +79,39 @@ def next_dealer(rules: Rules, dealer: int, won: Sequence[int]) -> int:
     return winners[0] if rules.next_dealer == "winner" else rules.next_seat[winners[0]]
 
 
-def decide(rules: Rules, totals: Sequence[int], trick_winners: Sequence[int]) -> int:
+def redeal_problem(rules: Rules, tricks: int) -> Breach | None:
+    """Why a deal may not be declared a misdeal and dealt again (``redeal``): the profile has no such rule, or play
+    has begun (002:L18 "Неправильная сдача нуждается в пересдаче": the deal, not a hand played on it)."""
+    if not rules.redeal:
+        return ("BZ111", "no_redeal_rule", ())
+    if tricks:
+        return ("BZ111", "redeal_after_play", (tricks,))
+    return None
+
+
+def decide(
+    rules: Rules,
+    totals: Sequence[int],
+    trick_winners: Sequence[int],
+    claimed: int = -1,
+    barred: Sequence[int] = (),
+) -> int:
     """The scorer who has won a game played to a target, after a hand whose tricks ``trick_winners`` won (a seat
     each, -1 for a trick without a winner); -1 while nobody has reached the target.
 
     When several reach it in one hand the tie rule decides: the winner of the hand's last trick (the trick the
     last-trick bonus goes to); when a third player (or side) took it, of those over the target the one who won a
     trick last (001:L7, RULES.md §2.b rule 19). Otherwise, and by the other rule, the higher total.
+
+    ``claimed``: the scorer who has rightly claimed the game, whose it is (002:L16); ``barred``: the scorers a false
+    claim has cost the right to this game's prize (002:L16 "теряет право на этот приз"), who cannot win it.
     """
     target = rules.target
     if target is None:
         return -1
-    over = [scorer for scorer, total in enumerate(totals) if total >= target]
+    if claimed >= 0:
+        return claimed
+    over = [scorer for scorer, total in enumerate(totals) if total >= target and scorer not in barred]
     if not over:
         return -1
     if len(over) == 1:
