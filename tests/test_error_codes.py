@@ -221,11 +221,11 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ111": ([("dealer: N\n", "dealer: N\nredeal  { classic has no redeal }\n")], "redeal"),
     "BZ315": ([], "N"),
     "BZ316": (
-        [("trick 2: N AD, S KC -> N\n", "N claims game  { the stock on the table }\ntrick 2: N AD, S KC -> N\n")],
+        [("trick 3: N 10S, S 8C -> N\n", "N claims game  { the stock on the table }\ntrick 3: N 10S, S 8C -> N\n")],
         "N",
     ),
     "BZ317": (
-        [("trick 2: N AD, S KC -> N\n", "N forfeits  { no illegal play in trick 1 }\ntrick 2: N AD, S KC -> N\n")],
+        [("trick 2: S 7C, N JC -> N\n", "N forfeits  { no illegal play in trick 1 }\ntrick 2: S 7C, N JC -> N\n")],
         "N",
     ),
 }
