@@ -504,7 +504,8 @@ def phase_2_plays(w: Walk) -> Iterator[Mutant]:
             lead, follow = trick.plays
             hand = sorted(dw.before_play[id(follow)].seats[follow.seat].held(), key=lambda c: c.sort_key)
             led = lead.card
-            same = [c for c in hand if c.suit == led.suit]
+            # (the wild card follows no suit: its suit field is a placeholder, RULES.md §2.l rule 10, 004:L157)
+            same = [c for c in hand if c.suit == led.suit and not c.is_wild]
             choices: list[tuple[str, str, Card | None, str]] = []
             if same:
                 other = [c for c in hand if c.suit != led.suit]
