@@ -15,7 +15,6 @@ from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
 from .profile import RuleProfile
-from .reader import read_record
 from .record import Deal, Record
 from .replay import ReplayResult, replay_record
 
@@ -35,6 +34,7 @@ __all__ = [
     "decode",
     "print_diagnostics",
     "read_text",
+    "recovered_lines",
     "unknown_lines",
     "validate_file",
     "validate_files",
@@ -58,7 +58,7 @@ class _Inference:
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
 
-        return infer_deal(deal, profile, options, dealer, analyse=self.analyse)
+        return infer_deal(deal, profile, options, dealer, analyse=self.analyse, lenient=deal.repaired)
 
 
 def check_record(record: Record, analyse: bool = False, views: bool = True) -> ReplayResult:
@@ -70,13 +70,34 @@ def check_record(record: Record, analyse: bool = False, views: bool = True) -> R
 
 def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
+    from .reader import read_record_recovering
+
     try:
-        record = read_record(text, path)
+        record, diagnostics, recovered = read_record_recovering(text, path)
     except NotationError as exc:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
         return result
-    return check_record(record, analyse, views)
+    if not recovered:
+        if diagnostics:  # structure errors: reported as read, not replayed
+            result = ReplayResult(path, text)
+            result.diagnostics.extend(diagnostics)
+            return result
+        return check_record(record, analyse, views)
+    # A text with syntax errors: every one reported, and the record read on past them and replayed, so that the
+    # problems after a typo are reported in the same run. When the record read on has structure errors, they may
+    # follow from a line read otherwise: nothing is replayed, and only the syntax errors are reported.
+    if any(d.code not in ("BZ001", "BZ003") for d in diagnostics):
+        failed = ReplayResult(path, text)
+        failed.diagnostics.extend(d for d in diagnostics if d.code in ("BZ001", "BZ003"))
+        failed.recovered = recovered
+        return failed
+    result = check_record(record, analyse, views)
+    result.text = text
+    result.recovered = recovered
+    result.diagnostics[:0] = diagnostics
+    result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span is not None else (0, 0))
+    return result
 
 
 class NotText(Exception):
@@ -155,6 +176,28 @@ def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:
                     cards = " ".join(str(c) for c in sorted(hand["certain"].elements(), key=lambda c: c.sort_key))
                     lines.append(f"    dealt   {seat}: {cards or 'nothing'} certain of {hand['slots']} unknown")
     return lines
+
+
+_HOW = {
+    "unknown card": "the word that is not a card read as an unknown card",
+    "comma": "a missing comma supplied",
+    "word left out": "the unexpected word left out",
+    "unknown trick": "the trick read with every card unknown",
+    "skipped": "skipped",
+}
+
+
+def recovered_lines(result: ReplayResult) -> list[str]:
+    """How a record with syntax errors was read on past each line that does not read (what ``validate`` says under
+    a file's status line): nothing that follows only from such a line is reported."""
+    if not result.recovered:
+        return []
+    how = "; ".join(f"line {r.line}: {_HOW.get(r.how, r.how)}" for r in result.recovered)
+    if result.games:
+        after = "the rest was replayed, and nothing that follows only from these lines is reported"
+    else:
+        after = "the record read on has structure errors, so it was not replayed"
+    return [f"  read on past {len(result.recovered)} line(s) that do not read ({how}); {after}"]
 
 
 def print_diagnostics(result: ReplayResult, stream: Any) -> None:
@@ -253,7 +296,8 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
     """The report of one replayed part of a file that starts at line ``first_line``."""
     stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
     errors = [d.to_json() for d in result.diagnostics]
-    return _Part(stderr, errors, unknown_lines(result, listing), len(result.games), result.valid, size)
+    notes = recovered_lines(result) + unknown_lines(result, listing)
+    return _Part(stderr, errors, notes, len(result.games), result.valid, size)
 
 
 def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:

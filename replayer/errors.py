@@ -189,6 +189,11 @@ CODES: dict[str, ErrorCode] = {
         "the canonical form (docs/notation.md)",
         "trick  2: N 9C, S 7H -> N",
     ),
+    "BZ006": ErrorCode(
+        "no game in the record",
+        "a record holds at least one game with a deal; an empty file or one of comments only is not a record",
+        "{ nothing but this comment }",
+    ),
     "BZ101": ErrorCode(
         "statement out of place",
         "record structure: game, headers, deal, tricks, end of deal",
@@ -210,6 +215,11 @@ CODES: dict[str, ErrorCode] = {
         "wrong dealer",
         "who deals the next hand, where the profile says it (sixty-six: the winner of the hand before)",
         "dealer: S  { deal 2 of a sixty-six game that S lost }",
+    ),
+    "BZ111": ErrorCode(
+        "game without a deal",
+        "record structure: a game holds at least one deal (its hands, or a position, and its tricks)",
+        'game "Headers only"',
     ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"

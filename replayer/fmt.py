@@ -104,12 +104,12 @@ def format_text(text: str, path: str = "<record>") -> str:
     trick, statement, comment and question; only positions may differ). If it does not, that is a bug in the
     formatter and :class:`FormatCheckError` is raised, so that a file is never rewritten into something else.
     """
-    before = read_record(text, path)  # only a record that reads (syntax and structure) is formatted
+    before = read_record(text, path, whole=False)  # only a record that reads (syntax and structure) is formatted
     if text.startswith("\ufeff"):
         text = text[1:]
     canonical = _Formatter(path, text).run(statements(text))
     try:
-        after = read_record(canonical, path)
+        after = read_record(canonical, path, whole=False)
     except NotationError as exc:
         raise FormatCheckError(
             f"{path}: the canonical form does not parse ({exc}); the record is left as it is"

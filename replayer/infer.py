@@ -115,6 +115,8 @@ class Inference:
     """Values whose possibility the analysis could not settle within its budget."""
     hands: dict[str, Any] = field(default_factory=dict)
     """For seats dealt unknown cards: {"slots": how many, "certain": Counter of cards every completion deals}."""
+    lenient: bool = False
+    """The completion lets go of stated facts that conflict (a repaired deal: see :func:`infer_deal`)."""
 
     def status(self, unknown: Unknown) -> tuple[str, list[Card]]:
         """("forced" | "open" | "chosen", the other possible values) of one unknown; "chosen" when not analysed."""
@@ -972,8 +974,15 @@ def infer_deal(
     dealer: str,
     analyse: bool = False,
     max_replays: int = 200,
+    lenient: bool = False,
 ) -> Inference:
-    """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
+    """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open.
+
+    ``lenient``: for a deal whose unknown cards were made up for lines that did not read
+    (:func:`replayer.reader.read_record_recovering`). When no completion satisfies every stated fact, the facts of
+    the smallest conflicts are let go one by one (the latest of each first) until one does; the replay then reports
+    every stated fact that completion breaks, as it would in a complete record, instead of BZ601.
+    """
     refused = unsupported(profile)
     if refused is not None:
         return Inference(None, [], failure=refused)
@@ -1001,6 +1010,11 @@ def infer_deal(
     except _GaveUp:
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
+    if found is None and lenient:
+        found = _lenient(enc, solver)
+        if found is not None:
+            inference.failure = ""
+            inference.lenient = True
     if found is None:
         if inference.failure:
             pass
@@ -1015,6 +1029,28 @@ def infer_deal(
     inference.replays = solver.replays
     inference.seconds = time.perf_counter() - started
     return inference
+
+
+def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | None:
+    """A completion that satisfies as many stated facts as the conflicts allow (see :func:`infer_deal`): the latest
+    statement of each conflict is let go until the rest hold together. Not checked by a replay: the replay that
+    follows reports what it breaks."""
+    while True:
+        model = solver.solve()
+        if model is not None:
+            return _decode(enc, model)
+        core = solver.core()
+        if not core:
+            return None
+        latest = max(
+            core,
+            key=lambda s: (
+                (enc.statements[s].span.line, enc.statements[s].span.column)
+                if enc.statements[s].span is not None
+                else (0, 0)
+            ),
+        )
+        solver.selectors.remove(latest)
 
 
 def _minimal_conflict(solver: _Solver) -> list[Statement]:

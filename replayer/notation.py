@@ -155,8 +155,8 @@ def _blank_line(text: str, line: int) -> str:
     return "\n".join(lines)
 
 
-def syntax_errors(text: str, path: str = "<record>") -> list[Diagnostic]:
-    """Lark's syntax errors of a text, each as a diagnostic (up to a limit); empty when Lark accepts it.
+def syntax_errors(text: str, path: str = "<record>", limit: int = _MAX_SYNTAX_ERRORS) -> list[Diagnostic]:
+    """Lark's syntax errors of a text, each as a diagnostic (up to ``limit``); empty when Lark accepts it.
 
     Lark reports the first error; the line it is on is then blanked and the text parsed again, for the next one.
     """
@@ -173,7 +173,7 @@ def syntax_errors(text: str, path: str = "<record>") -> list[Diagnostic]:
             if diagnostics and diagnostics[-1].span == diag.span:
                 break
             diagnostics.append(diag)
-            if len(diagnostics) >= _MAX_SYNTAX_ERRORS or diag.code == "BZ004" or diag.span is None:
+            if len(diagnostics) >= limit or diag.code == "BZ004" or diag.span is None:
                 break
             work = _blank_line(work, diag.span.line)
     return diagnostics

@@ -496,6 +496,9 @@ class Deal(_Node):
     - ``lossy``: True when a card of the deal is unknown (a :class:`~replayer.cards.CardPattern`, such as ``Q?``):
       in a hand, the stock, a play, a draw, a declaration (its cards or its partner's, ``opening`` included) or an
       exchange; or when a trick is written without its order (``ordered`` False, ``N K? / S A?``).
+    - ``repaired``: True when a line of the deal did not read and was read with unknown cards in its place, or
+      skipped (:func:`replayer.reader.read_record_recovering`): its completion does not hold the record's stated
+      facts to the cards made up there.
     """
 
     __slots__ = (
@@ -512,6 +515,7 @@ class Deal(_Node):
         "lossy",
         "number",
         "opening",
+        "repaired",
         "repeated_seat",
         "seats_named",
         "spans",
@@ -584,6 +588,7 @@ class Deal(_Node):
         self.seats_named = seats_named if seats_named is not None else set()
         self.repeated_seat = repeated_seat
         self.lossy = lossy
+        self.repaired = False
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:

@@ -301,13 +301,15 @@ class GameResult(_Result):
 class ReplayResult(_Result):
     """A replayed record and every problem found in it."""
 
-    __slots__ = ("diagnostics", "games", "path", "text")
+    __slots__ = ("diagnostics", "games", "path", "recovered", "text")
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
         self.games: list[GameResult] = []
         self.diagnostics: list[Diagnostic] = []
+        self.recovered: list[Any] = []
+        """The lines that did not read and how the record was read past them (replayer.reader.Recovered)."""
 
     @property
     def valid(self) -> bool:

@@ -53,10 +53,13 @@ def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
     lines: list[bytes] = []
     first = number = 1
     open_ = False
+    games = 0  # the comments before the first game are read with it (a part of comments only is not a record)
     for line in handle:
-        if not open_ and lines and _GAME.match(line):
-            yield first, b"".join(lines)
-            lines, first = [], number
+        if not open_ and _GAME.match(line):
+            games += 1
+            if lines and games > 1:
+                yield first, b"".join(lines)
+                lines, first = [], number
         lines.append(line)
         open_ = _open_after(line, open_)
         number += 1

@@ -28,6 +28,15 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ003": ([("trick 9: S 9S, N 10S -> N", "trick 9: S 9S, N 10X -> N")], "10X"),
     "BZ004": ([("down to 140. }\n", "down to 140. }\n{ South was lucky enough\n")], "{"),
     "BZ005": ([("trick 2: N 9C, S 7H -> N", "trick  2: N 9C, S 7H -> N")], "trick"),
+    # A record that is not one: nothing but comments, a game with no deal (issue 16).
+    "BZ006": ([(WORKED, "{ nothing but this comment }\n")], "{"),
+    "BZ111": (
+        [
+            ('game "Illustrative deal: North and South"', 'game "Headers only"'),
+            (WORKED[WORKED.index("deal 1\n") :], ""),
+        ],
+        "game",
+    ),
     "BZ101": ([("  draws N KC, S 9D\n", "  draws N KC, S 9D\ndealer: S  { after trick 1 }\n")], "dealer"),
     "BZ102": (
         [("title: Illustrative two-handed deal\n", "title: Illustrative two-handed deal\ntitle: A second title\n")],

@@ -93,7 +93,7 @@ def reader_statements(text: str) -> list[tuple[str, list[tuple[str, str, int, in
 def _outcome(text: str) -> object:
     """The Record of a text, or its diagnostics."""
     try:
-        return reader.read_record(text, "p.bzq")
+        return reader.read_record(text, "p.bzq", whole=False)  # (statements, not necessarily a whole record)
     except NotationError as exc:
         return exc.diagnostics
 
