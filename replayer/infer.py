@@ -1042,15 +1042,13 @@ def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | 
         core = solver.core()
         if not core:
             return None
-        latest = max(
-            core,
-            key=lambda s: (
-                (enc.statements[s].span.line, enc.statements[s].span.column)
-                if enc.statements[s].span is not None
-                else (0, 0)
-            ),
-        )
+        latest = max(core, key=lambda s: _position(enc.statements[s]))
         solver.selectors.remove(latest)
+
+
+def _position(statement: Statement) -> tuple[int, int]:
+    span = statement.span
+    return (span.line, span.column) if span is not None else (0, 0)
 
 
 def _minimal_conflict(solver: _Solver) -> list[Statement]:

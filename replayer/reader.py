@@ -421,9 +421,11 @@ def read_record_recovering(text: str, path: str = "<record>") -> tuple[Record, l
             raise NotationError(diagnostics)
         index = diag.span.line - 1
         line = lines[index]
-        for how, tried in _repairs(line, diag.span.column - 1, diag.code):
+        how = ""
+        for way, tried in _repairs(line, diag.span.column - 1, diag.code):
             lines[index] = tried
             if _reads_past(lines, index):
+                how = way
                 break
         else:
             tried = _unknown_trick(line) or ""

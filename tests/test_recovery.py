@@ -73,7 +73,7 @@ def test_errors_on_several_lines_are_each_reported_once() -> None:
         ("trick 10: N 8S, S 8S -> N", "trick 10: N 8S S 8S -> N"),
         ("trick 13: S 7S, N JS -> N", "trick 13: S 7S, N JS -> N N"),
     )
-    record, diagnostics, recovered = read_record_recovering(text, "r.bzq")
+    _, diagnostics, recovered = read_record_recovering(text, "r.bzq")
     assert [d.code for d in diagnostics] == ["BZ003", "BZ001", "BZ001"]
     assert [r.how for r in recovered] == ["unknown card", "comma", "word left out"]
     assert found(text) == [(d.code, d.span.line) for d in diagnostics if d.span]
