@@ -31,6 +31,7 @@ __all__ = [
     "check_path",
     "check_record",
     "check_text",
+    "check_text_record",
     "decode",
     "print_diagnostics",
     "read_text",
@@ -70,6 +71,13 @@ def check_record(record: Record, analyse: bool = False, views: bool = True) -> R
 
 def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
+    return check_text_record(text, path, analyse, views)[1]
+
+
+def check_text_record(
+    text: str, path: str = "<record>", analyse: bool = False, views: bool = True
+) -> tuple[Record | None, ReplayResult]:
+    """:func:`check_text`, with the record as read (None when the text could not be read)."""
     from .reader import read_record_recovering
 
     try:
@@ -77,13 +85,13 @@ def check_text(text: str, path: str = "<record>", analyse: bool = False, views: 
     except NotationError as exc:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
-        return result
+        return None, result
     if not recovered:
         if diagnostics:  # structure errors: reported as read, not replayed
             result = ReplayResult(path, text)
             result.diagnostics.extend(diagnostics)
-            return result
-        return check_record(record, analyse, views)
+            return record, result
+        return record, check_record(record, analyse, views)
     # A text with syntax errors: every one reported, and the record read on past them and replayed, so that the
     # problems after a typo are reported in the same run. When the record read on has structure errors, they may
     # follow from a line read otherwise: nothing is replayed, and only the syntax errors are reported.
@@ -91,13 +99,13 @@ def check_text(text: str, path: str = "<record>", analyse: bool = False, views: 
         failed = ReplayResult(path, text)
         failed.diagnostics.extend(d for d in diagnostics if d.code in ("BZ001", "BZ003"))
         failed.recovered = recovered
-        return failed
+        return record, failed
     result = check_record(record, analyse, views)
     result.text = text
     result.recovered = recovered
     result.diagnostics[:0] = diagnostics
     result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span is not None else (0, 0))
-    return result
+    return record, result
 
 
 class NotText(Exception):

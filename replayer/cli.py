@@ -315,6 +315,12 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return 1 if invalid or (args.check and changed) else 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from .lsp import main as serve
+
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     import argparse
@@ -391,6 +397,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a profile's rules: melds, scores and options")
     p.add_argument("profile", metavar="PROFILE")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser(
+        "lsp",
+        help="run the language server over stdio, for an editor (needs pip install 'bezique-replayer[editor]')",
+        description="Run the language server over stdio: an editor (VS Code, Neovim, Emacs; README says how) gets "
+        "the diagnostics of validate as you type, hovers, go to definition, formatting, code actions and the "
+        "completion of legal cards. Needs the editor extra: pip install 'bezique-replayer[editor]'.",
+    )
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 

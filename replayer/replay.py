@@ -148,15 +148,17 @@ class _Result:
 
     __slots__: tuple[str, ...] = ()
 
+    # A slot named with an underscore is the replay's working state kept for a tool (the language server), not a
+    # field of the result: left out of comparisons and of the repr.
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__ if name[0] != "_")
 
     __hash__ = None  # type: ignore[assignment]  # (mutable)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name[0] != "_")
         return f"{type(self).__name__}({fields})"
 
 
@@ -224,6 +226,8 @@ class DealResult(_Result):
     """
 
     __slots__ = (
+        "_line",
+        "_state",
         "brisques",
         "comments",
         "dealer",
@@ -270,13 +274,28 @@ class DealResult(_Result):
         self.game_points: dict[str, int] = {}
         self.trump_fixed: tuple[int, Suit] | None = None
         self.game_scores: dict[str, int] = {}
+        self._line = 0
+        """The line of the deal in the record."""
+        self._state: DealState | None = None
+        """With views: the core's state after the deal's last trick (before the end of the hand is scored)."""
 
 
 class GameResult(_Result):
     """One game as replayed: its headers, profile (as the record names it), options and players, its deals, the
     totals and the winner (None while nobody has won)."""
 
-    __slots__ = ("comments", "deals", "headers", "options", "players", "profile", "scores", "title", "winner")
+    __slots__ = (
+        "_line",
+        "comments",
+        "deals",
+        "headers",
+        "options",
+        "players",
+        "profile",
+        "scores",
+        "title",
+        "winner",
+    )
 
     def __init__(
         self,
@@ -296,6 +315,8 @@ class GameResult(_Result):
         self.scores: dict[str, int] = {}
         self.winner: str | None = None
         self.comments = comments if comments is not None else []
+        self._line = 0
+        """The line of the game in the record."""
 
 
 class ReplayResult(_Result):
@@ -417,6 +438,7 @@ class _Replayer:
             players={s: game.players.get(s, s) for s in profile.seats},
             comments=list(game.comments),
         )
+        result._line = game.span.line
         self.result.games.append(result)
         totals = [0] * len(rules.scorers)
         previous: DealResult | None = None
@@ -588,6 +610,9 @@ class _Replayer:
         for trick in deal.tricks:
             state, before = self.trick(trick, state, outcome, before)
         self.current_trick = 1000.0
+        outcome._line = deal.span.line
+        if self.views:
+            outcome._state = state.copy()
         state.finish()
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         self.breaches(state, deal.end[0].span if deal.end else last_span)
