@@ -3,12 +3,13 @@
 ``text -> record`` (the reader) ``-> completed record`` (the inference, for a deal that leaves cards unknown) ``->
 replay`` (the rules core, through :mod:`replayer.replay`). :func:`check_text` and :func:`check_record` run it; the
 commands and the lessons use them. :func:`validate_file` validates a file game by game (in the memory of one game),
-or reads it whole where the exact report needs that (:mod:`replayer.stream` says when), and spreads the games of a
+or reads it whole where the exact report needs that (:func:`read_part` says when), and spreads the games of a
 large file over processes; everything a file's validation prints is returned, so that parallel runs print in order.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -20,11 +21,12 @@ from .replay import ReplayResult, replay_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, BinaryIO
 
     from .replay import Completion
 
 __all__ = [
+    "NotStreamable",
     "NotText",
     "Outcome",
     "Progress",
@@ -33,7 +35,9 @@ __all__ = [
     "check_text",
     "check_text_record",
     "decode",
+    "game_chunks",
     "print_diagnostics",
+    "read_part",
     "read_text",
     "recovered_lines",
     "unknown_lines",
@@ -273,9 +277,8 @@ def validate_one(task: tuple[str, bool, bool]) -> Outcome:
 def validate_file(
     path: str, listing: bool, analyse: bool, pool: Any = None, progress: Progress | None = None, jobs: int = 1
 ) -> Outcome:
-    """Validate a file game by game, or read whole where that path is needed (replayer/stream.py says when);
+    """Validate a file game by game, or read whole where that path is needed (:func:`read_part` says when);
     with a pool of ``jobs`` processes, its games are spread over them."""
-    from .stream import NotStreamable
 
     try:
         return _validate_by_game(path, listing, analyse, pool, progress, jobs)
@@ -310,7 +313,6 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
 
 def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
     """Read and replay one part of a file (in a worker process when games are spread over processes)."""
-    from .stream import read_part
 
     path, first_line, data, listing, analyse = task
     result = check_record(read_part(first_line, data, path), analyse, views=False)
@@ -350,7 +352,6 @@ def _validate_by_game(
     """Validate a file game by game, in the memory of a few games; with a process pool, its games are spread over
     the processes (the report keeps their order). Raises NotStreamable (or OSError) when the file must be read
     whole: every part is read before anything is reported, so nothing is printed twice."""
-    from .stream import game_chunks
 
     with open(path, "rb") as handle:
         tasks = ((path, first, data, listing, analyse) for first, data in game_chunks(handle))
@@ -433,3 +434,84 @@ class Progress:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+# --- a file game by game ---------------------------------------------------------------------------------------
+
+# A game statement starts a part; "game score N 1, S 0" (a game's score after its deals) belongs to its game.
+_GAME_LINE = re.compile(rb"^[ \t\f]*game(?![\w])(?![ \t\f]*score(?![\w]))", re.IGNORECASE | re.MULTILINE)
+# What str.splitlines() breaks at besides "\n": the whole-file path numbers lines with it when it prints a
+# diagnostic's source line, so a part holding one of these is left to that path.
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_BLOCK = 1 << 20
+"""Bytes read from a file at a time while it is split into games (memory stays that of a block and a game)."""
+
+
+class NotStreamable(Exception):
+    """The file needs the whole-file path: bytes that are not UTF-8, a byte-order mark, line breaks other than
+    ``\\n`` and ``\\r\\n``, or a part that does not read on its own (the whole file reports it exactly)."""
+
+
+def _open_at(data: bytes, start: int, end: int, open_: bool) -> bool:
+    """Whether a comment (or question) is open at ``end``, given whether one was at ``start``: a ``{`` opens one
+    and the next ``}`` closes it, so after the last ``}`` of a stretch one is open only if a ``{`` follows."""
+    if open_:
+        close = data.find(b"}", start, end)
+        if close < 0:
+            return True
+        start = close + 1
+    return data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+
+
+def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """The file's bytes in parts that each start at a ``game`` statement (the first part: at the file's start),
+    with the line number of each part's first line. A ``game`` inside a comment that spans lines starts nothing.
+
+    The file is read a block at a time and searched for game lines whole, not line by line."""
+    buffer = b""
+    start = 0  # where the part being read starts in the buffer
+    first = 1  # the line number of that start
+    scanned = 0  # the buffer is searched up to here
+    open_ = False  # whether a comment is open at ``scanned``
+    games = 0  # the comments before the first game are read with it (a part of comments only is not a record)
+    while True:
+        block = handle.read(_BLOCK)
+        buffer += block
+        end = len(buffer) if not block else buffer.rfind(b"\n") + 1  # (whole lines only, but at the end)
+        for match in _GAME_LINE.finditer(buffer, scanned, end):
+            at = match.start()
+            open_, scanned = _open_at(buffer, scanned, at, open_), at
+            if open_:
+                continue
+            games += 1
+            if at > start and games > 1:
+                yield first, buffer[start:at]
+                first += buffer.count(b"\n", start, at)
+                start = at
+        if end > scanned:
+            open_, scanned = _open_at(buffer, scanned, end, open_), end
+        if not block:
+            yield first, buffer[start:]
+            return
+        buffer, scanned = buffer[start:], scanned - start
+        start = 0
+
+
+def read_part(first: int, data: bytes, path: str) -> Record:
+    """One part of a file as a record, its positions the file's (``first``: the line number of its first line).
+
+    Raises :class:`NotStreamable` when the whole-file path must read the file.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotStreamable(path) from None
+    text = text.replace("\r\n", "\n")
+    if (first == 1 and text.startswith("\ufeff")) or _OTHER_BREAKS.search(text):
+        raise NotStreamable(path)
+    from .reader import read_record
+
+    try:
+        return read_record(text, path, first)
+    except NotationError:
+        raise NotStreamable(path) from None

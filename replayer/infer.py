@@ -668,7 +668,7 @@ class _Encoding:
     def _same_kind(self, seat: str, spec: Any, moment: float, structure: list[list[list[tuple[_Play, int]]]]) -> None:
         """No card scores twice in one kind (re-use options ``text_with_remarriage`` and ``strict_text``); under
         the first, a king or queen may be married again once its first partner has been played."""
-        mode = str(self.options.get("reuse", "strict_text"))
+        mode = self.rules.reuse
         key = (seat, spec.kind)
         if mode != "new_card_refill":
             for before_moment, before in self.kinds.get(key, []):

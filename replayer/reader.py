@@ -55,7 +55,7 @@ from .record import (
 )
 from .regex_cache import CachedPatterns
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path

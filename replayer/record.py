@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cards import Card, CardLike, CardPattern, Suit
 from .errors import Span
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see replayer/stream.py)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
     import re
     from typing import Any
@@ -690,34 +690,42 @@ def deal_has_unknowns(deal: Deal, profile: RuleProfile) -> bool:
     """True when the deal leaves anything unknown: a card pattern, a hand, phase-1 draws, or who led a trick."""
     if any(seat not in deal.hands for seat in profile.seats):
         return True
-    if any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
+    # The reader noted whether any card is unknown (``lossy``): most deals have none, and are not searched for any.
+    patterns = deal.lossy
+    if patterns and any(isinstance(c, CardPattern) for cards in deal.hands.values() for c in cards):
         return True
     ended = False
     # Plain loops, the commonest statements first: every replay asks this of every trick.
     for index, trick in enumerate(deal.tricks):
-        if not trick.ordered:
-            return True
-        for play in trick.plays:
-            if isinstance(play.card, CardPattern):
+        if patterns:
+            if not trick.ordered:
                 return True
+            for play in trick.plays:
+                if isinstance(play.card, CardPattern):
+                    return True
         has_draws = ended
         for item in trick.items:
-            if isinstance(item, Draws):
+            kind = type(item)
+            if kind is Draws:
                 has_draws = True
-                for draw in item.draws:
-                    if isinstance(draw.card, CardPattern):
-                        return True
-            elif isinstance(item, Declare):
+                if patterns:
+                    for draw in item.draws:  # type: ignore[union-attr]
+                        if isinstance(draw.card, CardPattern):
+                            return True
+            elif kind is Declare:
                 # A carte blanche written without its cards shows what the hand already gives (RULES.md §2.e
                 # rule 9).
-                spec = profile.meld(item.kind) if item.kind is not None else None
+                declared: Declare = item  # type: ignore[assignment]
+                spec = profile.meld(declared.kind) if declared.kind is not None else None
                 whole_hand = spec is not None and spec.whole_hand
-                if not whole_hand and (not item.cards or any(isinstance(c, CardPattern) for c in item.cards)):
+                if not whole_hand and (
+                    not declared.cards or (patterns and any(isinstance(c, CardPattern) for c in declared.cards))
+                ):
                     return True
-            elif isinstance(item, Exchange):
-                if isinstance(item.card, CardPattern):
+            elif kind is Exchange:
+                if patterns and isinstance(item.card, CardPattern):  # type: ignore[union-attr]
                     return True
-            elif isinstance(item, GoesOut):
+            elif kind is GoesOut:
                 has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
         if not has_draws and index < profile.phase1_tricks and deal.stock is None:
             return True

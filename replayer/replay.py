@@ -520,8 +520,15 @@ class _Replayer:
                     deal.spans.get(name, deal.span),
                 )
                 return None
-        # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed).
-        if not self.seats_ok(deal, rules):
+        # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
+        # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
+        seats = rules.seat_index
+        named = deal.seats_named
+        if (
+            deal.repeated_seat
+            or any(seat not in seats for seat in named)
+            or any(seat not in seats for seat in deal.hands)
+        ) and not self.seats_ok(deal, rules):
             return None
         inference = None
         if self.complete is not None and dealer is not None and deal_has_unknowns(deal, profile):

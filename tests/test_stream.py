@@ -1,4 +1,4 @@
-"""Validating game by game (replayer/stream.py): the same report as the whole file, in flat memory."""
+"""Validating game by game (replayer/check.py): the same report as the whole file, in flat memory."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from conftest import DATA, GAMES
 from hypothesis import given, settings
 from test_fuzz import EXAMPLES, FUZZ, byte_edits, line_edits
 
-from replayer.check import Outcome, _validate_by_game, _validate_whole, validate_one
+from replayer.check import NotStreamable, Outcome, _validate_by_game, _validate_whole, game_chunks, validate_one
 from replayer.generate import generate_game
-from replayer.stream import NotStreamable, game_chunks
 
 MANY = "\n".join(generate_game(profile, seed) for seed, profile in enumerate(["classic", "ua2", "ru19", "ruwiki"] * 2))
 

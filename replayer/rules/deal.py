@@ -85,7 +85,7 @@ def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int
             higher = {c for c in same if c > top}
             if higher:
                 return higher, ("BZ204", "must_win", (max(higher), top))
-        return set(same), ("BZ203", "must_follow", (_by_display(same), led))
+        return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led))  # (one suit: high ranks first)
     if rule in (FOLLOW_WIN_TRUMP, FOLLOW_TRUMP) and trump >= 0:
         base = trump * 8
         trumps = [base + r for r in range(8) if held[base + r]]
@@ -99,7 +99,7 @@ def obligation(rule: int, held: Sequence[int], played: Sequence[int], trump: int
                     # beats his; the third hand "unable to follow or win by trumping" may discard anything
                     # (RULES.md §2.f rule 7, [BR9]).
                     return None, ("", "", ())
-            return set(trumps), ("BZ205", "must_trump", (led, _by_display(trumps)))
+            return set(trumps), ("BZ205", "must_trump", (led, tuple(trumps[::-1])))
     return None, ("", "", ())
 
 
@@ -434,8 +434,8 @@ class Deal:
                     if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
                         # Not following suit at all is the first fault (a revoke), even when a winning card of the
                         # suit is held.
-                        same = [led * 8 + r for r in range(8) if held[led * 8 + r]]
-                        code, key, args = "BZ203", "must_follow", (_by_display(same), led)
+                        same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
+                        code, key, args = "BZ203", "must_follow", (tuple(same), led)
                     breaches.append((code, key, (seat, card, *args)))
             self._take(seat, card)
         plays.append((seat, card))
