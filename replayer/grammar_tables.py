@@ -10,7 +10,9 @@ start. DISPATCH: the statements a line starting with a character may be, to try 
 statements that usually follow one another (a trick, its draws, the score), read with one match in their
 common shape (each statement's expression with its repetitions read no time, each region an empty group):
 the first statement, then the others (optional), each with its own expression's groups in the same order,
-their names prefixed (``t_``, ``d_``, ``s_``).
+their names prefixed (``t_``, ``d_``, ``s_``). TERMINALS: every terminal of the grammar in the order Lark's
+lexer tries them, each (its regular expression, its priority): what the Pygments lexer
+(replayer/highlight.py) colours.
 """
 
 GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
@@ -883,6 +885,70 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "game_score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "winner_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "comment_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+}
+
+TERMINALS: dict[str, tuple[str, int]] = {
+    "SIDE": ("[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])", 3),
+    "GOES_OUT": ("(?i:goes[ \x09]+out\\b)", 2),
+    "TEXT_KEY": (
+        "(?i:(title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(\\[[a-z]{2}\\])?)",
+        2,
+    ),
+    "EXCHANGES": ("(?i:exchanges?\\b)", 2),
+    "DECLARES": ("(?i:declares?\\b)", 2),
+    "BRISQUES": ("(?i:brisques\\b)", 2),
+    "PENALTY": ("(?:(?i:penalty\\b)|(?i:штраф\\b))", 2),
+    "OPTIONS": ("(?i:options?\\b)", 2),
+    "TURNUP": ("(?i:turn-?up\\b)", 2),
+    "PLAYERS": ("(?i:players\\b)", 2),
+    "PROFILE": ("(?i:profile\\b)", 2),
+    "TRICK": ("(?:(?i:взятка\\b)|(?i:trick\\b))", 2),
+    "GAME": ("(?:(?i:партия\\b)|(?i:game\\b))", 2),
+    "PASSES": ("(?i:pass(es)?\\b)", 2),
+    "TRUMP": ("(?i:trumps?\\b)", 2),
+    "DEALER": ("(?i:dealer\\b)", 2),
+    "LEADER": ("(?i:leader\\b)", 2),
+    "RESULT": ("(?i:result\\b)", 2),
+    "SCORES": ("(?i:scores\\b)", 2),
+    "TARGET": ("(?i:target\\b)", 2),
+    "WINNER": ("(?i:winner\\b)", 2),
+    "DEAL": ("(?:(?i:сдача\\b)|(?i:deal\\b))", 2),
+    "DRAWS": ("(?i:draws?\\b)", 2),
+    "SHOWS": ("(?i:shows?\\b)", 2),
+    "GUESS": ("(?i:guess\\b)", 2),
+    "SCORE": ("(?i:score\\b)", 2),
+    "STOCK": ("(?i:stock\\b)", 2),
+    "TOTAL": ("(?i:total\\b)", 2),
+    "HAND": ("(?i:hand\\b)", 2),
+    "WITH": ("(?i:with\\b)", 2),
+    "CUT": ("(?i:cut\\b)", 2),
+    "TO": ("(?i:to\\b)", 2),
+    "CARD": (
+        (
+            "(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT"
+            '987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|б'
+            'убен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\'
+            "?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))"
+        ),
+        0,
+    ),
+    "SUIT": ("(?:(?i:(пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*)|(?i:[SHDC♠♤♥♡♦♢♣♧](?!\\w)))", 0),
+    "KIND": ("[a-z]+(?:_[a-z]+)*", 0),
+    "PROFILE_NAME": ("\\d[\\w.]*-[\\w.-]*", 0),
+    "COMMENT": ("\\{(?!\\?)[^}]*\\}", 0),
+    "NAME": ("[A-Za-z][\\w.-]*", 0),
+    "_NL": ("(\x0d?\x0a[\x09 \x0c]*)+", 0),
+    "QUESTION": ("\\{\\?[^}]*\\}", 0),
+    "STRING": ('"[^"\x0a]*"', 0),
+    "TEXT": ("[^\x0a{]+", 0),
+    "__IGNORE_0": ("[\x09 \x0c]+", 0),
+    "INT": ("\\d{1,9}(?!\\d)", 0),
+    "SEAT": ("(North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])", 0),
+    "__ANON_0": ("\\->", 0),
+    "COLON": (":", 0),
+    "COMMA": (",", 0),
+    "EQUAL": ("=", 0),
+    "SLASH": ("/", 0),
 }
 
 DISPATCH: dict[str, tuple[str, ...]] = {
