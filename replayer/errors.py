@@ -221,6 +221,11 @@ CODES: dict[str, ErrorCode] = {
         "record structure: a game holds at least one deal (its hands, or a position, and its tricks)",
         'game "Headers only"',
     ),
+    "BZ112": ErrorCode(
+        "position does not hold",
+        "a book fragment's position (docs/notation.md): its hands, stock, scores and leader, all stated",
+        "table N: marriage KH QH",
+    ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
     ),

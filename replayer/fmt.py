@@ -75,6 +75,8 @@ _KEYWORDS = {
     "STOCK": "stock",
     "CUT": "cut",
     "GUESS": "guess",
+    "POSITION": "position",
+    "TABLE": "table",
     "EXCHANGES": "exchanges",
     "DECLARES": "declares",
     "SHOWS": "shows",
@@ -393,6 +395,16 @@ class _Formatter:
         values = words[1:]
         options = [f"{name.text}={value.text}" for name, value in zip(values[::2], values[1::2], strict=True)]
         return self.header(words, [", ".join(options)])
+
+    def on_position_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        """``position: trick 12, stock 9, N 120, S 80``: the trick, the stock and each score, comma-separated."""
+        parts = [f"{self.word(a)} {self.word(b)}" for a, b in zip(words[1::2], words[2::2], strict=True)]
+        return self.header(words, [", ".join(parts)])
+
+    def on_table_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        keyword, seat, meld, *cards = words
+        head = f"{self.word(keyword)} {self.seat(seat)}: {meld.text}"
+        return [" ".join([head, *(self.card(c) for c in cards)])]
 
     def on_hand_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         keyword, seat, *cards = words

@@ -15,7 +15,7 @@ lexer tries them, each (its regular expression, its priority): what the Pygments
 (replayer/highlight.py) colours.
 """
 
-GRAMMAR_SHA256 = "ae890b1bb8e8fca8a84eba82be079bed1103f4051ab8dd3dda59da1de6032aab"
+GRAMMAR_SHA256 = "eb96fe749094edee033e12d46762a9d9514ddf034a07d50c26942091563349a8"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -136,6 +136,33 @@ STATEMENTS: dict[str, str] = {
     "guess_header": (
         "(?P<GUESS>(?>(?i:guess\\b)))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d)))(?P<comment_rep>(?:[\x09 "
         "\x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "position_header": (
+        "(?P<POSITION>(?>(?i:position\\b)))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<TRICK>(?>(?:(?i:взятка\\b)|(?i:trick\\b))))["
+        "\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<STOCK>(?>(?i:stock\\b)))[\x09 \x0c]*"
+        "+(?P<INT_2>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠"
+        "♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\"
+        "+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]"
+        "*\\}))*)|(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?!(?i:stock\\b))(?P<seat_points"
+        "1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_poin"
+        "ts1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_"
+        "points_rep_2>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|"
+        "Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*"
+        "+(?>\\d{1,9}(?!\\d)))*)(?P<comment_rep_2>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)|(?P<comment_rep_3>(?:[\x09 "
+        "\x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)))(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "table_header": (
+        "(?P<TABLE>(?>(?i:table\\b)))[\x09 \x0c]*+(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!"
+        "[\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<KIND>(?>[a-z]+(?:_[a-z]+)*))[\x09 \x0c]*+(?P<CARD>(?>(?i:(?:\\*"
+        "|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ "
+        '\x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яі'
+        'їє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQ'
+        "JT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))(?P<CARD_rep>(?:[\x09 \x0c]*+(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJ"
+        'T987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чир'
+        'в|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT9'
+        "87ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))("
+        "?![\\w]))))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a["
+        "\x09 \x0c]*)+)|\\Z))"
     ),
     "deal_stmt": (
         "(?!(?i:dealer\\b))(?P<DEAL>(?>(?:(?i:сдача\\b)|(?i:deal\\b))))(?:[\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d))))?(?"
@@ -394,6 +421,26 @@ ELEMENTS: dict[str, str] = {
     "stock_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "cut_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "guess_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.seat_points_rep": (
+        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
+        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+    ),
+    "position_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.seat_points_rep_2": (
+        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
+        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+    ),
+    "position_header.comment_rep_2": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.comment_rep_3": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "table_header.CARD_rep": (
+        "[\x09 \x0c]*+(?P<CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT9"
+        '87ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік'
+        '|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHD'
+        "C♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))"
+    ),
+    "table_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "deal_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "trick_stmt.play1_question_rep": "[\x09 \x0c]*+(?P<question1_QUESTION>(?>\\{\\?[^}]*\\}))",
     "trick_stmt.play2_question_rep": "[\x09 \x0c]*+(?P<question1_QUESTION>(?>\\{\\?[^}]*\\}))",
@@ -631,6 +678,29 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("INT", "INT", False),
         ("comment_rep", "guess_header.comment_rep", True),
     ),
+    "position_header": (
+        ("POSITION", "POSITION", False),
+        ("TRICK", "TRICK", False),
+        ("INT", "INT", False),
+        ("STOCK", "STOCK", False),
+        ("INT_2", "INT", False),
+        ("seat_points_rep", "position_header.seat_points_rep", True),
+        ("comment_rep", "position_header.comment_rep", True),
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_INT", "INT", False),
+        ("seat_points_rep_2", "position_header.seat_points_rep_2", True),
+        ("comment_rep_2", "position_header.comment_rep_2", True),
+        ("comment_rep_3", "position_header.comment_rep_3", True),
+    ),
+    "table_header": (
+        ("TABLE", "TABLE", False),
+        ("SEAT", "SEAT", False),
+        ("KIND", "KIND", False),
+        ("CARD", "CARD", False),
+        ("CARD_rep", "table_header.CARD_rep", True),
+        ("comment_rep", "table_header.comment_rep", True),
+    ),
     "deal_stmt": (
         ("DEAL", "DEAL", False),
         ("INT", "INT", False),
@@ -819,6 +889,21 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "stock_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "cut_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "guess_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.seat_points_rep": (
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_INT", "INT", False),
+    ),
+    "position_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.seat_points_rep_2": (
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_INT", "INT", False),
+    ),
+    "position_header.comment_rep_2": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.comment_rep_3": (("comment1_COMMENT", "COMMENT", False),),
+    "table_header.CARD_rep": (("CARD", "CARD", False),),
+    "table_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "deal_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "trick_stmt.play1_question_rep": (("question1_QUESTION", "QUESTION", False),),
     "trick_stmt.play2_question_rep": (("question1_QUESTION", "QUESTION", False),),
@@ -897,6 +982,7 @@ TERMINALS: dict[str, tuple[str, int]] = {
     "EXCHANGES": ("(?i:exchanges?\\b)", 2),
     "DECLARES": ("(?i:declares?\\b)", 2),
     "BRISQUES": ("(?i:brisques\\b)", 2),
+    "POSITION": ("(?i:position\\b)", 2),
     "PENALTY": ("(?:(?i:penalty\\b)|(?i:штраф\\b))", 2),
     "OPTIONS": ("(?i:options?\\b)", 2),
     "TURNUP": ("(?i:turn-?up\\b)", 2),
@@ -918,6 +1004,7 @@ TERMINALS: dict[str, tuple[str, int]] = {
     "GUESS": ("(?i:guess\\b)", 2),
     "SCORE": ("(?i:score\\b)", 2),
     "STOCK": ("(?i:stock\\b)", 2),
+    "TABLE": ("(?i:table\\b)", 2),
     "TOTAL": ("(?i:total\\b)", 2),
     "HAND": ("(?i:hand\\b)", 2),
     "WITH": ("(?i:with\\b)", 2),
@@ -980,7 +1067,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "penalty_stmt",
     ),
     "O": ("options_header",),
-    "P": ("text_header", "players_header", "profile_header"),
+    "P": ("text_header", "players_header", "profile_header", "position_header"),
     "R": ("text_header", "result_stmt"),
     "S": (
         "score_stmt",
@@ -1000,6 +1087,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "target_header",
         "trump_header",
         "turnup_header",
+        "table_header",
         "unordered_trick",
         "total_stmt",
     ),
@@ -1024,7 +1112,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
     "l": ("text_header", "leader_header"),
     "n": ("text_header",),
     "o": ("options_header",),
-    "p": ("text_header", "players_header", "profile_header"),
+    "p": ("text_header", "players_header", "profile_header", "position_header"),
     "r": ("text_header", "result_stmt"),
     "s": ("score_stmt", "text_header", "stock_header"),
     "t": (
@@ -1033,6 +1121,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "target_header",
         "trump_header",
         "turnup_header",
+        "table_header",
         "unordered_trick",
         "total_stmt",
     ),

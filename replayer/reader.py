@@ -46,10 +46,12 @@ from .record import (
     Pass,
     Penalty,
     Play,
+    Position,
     Question,
     Record,
     ScoreCheck,
     SeatValue,
+    TableMeld,
     Trick,
     _made,
 )
@@ -1215,6 +1217,37 @@ class _Builder:
 
     def on_guess_header(self, key: str, tokens: list[_Tok]) -> None:
         self.number_header(tokens, "guess")
+
+    def on_position_header(self, key: str, tokens: list[_Tok]) -> None:
+        """``position: trick 12, stock 9, N 120, S 80``: where a book fragment starts."""
+        deal = self.deal_header(tokens[0])
+        words = [t for t in tokens[1:] if t[0] != "COMMENT"]
+        trick = int(words[1][1])
+        stock = None
+        rest = words[2:]
+        if rest and rest[0][0] == "STOCK":
+            stock, rest = int(rest[1][1]), rest[2:]
+        scores = [
+            SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
+            for seat, value in zip(rest[::2], rest[1::2], strict=True)
+        ]
+        if deal is not None:
+            deal.position = Position(trick, stock, scores, self.span(tokens[0]))
+        self.attach(self.comments(tokens))
+
+    def on_table_header(self, key: str, tokens: list[_Tok]) -> None:
+        """``table N: royal_marriage KC QC``: a fragment's meld declared before its position, lying on the table
+        (one line per meld, so that a seat's table may be written over several lines)."""
+        span = self.span(tokens[0])
+        deal = self.ensure_deal(span)
+        cards = [self.card(t[1], self.span(t)) for t in tokens[3:] if t[0] == "CARD"]
+        if deal.tricks:
+            self.error("BZ101", "the table header belongs before the deal's first trick", span)
+        else:
+            deal.spans.setdefault("table", _made(span))
+            meld = TableMeld(self.seat(tokens[1][1]), tokens[2][1], [c for c in cards if c is not None], span)
+            deal.table.append(meld)
+        self.attach(self.comments(tokens))
 
     def number_header(self, tokens: list[_Tok], name: str) -> None:
         """``cut: 24``, ``guess: 20``: a number stated for the deal (the six-pack deal bonuses)."""

@@ -34,10 +34,12 @@ __all__ = [
     "Pass",
     "Penalty",
     "Play",
+    "Position",
     "Question",
     "Record",
     "ScoreCheck",
     "SeatValue",
+    "TableMeld",
     "Trick",
     "deal_has_unknowns",
 ]
@@ -445,6 +447,37 @@ class ScoreCheck(_Node):
 Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass
 
 
+class Position(_Node):
+    """``position: trick 12, stock 9, N 120, S 80``: a book fragment starts here (docs/notation.md). ``trick``: the
+    trick played next; ``stock``: the cards left to draw, the turn-up included (None: not stated); ``scores``: the
+    running scores at that moment."""
+
+    __slots__ = ("_span", "scores", "stock", "trick")
+    __match_args__ = ("trick", "stock", "scores", "span")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, trick: int, stock: int | None, scores: list[SeatValue], span: Where) -> None:
+        self.trick = trick
+        self.stock = stock
+        self.scores = scores
+        self._span = span
+
+
+class TableMeld(_Node):
+    """``table N: royal_marriage KC QC``: in a fragment, a meld declared before its position, its cards lying face
+    up on the seat's table (they are part of the seat's hand, and the re-use rules know what they were scored in)."""
+
+    __slots__ = ("_span", "cards", "kind", "seat")
+    __match_args__ = ("seat", "kind", "cards", "span")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, kind: str, cards: list[CardLike], span: Where) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.cards = cards
+        self._span = span
+
+
 class Trick(_Node):
     """A trick and what follows it until the next trick. ``ordered`` is False when the record gives the trick's
     cards without saying who led (``N K? / S A?``)."""
@@ -481,7 +514,8 @@ class Deal(_Node):
     ``cut``: how many cards the dealer lifted off the pack (the six-pack deal bonus, RULES.md §2.h rule 3), ``guess``
     the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
     rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
-    statements after the last trick.
+    statements after the last trick; ``position`` and ``table``: where a book fragment starts (None and empty for a
+    whole deal).
 
     What the reader (replayer/reader.py) notes while it builds the deal, so that nothing needs to walk the deal
     again to know it (a deal made otherwise keeps the defaults, as if nothing were noted; a copy keeps them as they
@@ -515,11 +549,13 @@ class Deal(_Node):
         "lossy",
         "number",
         "opening",
+        "position",
         "repaired",
         "repeated_seat",
         "seats_named",
         "spans",
         "stock",
+        "table",
         "tricks",
         "trump",
         "turnup",
@@ -542,6 +578,8 @@ class Deal(_Node):
         "comments",
         "tricks",
         "end",
+        "position",
+        "table",
     )
     span: Span = _Span()  # type: ignore[assignment]
 
@@ -567,6 +605,8 @@ class Deal(_Node):
         seats_named: set[str] | None = None,
         repeated_seat: bool = False,
         lossy: bool = False,
+        position: Position | None = None,
+        table: list[TableMeld] | None = None,
     ) -> None:
         self.number = number
         self._span = span
@@ -589,6 +629,8 @@ class Deal(_Node):
         self.repeated_seat = repeated_seat
         self.lossy = lossy
         self.repaired = False
+        self.position = position
+        self.table = table if table is not None else []
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:

@@ -14,6 +14,7 @@ for none. A deal that leaves cards unknown is completed first by a :class:`Compl
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 
@@ -34,6 +35,7 @@ from .record import (
     Pass,
     Penalty,
     Play,
+    Position,
     Question,
     Record,
     ScoreCheck,
@@ -530,8 +532,19 @@ class _Replayer:
             or any(seat not in seats for seat in deal.hands)
         ) and not self.seats_ok(deal, rules):
             return None
+        position = deal.position
+        if position is not None and deal.lossy:
+            if deal.repaired:  # (the unknown cards are those of a line that did not read, already reported)
+                return None
+            self.report(
+                "BZ112",
+                "a fragment's position states every card (hands, table, plays and draws): the inference completes "
+                "only whole deals",
+                position.span,
+            )
+            return None
         inference = None
-        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, profile):
+        if self.complete is not None and dealer is not None and position is None and deal_has_unknowns(deal, profile):
             why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(
@@ -564,25 +577,52 @@ class _Replayer:
         missing = []
         if dealer is None:
             missing.append("dealer (or leader)")
-        if profile.turnup and deal.turnup is None:
+        if profile.turnup and deal.turnup is None and position is None:
             missing.append("turnup")
         for seat in profile.seats:
             if seat not in deal.hands:
                 missing.append(f"hand {seat}")
+        if position is not None:
+            missing.extend(self.position_missing(deal, position, rules))
+        elif deal.table:
+            self.report("BZ112", "a table header belongs to a fragment: state its position first", deal.spans["table"])
+            return None
         if missing:
             self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
             return None
         assert dealer is not None
         seat_index = rules.seat_index
+        hands = [[c.index for c in deal.hands[seat]] for seat in rules.seats]
+        tabled = [Counter[int]() for _ in rules.seats]
+        if position is not None:
+            # A card on the table is in its seat's hand; one card may lie in several melds (a king of a marriage
+            # and of four kings), so a seat's table holds the most copies of each card that one meld names.
+            for meld in deal.table:
+                if meld.seat in seat_index:
+                    tabled[seat_index[meld.seat]] |= Counter(_known(c).index for c in meld.cards)
+            for index, on_table in enumerate(tabled):
+                hands[index] += on_table.elements()
         state = DealState.start(
             rules,
             seat_index[dealer],
             SUITS.index(deal.trump) if deal.trump is not None else -1,
             deal.turnup.index if deal.turnup is not None else -1,
-            [[c.index for c in deal.hands[seat]] for seat in rules.seats],
-            [c.index for c in stock] if stock is not None else None,
+            hands,
+            [c.index for c in stock] if stock is not None and position is None else None,
             seat_index[deal.leader] if deal.leader is not None else None,
+            DealState.position_hand_size(rules, position.trick) if position is not None else None,
         )
+        if position is not None:
+            state.resume(
+                position.trick,
+                position.stock,
+                [(rules.scorer_named(v.seat), v.value) for v in position.scores],
+                [
+                    (seat_index[m.seat], m.kind, [_known(c).index for c in m.cards])
+                    for m in deal.table
+                    if m.seat in seat_index
+                ],
+            )
         for breach in state.breaches:
             code, key, args = breach
             span = None
@@ -592,6 +632,10 @@ class _Replayer:
                 span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
             elif key == "stock_size":
                 span = deal.spans.get("stock")
+            elif code == "BZ112" and position is not None:
+                span = deal.hand_spans.get(rules.seats[int(args[0])]) if key == "position_hand" else position.span  # type: ignore[call-overload]
+            elif code in ("BZ109", "BZ304") and deal.table:
+                span = deal.spans.get("table")
             self.report(code, explain(rules, breach), span or deal.span)
         state.breaches.clear()
         if deal.cut is not None:
@@ -620,6 +664,19 @@ class _Replayer:
         outcome._line = deal.span.line
         if self.views:
             outcome._state = state.copy()
+        if position is not None:
+            # A fragment may end before the deal does, and what was won before its position is not known: no
+            # end of the deal is counted (its result line checks the running scores).
+            outcome.scores = _scores(state)
+            for check in deal.end:
+                outcome.end_comments.extend(check.comments)
+                if check.what == "result":
+                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+                elif check.what == "brisques":
+                    self.report(
+                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
+                    )
+            return outcome
         state.finish()
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         self.breaches(state, deal.end[0].span if deal.end else last_span)
@@ -644,6 +701,30 @@ class _Replayer:
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
         return outcome
+
+    def position_missing(self, deal: Deal, position: Position, rules: Rules) -> list[str]:
+        """What a fragment's position leaves unstated (each named as the deal's missing headers are), and each
+        score written for a seat or side that is not the game's (reported)."""
+        missing = []
+        if deal.leader is None:
+            missing.append("leader")
+        if deal.trump is None and deal.turnup is None and not rules.fixing:
+            missing.append("trump")
+        if position.stock is None:
+            missing.append("the stock's count in its position")
+        stated = set()
+        for value in position.scores:
+            scorer = rules.scorer_named(value.seat)
+            if scorer < 0:
+                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+                missing.append(f"a score for {value.seat}")
+            stated.add(scorer)
+        missing.extend(f"a score for {name}" for i, name in enumerate(rules.scorers) if i not in stated)
+        for meld in deal.table:
+            if meld.seat not in rules.seat_index:
+                self.report("BZ105", f"{meld.seat} is not a seat of this game", meld.span)
+                missing.append("a table of a seat of the game")
+        return missing
 
     def seats_ok(self, deal: Deal, rules: Rules) -> bool:
         """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat

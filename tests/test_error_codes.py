@@ -37,6 +37,8 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         ],
         "game",
     ),
+    # A book fragment's table in a whole deal (issue 16).
+    "BZ112": ([("\nhand N:", "\ntable N: marriage KH QH\nhand N:")], "table"),
     "BZ101": ([("  draws N KC, S 9D\n", "  draws N KC, S 9D\ndealer: S  { after trick 1 }\n")], "dealer"),
     "BZ102": (
         [("title: Illustrative two-handed deal\n", "title: Illustrative two-handed deal\ntitle: A second title\n")],
