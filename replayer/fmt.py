@@ -306,7 +306,7 @@ class _Formatter:
             return self.card(token)
         if kind == "SUIT":
             return parse_suit(token.text).value
-        if kind == "INT":
+        if kind in ("INT", "SCORE_INT"):
             return str(int(token.text))
         if kind == "TEXT_KEY":
             return token.text.lower()

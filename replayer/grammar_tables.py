@@ -15,7 +15,7 @@ lexer tries them, each (its regular expression, its priority): what the Pygments
 (replayer/highlight.py) colours.
 """
 
-GRAMMAR_SHA256 = "eb96fe749094edee033e12d46762a9d9514ddf034a07d50c26942091563349a8"
+GRAMMAR_SHA256 = "5ae41780fc94f1de0943ad3a45e583fe7b1ab04ebc2deb6f029ac353914e3bae"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -142,14 +142,14 @@ STATEMENTS: dict[str, str] = {
         "\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<STOCK>(?>(?i:stock\\b)))[\x09 \x0c]*"
         "+(?P<INT_2>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠"
         "♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\"
-        "+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]"
-        "*\\}))*)|(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?!(?i:stock\\b))(?P<seat_points"
-        "1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_poin"
-        "ts1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_"
-        "points_rep_2>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|"
-        "Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*"
-        "+(?>\\d{1,9}(?!\\d)))*)(?P<comment_rep_2>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)|(?P<comment_rep_3>(?:[\x09 "
-        "\x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)))(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^"
+        "}]*\\}))*)|(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?!(?i:stock\\b))(?P<seat_poin"
+        "ts1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_po"
+        "ints1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d))"
+        ")(?P<seat_points_rep_2>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|"
+        "East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))["
+        "\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*)(?P<comment_rep_2>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)|(?P<comment_re"
+        "p_3>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)))(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "table_header": (
         "(?P<TABLE>(?>(?i:table\\b)))[\x09 \x0c]*+(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!"
@@ -320,58 +320,59 @@ STATEMENTS: dict[str, str] = {
     "score_stmt": (
         "(?P<SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:No"
         "rth|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NS"
-        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
+        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧"
+        "]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "brisques_stmt": (
         "(?P<BRISQUES>(?>(?i:brisques\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?"
         ">(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>"
-        "(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,("
-        "?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|"
-        "Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])"
-        ")))[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+"
-        "(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])"
-        ")|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:["
-        "\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 "
+        "\x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|"
+        "Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠"
+        "♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])"
+        "(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?"
+        "P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|"
+        "\\Z))"
     ),
     "result_stmt": (
         "(?P<RESULT>(?>(?i:result\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:"
         "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>["
-        "NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]"
+        "*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север"
+        "|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢"
+        "♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "total_stmt": (
         "(?P<TOTAL>(?>(?i:total\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:No"
         "rth|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NS"
-        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
+        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧"
+        "]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "game_score_stmt": (
         "(?P<GAME>(?>(?:(?i:партия\\b)|(?i:game\\b))))[\x09 \x0c]*+(?P<SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW"
         "]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!"
         "[\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<sea"
-        "t_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<sea"
-        "t_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s"
-        "eat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))("
-        "?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East"
-        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 "
-        "\x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?"
-        ":(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "t_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])"
+        ")(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c"
+        "]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\"
+        "d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:"
+        "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤"
+        "♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<"
+        "nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "winner_stmt": (
         "(?P<WINNER>(?>(?i:winner\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<SEAT>(?>(?:North|South|E"
@@ -424,13 +425,13 @@ ELEMENTS: dict[str, str] = {
     "position_header.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "position_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "position_header.seat_points_rep_2": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "position_header.comment_rep_2": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "position_header.comment_rep_3": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
@@ -502,31 +503,31 @@ ELEMENTS: dict[str, str] = {
     "score_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "score_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "brisques_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "brisques_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "result_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "result_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "total_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "total_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "game_score_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "game_score_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "winner_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
@@ -561,11 +562,11 @@ BLOCKS: dict[str, str] = {
         "]))(?![\\w]))))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)"
         "+)|\\Z)))?(?:(?P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_poin"
         "ts1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_"
-        "points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:"
-        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|Ea"
-        "st|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSE"
-        "W](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_c"
-        "omment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
+        "points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!"
+        "\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North"
+        "|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSE"
+        "W]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<s_seat_poin"
+        "ts_rep>))?(?P<s_comment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
     "draws_block": (
         "(?P<d_DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<d_seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|"
@@ -581,11 +582,11 @@ BLOCKS: dict[str, str] = {
         "))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))(?:(?"
         "P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points1_SEAT>(?>(?:"
         "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points1_SIDE>(?"
-        ">[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,("
-        "?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
-        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢"
-        "♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_comment_rep>)(?P"
-        "<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
+        ">[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 "
+        "\x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|Wes"
+        "t|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?!["
+        "\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s"
+        "_comment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
 }
 
@@ -688,7 +689,7 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("comment_rep", "position_header.comment_rep", True),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep_2", "position_header.seat_points_rep_2", True),
         ("comment_rep_2", "position_header.comment_rep_2", True),
         ("comment_rep_3", "position_header.comment_rep_3", True),
@@ -801,10 +802,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("SCORE", "SCORE", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "score_stmt.seat_points_rep", True),
         ("comment_rep", "score_stmt.comment_rep", True),
     ),
@@ -812,10 +813,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("BRISQUES", "BRISQUES", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "brisques_stmt.seat_points_rep", True),
         ("comment_rep", "brisques_stmt.comment_rep", True),
     ),
@@ -823,10 +824,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("RESULT", "RESULT", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "result_stmt.seat_points_rep", True),
         ("comment_rep", "result_stmt.comment_rep", True),
     ),
@@ -834,10 +835,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("TOTAL", "TOTAL", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "total_stmt.seat_points_rep", True),
         ("comment_rep", "total_stmt.comment_rep", True),
     ),
@@ -846,10 +847,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("SCORE", "SCORE", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "game_score_stmt.seat_points_rep", True),
         ("comment_rep", "game_score_stmt.comment_rep", True),
     ),
@@ -892,13 +893,13 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "position_header.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "position_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "position_header.seat_points_rep_2": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "position_header.comment_rep_2": (("comment1_COMMENT", "COMMENT", False),),
     "position_header.comment_rep_3": (("comment1_COMMENT", "COMMENT", False),),
@@ -941,31 +942,31 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "score_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "brisques_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "brisques_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "result_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "result_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "total_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "total_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "game_score_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "game_score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "winner_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
@@ -1029,6 +1030,7 @@ TERMINALS: dict[str, tuple[str, int]] = {
     "STRING": ('"[^"\x0a]*"', 0),
     "TEXT": ("[^\x0a{]+", 0),
     "__IGNORE_0": ("[\x09 \x0c]+", 0),
+    "SCORE_INT": ("-?\\d{1,9}(?!\\d)", 0),
     "INT": ("\\d{1,9}(?!\\d)", 0),
     "SEAT": ("(North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])", 0),
     "__ANON_0": ("\\->", 0),

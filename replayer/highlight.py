@@ -42,6 +42,7 @@ _KINDS: dict[str, Any] = {
     "SIDE": Name.Builtin,
     "SEAT": Name.Builtin,
     "INT": Number.Integer,
+    "SCORE_INT": Number.Integer,
     "STRING": String.Double,
     "KIND": Name.Function,
     "PROFILE_NAME": Name.Constant,
@@ -50,7 +51,7 @@ _KINDS: dict[str, Any] = {
 _LEFT_OUT = {"_NL", "TEXT", "TEXT_KEY", "SUIT"}
 """Read by the lexer's own rules: line breaks, a text header (its key, ``:`` and the free text after it) and a suit
 (only ``trump:`` has one, and elsewhere ``S`` is South)."""
-_FIRST = ("SIDE", "CARD", "SEAT", "INT", "STRING", "KIND", "NAME")
+_FIRST = ("SIDE", "CARD", "SEAT", "INT", "SCORE_INT", "STRING", "KIND", "NAME")
 """The terminals whose order a regular expression lexer must be told: Lark's contextual lexer only tries the
 terminals a place may hold, a regular expression lexer takes the first that matches anywhere (a seat before a name,
 which would take ``N``; a side before a seat, which would stop at ``+``)."""

@@ -32,6 +32,7 @@ _TERMINAL_NAMES = {
     "SEAT": "a seat (N, S, E, W)",
     "CARD": "a card (e.g. QS, 10C, Q♠)",
     "INT": "a number",
+    "SCORE_INT": "a number",
     "_NL": "the end of the line",
     "COMMA": "','",
     "COLON": "':'",
@@ -110,6 +111,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             "KIND",
             "SEAT",
             "INT",
+            "SCORE_INT",
             "SUIT",
             "TEXT",
         ):

@@ -495,10 +495,10 @@ _Tok = tuple[str, str, int]
 _SEAT_POINTS = (
     "seat_points1_SEAT",
     "seat_points1_SIDE",
-    "seat_points1_INT",
+    "seat_points1_SCORE_INT",
     "seat_points2_SEAT",
     "seat_points2_SIDE",
-    "seat_points2_INT",
+    "seat_points2_SCORE_INT",
     "seat_points_rep",
     "comment_rep",
 )
@@ -555,7 +555,7 @@ _ELEMENT_GROUPS = {
     "play_rep": ("play1_question_rep", "play1_SEAT", "play1_CARD"),
     "play_rep.play1_question_rep": ("question1_QUESTION",),
     "seat_card_rep": ("seat_card1_SEAT", "seat_card1_CARD"),
-    "seat_points_rep": ("seat_points1_SEAT", "seat_points1_SIDE", "seat_points1_INT"),
+    "seat_points_rep": ("seat_points1_SEAT", "seat_points1_SIDE", "seat_points1_SCORE_INT"),
     "CARD_rep": ("CARD",),
     "partner_cards1_CARD_rep": ("CARD",),
     "comment_rep": ("comment1_COMMENT",),
@@ -1319,12 +1319,19 @@ class _Builder:
         self.attach(self.comments(tokens))
 
     def on_claim_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        trick = self.trick_item(self.span(tokens[0]))
-        if trick is not None:
+        """``S scores last_trick = 10``: an automatic score stated after its trick; before the deal's first trick,
+        the deal's own (the dealer's turned-up seven, ``N scores turnup_seven = 10``)."""
+        opening = self.trick is None and self.deal is not None and not self.deal.tricks
+        trick = None if opening else self.trick_item(self.span(tokens[0]))
+        if trick is not None or opening:
             points = self.points(tokens)
             seat = self.seat(tokens[0][1])
             item = Claim(seat, tokens[2][1], None if points is None else int(points[1]), self.span(tokens[2]))
-            self.add_item(trick, item, seat)
+            if trick is not None:
+                self.add_item(trick, item, seat)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+                self.target = item
         self.attach(self.comments(tokens))
 
     def on_out_stmt(self, key: str, tokens: list[_Tok]) -> None:

@@ -528,8 +528,9 @@ class Deal(_Node):
       hands and scores.
     - ``repeated_seat``: True when some trick names one seat twice among its plays.
     - ``lossy``: True when a card of the deal is unknown (a :class:`~replayer.cards.CardPattern`, such as ``Q?``):
-      in a hand, the stock, a play, a draw, a declaration (its cards or its partner's, ``opening`` included) or an
-      exchange; or when a trick is written without its order (``ordered`` False, ``N K? / S A?``).
+      in a hand, the stock, a fragment's table, a play, a draw, a declaration (its cards or its partner's,
+      ``opening`` included) or an exchange; or when a trick is written without its order (``ordered`` False,
+      ``N K? / S A?``).
     - ``repaired``: True when a line of the deal did not read and was read with unknown cards in its place, or
       skipped (:func:`replayer.reader.read_record_recovering`): its completion does not hold the record's stated
       facts to the cards made up there.

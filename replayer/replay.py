@@ -622,6 +622,7 @@ class _Replayer:
                     for m in deal.table
                     if m.seat in seat_index
                 ],
+                [c.index for c in stock] if stock is not None else None,
             )
         for breach in state.breaches:
             code, key, args = breach
@@ -633,7 +634,10 @@ class _Replayer:
             elif key == "stock_size":
                 span = deal.spans.get("stock")
             elif code == "BZ112" and position is not None:
-                span = deal.hand_spans.get(rules.seats[int(args[0])]) if key == "position_hand" else position.span  # type: ignore[call-overload]
+                if key == "position_hand":
+                    span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
+                else:
+                    span = deal.spans.get("stock") if key == "position_listed" else position.span
             elif code in ("BZ109", "BZ304") and deal.table:
                 span = deal.spans.get("table")
             self.report(code, explain(rules, breach), span or deal.span)

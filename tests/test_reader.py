@@ -162,7 +162,7 @@ class Reference(reader._Builder):
         return [
             SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
             for seat, value in pairwise(tokens)
-            if seat[0] in ("SEAT", "SIDE") and value[0] == "INT"
+            if seat[0] in ("SEAT", "SIDE") and value[0] == "SCORE_INT"
         ]
 
     def ref_score_stmt(self, key: str, tokens: list[Tok]) -> None:
@@ -254,7 +254,11 @@ def walked_flags(deal: Deal) -> tuple[set[str], bool, bool]:
     """A deal's ``seats_named``, ``repeated_seat`` and ``lossy``, found by walking it (as the replay would)."""
     named: set[str] = set()
     repeated = lossy = False
-    cards: list[Any] = [*(c for hand in deal.hands.values() for c in hand), *(deal.stock or [])]
+    cards: list[Any] = [
+        *(c for hand in deal.hands.values() for c in hand),
+        *(deal.stock or []),
+        *(c for meld in deal.table for c in meld.cards),
+    ]
     for item in deal.opening:
         if isinstance(item, Declare):
             cards += [*item.cards, *item.partner_cards]

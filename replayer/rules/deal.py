@@ -314,12 +314,14 @@ class Deal:
         stock: int | None,
         scores: Sequence[tuple[int, int]],
         tables: Sequence[tuple[int, str, Sequence[int]]],
+        listed: Sequence[int] | None = None,
     ) -> None:
         """Move a state just made by :meth:`start` (with the position's hands, its table cards among them, and
         ``hand_size`` :meth:`position_hand_size`) to a book fragment's position before trick ``trick`` (from 1):
         the cards left to draw (checked against the trick when stated), the running scores (scorer, points), and the
         melds lying on the tables, declared before the position (seat, kind, cards), which the re-use rules then
-        know. The dealer's turn-up seven is not scored again: the stated scores hold it."""
+        know; ``listed``: the face-down cards left, top first, when the record lists them (``stock:``). The dealer's
+        turn-up seven is not scored again: the stated scores hold it."""
         rules = self.rules
         breaches = self.breaches
         self.events.clear()
@@ -335,6 +337,13 @@ class Deal:
         if left == 0:
             self.turnup_waiting = False
         self.stock = None
+        if listed is not None:
+            if len(listed) != self.stock_left:
+                breaches.append(("BZ112", "position_listed", (len(listed), trick, self.stock_left)))
+            self.stock = list(listed)
+            for card in listed:
+                self.seen[card] += 1
+            self._conservation(self.seen, sorted(set(listed)))
         for scorer, points in scores:
             self.score[rules.scorer.index(scorer)] += points  # (a side's score is its seats' sum)
         for seat, kind, cards in tables:
@@ -794,7 +803,10 @@ class Deal:
                 problem = extends_problem(spec, merged, table)
             if problem is None:
                 return choice, None
-            if first_problem is None:
+            # A choice that takes a fresh card from the hand names the real breach (a card scored again in the same
+            # kind, BZ307) better than one that adds no card from the hand (BZ306), which is only the first choice
+            # because tabled cards are preferred.
+            if first_problem is None or (first_problem[1] == "no_new_card" and merged.from_hand):
                 first_problem = problem
         return choices[0], first_problem
 
