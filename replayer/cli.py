@@ -75,8 +75,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 1 if invalid else 0
+    if args.format == "github":
+        for outcome in outcomes:
+            for error in outcome.errors:
+                print(github_annotation(error))
     for outcome in outcomes:
-        sys.stderr.write(outcome.stderr)
+        if args.format != "github":
+            sys.stderr.write(outcome.stderr)
         if not args.quiet:
             print(outcome.stdout)
     if not args.quiet:
@@ -85,6 +90,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
             f"{f', {errors} problem(s)' if errors else ''}{f', {warnings} warning(s)' if warnings else ''}"
         )
     return 1 if invalid else 0
+
+
+def _escaped(text: str, property_value: bool = False) -> str:
+    """Text in a workflow command: GitHub reads ``%``, line breaks and, in a property, ``:`` and ``,`` as syntax."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def github_annotation(error: dict[str, object]) -> str:
+    """One diagnostic (``Diagnostic.to_json``) as a GitHub Actions workflow command, which the forge shows on the
+    file's line: ``::error file=F,line=L,col=C,title=CODE::CODE message``."""
+    level = "warning" if error["severity"] == "warning" else "error"
+    where = [f"file={_escaped(str(error['path']), True)}"]
+    if error.get("line") is not None:
+        where.append(f"line={error['line']}")
+    if error.get("column") is not None:
+        where.append(f"col={error['column']}")
+    where.append(f"title={error['code']}")
+    message = _escaped(f"{error['code']} {error['message']}")
+    return f"::{level} {','.join(where)}::{message}"
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
@@ -332,28 +357,66 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("validate", help="check records against the rules (exit 1 if any is invalid)")
+    p = sub.add_parser(
+        "validate",
+        help="check records against the rules (exit 1 if any is invalid)",
+        description=(
+            "Check records against the rules of their profiles: every play, trick winner, draw, "
+            "declaration and stated score. Each problem is printed as FILE:LINE:COL with its code and "
+            "the rule; exit 0 when every record is valid, 1 when one is not, 2 on a usage error."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
     p.add_argument("--unknowns", action="store_true", help="list every unknown card: forced, or open with its values")
     p.add_argument("-j", "--jobs", type=int, default=1, help="validate files in N processes (output in the same order)")
     p.add_argument("--summary", choices=["json"], help="print only counts: valid and invalid files, errors by code")
+    p.add_argument(
+        "--format",
+        choices=["text", "github"],
+        default="text",
+        help="github: print each problem as a GitHub Actions annotation (::error file=...,line=...,col=...::) "
+        "on stdout, for transcription projects checked by a forge's CI",
+    )
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("infer", help="complete a record's unknown cards and write the completed record")
+    p = sub.add_parser(
+        "infer",
+        help="complete a record's unknown cards and write the completed record",
+        description=(
+            "Complete a lossy record's unknown cards (??, Q?, ?S, or a hand or draws left out) with the"
+            " cards the rules and the stated scores allow, and write the completed record to NEW, each "
+            "filled card's comment saying whether it is certain or chosen. The input is never "
+            "overwritten."
+        ),
+    )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--out", required=True, metavar="NEW", help="where to write the completed record (never FILE)")
     p.add_argument("--force", action="store_true", help="overwrite NEW if it exists")
     p.set_defaults(func=cmd_infer)
 
-    p = sub.add_parser("replay", help="step through a record in the terminal, or as JSON")
+    p = sub.add_parser(
+        "replay",
+        help="step through a record in the terminal, or as JSON",
+        description=(
+            "Replay a record step by step: each trick with the hands, the table, the draws, the "
+            "declarations and the running scores, in the terminal, or as JSON (--json) for other tools."
+        ),
+    )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the replay as JSON")
     p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
+    p = sub.add_parser(
+        "render",
+        help="write HTML lessons and an index for valid records",
+        description=(
+            "Write one HTML lesson per valid game, an index, the rules pages and a glossary into DIR, "
+            "in each interface language. Invalid records are reported and left out."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument(
@@ -368,7 +431,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("generate", help="play random legal deals and write them in the notation")
+    p = sub.add_parser(
+        "generate",
+        help="play random legal deals and write them in the notation",
+        description=(
+            "Play random legal deals under a profile and print them in the notation, the same record "
+            "for the same --seed: for tests, corpora and constructed records."
+        ),
+    )
     p.add_argument("--profile", default="classic")
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--deals", type=int, default=1, help="deals per game")
@@ -384,17 +454,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("fmt", help="print records in the canonical form, or --check or --write it")
+    p = sub.add_parser(
+        "fmt",
+        help="print records in the canonical form, or --check or --write it",
+        description=(
+            "Print records in the canonical form (spacing, the spelling of cards and keywords, wrapped "
+            "comments); --check exits 1 when a record is not canonical, --write rewrites records in "
+            "place, atomically."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq); - for stdin")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 1 when a record is not in the canonical form")
     mode.add_argument("--write", action="store_true", help="rewrite records in place (atomically)")
     p.set_defaults(func=cmd_fmt)
 
-    p = sub.add_parser("profiles", help="list the rule profiles")
+    p = sub.add_parser(
+        "profiles",
+        help="list the rule profiles",
+        description=("List the rule profiles, the variants of bezique the replayer knows, each with its source."),
+    )
     p.set_defaults(func=cmd_profiles)
 
-    p = sub.add_parser("rules", help="print a profile's rules: melds, scores and options")
+    p = sub.add_parser(
+        "rules",
+        help="print a profile's rules: melds, scores and options",
+        description=(
+            "Print a profile's rules: players, packs, the play, the melds (with the word a record "
+            "writes for each), the other scores, the penalties and the options."
+        ),
+    )
     p.add_argument("profile", metavar="PROFILE")
     p.set_defaults(func=cmd_rules)
 
@@ -419,7 +508,15 @@ def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
     if len(argv) < 2 or argv[0] != "validate":
         return None
     args = SimpleNamespace(
-        command="validate", paths=[], json=False, quiet=False, unknowns=False, jobs=1, summary=None, func=cmd_validate
+        command="validate",
+        paths=[],
+        json=False,
+        quiet=False,
+        unknowns=False,
+        jobs=1,
+        summary=None,
+        format="text",
+        func=cmd_validate,
     )
     closed = False  # a flag after paths: argparse takes no more paths (it refuses them as unrecognised)
     for arg in argv[1:]:
