@@ -41,6 +41,7 @@ __all__ = [
     "read_text",
     "recovered_lines",
     "unknown_lines",
+    "unknown_records",
     "validate_file",
     "validate_files",
     "validate_one",
@@ -170,12 +171,19 @@ def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:
             if inference is None or not inference.unknowns:
                 continue
             forced, still_open = inference.forced(), inference.open()
-            dealt = sum(h["slots"] for h in inference.hands.values())
+            dealt = sum(1 for u in inference.unknowns if u.role == "hand")
             certain = sum(sum(h["certain"].values()) for h in inference.hands.values())
+            # The counts add up to the unknowns: played, drawn and declared cards forced or open (or undecided,
+            # where the analysis ran out of budget), and the cards dealt to a hand the record leaves out.
+            undecided = len(inference.unknowns) - len(forced) - len(still_open) - dealt
+            counts = [f"{len(forced)} forced", f"{len(still_open)} open"]
+            if undecided:
+                counts.append(f"{undecided} undecided")
+            if dealt:
+                counts.append(f"{dealt} dealt ({certain} of them certain)")
             lines.append(
                 f"  deal {deal.number}: {len(inference.unknowns)} unknown card(s) completed in "
-                f"{inference.seconds:.2f} s: {len(forced)} forced, {len(still_open)} open"
-                + (f"; dealt cards: {certain} of {dealt} certain" if dealt else "")
+                f"{inference.seconds:.2f} s: {', '.join(counts)}"
             )
             if listing:
                 for unknown in forced:
@@ -197,6 +205,40 @@ _HOW = {
     "unknown trick": "the trick read with every card unknown",
     "skipped": "skipped",
 }
+
+
+def unknown_records(result: ReplayResult) -> list[dict[str, object]]:
+    """Every unknown card of a replay, for ``validate --json --unknowns``: its game and deal, its place (line and
+    column; None for a card dealt to a hand the record leaves out), what it is, its status (``forced``, ``open``,
+    ``dealt``, or ``chosen`` where the analysis did not settle it) and its possible values."""
+    records: list[dict[str, object]] = []
+    for number, game in enumerate(result.games, 1):
+        for deal in game.deals:
+            inference = deal.inference
+            if inference is None:
+                continue
+            for unknown in inference.unknowns:
+                possible = sorted(inference.possible.get(unknown.tag, ()), key=lambda c: c.sort_key)
+                if unknown.role == "hand":
+                    status = "dealt"
+                    hand = inference.hands.get(unknown.seat)
+                    possible = sorted(hand["certain"], key=lambda c: c.sort_key) if hand is not None else []
+                else:
+                    status = inference.status(unknown)[0]
+                span = unknown.span
+                records.append(
+                    {
+                        "game": number,
+                        "deal": deal.number,
+                        "line": span.line if span is not None and status != "dealt" else None,
+                        "column": span.column if span is not None and status != "dealt" else None,
+                        "where": unknown.where,
+                        "seat": unknown.seat,
+                        "status": status,
+                        "values": [str(c) for c in possible],
+                    }
+                )
+    return records
 
 
 def recovered_lines(result: ReplayResult) -> list[str]:
@@ -222,10 +264,17 @@ class Outcome:
     """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
 
     # A plain class rather than a dataclass: creating a dataclass costs a command's start a third of a millisecond.
-    __slots__ = ("errors", "games", "path", "stderr", "stdout", "valid")
+    __slots__ = ("errors", "games", "path", "stderr", "stdout", "unknowns", "valid")
 
     def __init__(
-        self, path: str, valid: bool, games: int, errors: list[dict[str, object]], stderr: str, stdout: str
+        self,
+        path: str,
+        valid: bool,
+        games: int,
+        errors: list[dict[str, object]],
+        stderr: str,
+        stdout: str,
+        unknowns: list[dict[str, object]] | None = None,
     ) -> None:
         self.path = path
         self.valid = valid
@@ -233,6 +282,8 @@ class Outcome:
         self.errors = errors
         self.stderr = stderr
         self.stdout = stdout
+        self.unknowns = unknowns if unknowns is not None else []
+        """Every unknown card (:func:`unknown_records`), when the validation lists them."""
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -290,14 +341,22 @@ class _Part:
     """What one part of a file (a game, usually) adds to the file's report; ``size``: the bytes of the file read
     for this part (for the progress bar)."""
 
-    __slots__ = ("errors", "games", "size", "stderr", "unknowns", "valid")
+    __slots__ = ("errors", "games", "listed", "size", "stderr", "unknowns", "valid")
 
     def __init__(
-        self, stderr: str, errors: list[dict[str, object]], unknowns: list[str], games: int, valid: bool, size: int = 0
+        self,
+        stderr: str,
+        errors: list[dict[str, object]],
+        unknowns: list[str],
+        games: int,
+        valid: bool,
+        size: int = 0,
+        listed: list[dict[str, object]] | None = None,
     ) -> None:
         self.stderr = stderr
         self.errors = errors
         self.unknowns = unknowns
+        self.listed = listed if listed is not None else []
         self.games = games
         self.valid = valid
         self.size = size
@@ -308,7 +367,8 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
     stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
     errors = [d.to_json() for d in result.diagnostics]
     notes = recovered_lines(result) + unknown_lines(result, listing)
-    return _Part(stderr, errors, notes, len(result.games), result.valid, size)
+    listed = unknown_records(result) if listing else []
+    return _Part(stderr, errors, notes, len(result.games), result.valid, size, listed)
 
 
 def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
@@ -324,12 +384,14 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
     stderr: list[str] = []
     errors: list[dict[str, object]] = []
     unknowns: list[str] = []
+    listed: list[dict[str, object]] = []
     games = 0
     valid = True
     for part in parts:
         stderr.append(part.stderr)
         errors.extend(part.errors)
         unknowns.extend(part.unknowns)
+        listed.extend(part.listed)
         games += part.games
         valid = valid and part.valid
         if progress is not None:
@@ -338,7 +400,7 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
     status = "ok" if valid else f"{len(errors) - warnings} problem(s)"
     noted = f", {warnings} warning(s)" if warnings else ""
     lines = [f"{path}: {status} ({games} game(s){noted})", *unknowns]
-    return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
+    return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines), listed)
 
 
 def _validate_whole(path: str, listing: bool, analyse: bool) -> Outcome:

@@ -71,7 +71,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        summary = [{"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes]
+        summary: list[dict[str, object]] = [
+            {"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes
+        ]
+        if args.unknowns:  # every unknown card: its place, forced or open, its possible values
+            for entry, outcome in zip(summary, outcomes, strict=True):
+                entry["unknowns"] = outcome.unknowns
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 1 if invalid else 0

@@ -409,15 +409,13 @@ class _Encoding:
         tags = []
         for k, card in enumerate(item.cards):
             if isinstance(card, CardPattern):
-                tags.append(
-                    self.tag(
-                        card,
-                        f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}",
-                        item.span,
-                        item.seat,
-                        ("item", item.cards, k),
-                    )
-                )
+                # Each unknown card of a declaration described and placed on its own, so that a listing tells
+                # which ``?`` is which.
+                where = f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}"
+                if len(item.cards) > 1:
+                    where += f", card {k + 1} of {len(item.cards)}"
+                span = item.card_spans[k] if k < len(item.card_spans) else item.span
+                tags.append(self.tag(card, where, span, item.seat, ("item", item.cards, k)))
         domains = [[c] if isinstance(c, Card) else [d for d in self.pack if c.matches(d)] for c in item.cards]
         options: list[tuple[int, list[Card]]] = []
         seen: set[tuple[Card, ...]] = set()
