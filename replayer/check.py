@@ -52,8 +52,15 @@ class _Inference:
     """The completer of :mod:`replayer.infer`, imported when a deal first leaves cards unknown: a record without
     unknown cards is checked without loading the inference (a cold start pays for none of it)."""
 
-    def __init__(self, analyse: bool) -> None:
+    def __init__(
+        self,
+        analyse: bool,
+        time_limit: float | None = None,
+        progress: Callable[[int, int, float], None] | None = None,
+    ) -> None:
         self.analyse = analyse
+        self.time_limit = time_limit
+        self.progress = progress
 
     def refuses(self, profile: RuleProfile) -> str | None:
         """Why the inference does not complete this profile's deals (None when it does)."""
@@ -64,14 +71,30 @@ class _Inference:
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
 
-        return infer_deal(deal, profile, options, dealer, analyse=self.analyse, lenient=deal.repaired)
+        return infer_deal(
+            deal,
+            profile,
+            options,
+            dealer,
+            analyse=self.analyse,
+            lenient=deal.repaired,
+            time_limit=self.time_limit,
+            progress=self.progress,
+        )
 
 
-def check_record(record: Record, analyse: bool = False, views: bool = True) -> ReplayResult:
+def check_record(
+    record: Record,
+    analyse: bool = False,
+    views: bool = True,
+    time_limit: float | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
-    trick."""
-    return replay_record(record, _Inference(analyse), views=views)
+    trick; ``time_limit`` and ``progress``: each deal's inference stops after that many seconds, and reports as it
+    goes (:func:`replayer.infer.infer_deal`)."""
+    return replay_record(record, _Inference(analyse, time_limit, progress), views=views)
 
 
 def check_text(text: str, path: str = "<record>", analyse: bool = False, views: bool = True) -> ReplayResult:

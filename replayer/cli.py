@@ -117,6 +117,12 @@ def github_annotation(error: dict[str, object]) -> str:
     return f"::{level} {','.join(where)}::{message}"
 
 
+def _inference_progress(done: int, total: int, seconds: float) -> None:
+    """The progress line of a long inference, on a terminal: the unknown cards analysed so far."""
+    sys.stderr.write(f"\r\x1b[K  inferring: {done} of {total} unknown card(s) analysed, {seconds:.0f} s")
+    sys.stderr.flush()
+
+
 def cmd_infer(args: argparse.Namespace) -> int:
     from .check import NotText, check_record, print_diagnostics, read_text, unknown_lines
     from .completed_record import completed_text
@@ -147,7 +153,12 @@ def cmd_infer(args: argparse.Namespace) -> int:
         failed.diagnostics.extend(exc.diagnostics)
         print_diagnostics(failed, sys.stderr)
         return 1
-    result = check_record(record, analyse=True)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit takes a number of seconds above 0")
+    progress = _inference_progress if sys.stderr.isatty() else None
+    result = check_record(record, analyse=True, time_limit=args.time_limit, progress=progress)
+    if progress is not None:
+        sys.stderr.write("\r\x1b[K")
     print_diagnostics(result, sys.stderr)
     for line in unknown_lines(result, listing=False):
         print(line)
@@ -399,6 +410,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--out", required=True, metavar="NEW", help="where to write the completed record (never FILE)")
     p.add_argument("--force", action="store_true", help="overwrite NEW if it exists")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="stop each deal's search after S seconds and report what is proven by then: the cards not yet settled "
+        "are left as chosen, not forced (default: 60)",
+    )
     p.set_defaults(func=cmd_infer)
 
     p = sub.add_parser(

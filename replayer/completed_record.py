@@ -60,11 +60,17 @@ class _Editor:
             lines[line - 1] = row[: column - 1] + new + row[column - 1 + length :]
         for line, notes in self.notes.items():
             row = lines[line - 1]
-            opened = row.rfind("{") > row.rfind("}")
+            cut = row.rfind("{")
+            opened = cut > row.rfind("}")
             comment = "{ inferred: " + "; ".join(notes) + " }"
-            if opened:
-                cut = row.rfind("{")
+            if opened and not row.startswith("{?", cut):
+                # A comment that goes on over the next lines: the note goes just before it.
                 lines[line - 1] = row[:cut] + comment + " " + row[cut:]
+            elif opened:
+                # A question over several lines stands before a play, inside the statement: the note goes after
+                # the statement's last line.
+                end = self.statement_end(line)
+                lines[end - 1] = lines[end - 1].rstrip() + "  " + comment
             else:
                 lines[line - 1] = row.rstrip() + "  " + comment
         # (the last first, so that earlier lines keep their numbers; two after one line in the order given)

@@ -26,7 +26,7 @@ import copy
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -872,6 +872,10 @@ class _GaveUp(Exception):
     """The replay budget ran out before the solver's candidates satisfied the engine."""
 
 
+class _TimeUp(_GaveUp):
+    """The time limit passed: nothing more is tried (see :func:`infer_deal`)."""
+
+
 class _Solver:
     def __init__(self, enc: _Encoding) -> None:
         self.enc = enc
@@ -973,6 +977,8 @@ def infer_deal(
     analyse: bool = False,
     max_replays: int = 200,
     lenient: bool = False,
+    time_limit: float | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> Inference:
     """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open.
 
@@ -980,11 +986,16 @@ def infer_deal(
     (:func:`replayer.reader.read_record_recovering`). When no completion satisfies every stated fact, the facts of
     the smallest conflicts are let go one by one (the latest of each first) until one does; the replay then reports
     every stated fact that completion breaks, as it would in a complete record, instead of BZ601.
+
+    ``time_limit``: seconds after which no more candidates are tried: what is proven by then is reported (the
+    values not yet settled are undecided, :attr:`Inference.undecided`) instead of running on. ``progress``: called
+    as the analysis goes, with (unknown cards analysed, unknown cards, seconds so far).
     """
     refused = unsupported(profile)
     if refused is not None:
         return Inference(None, [], failure=refused)
     started = time.perf_counter()
+    deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)
     inference = Inference(None, enc.unknowns)
     solver = _Solver(enc)
@@ -992,6 +1003,8 @@ def infer_deal(
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
         """A completion accepted by the engine; None when none exists; raises _GaveUp past the budget."""
         for _ in range(max_replays):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _TimeUp
             model = solver.solve(extra)
             if model is None:
                 return None
@@ -1005,6 +1018,9 @@ def infer_deal(
 
     try:
         found = complete()
+    except _TimeUp:
+        found = None
+        inference.failure = f"no completion found within the time limit ({time_limit:g} s)"
     except _GaveUp:
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
@@ -1022,7 +1038,14 @@ def infer_deal(
     else:
         inference.values, inference.deal = found
         if analyse:
-            _analyse(enc, solver, inference, complete)
+            tick = None
+            if progress is not None:
+                report = progress
+
+                def tick(done: int, total: int) -> None:
+                    report(done, total, time.perf_counter() - started)
+
+            _analyse(enc, solver, inference, complete, tick)
     inference.solver_calls = solver.calls
     inference.replays = solver.replays
     inference.seconds = time.perf_counter() - started
@@ -1064,7 +1087,13 @@ def _minimal_conflict(solver: _Solver) -> list[Statement]:
     return [solver.enc.statements[s] for s in current]
 
 
-def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: Any) -> None:
+def _analyse(
+    enc: _Encoding,
+    solver: _Solver,
+    inference: Inference,
+    complete: Any,
+    tick: Callable[[int, int], None] | None = None,
+) -> None:
     """Which values each unknown can take: each candidate value not yet seen is asked of the solver.
 
     A value counts as possible only when the rules engine accepts a whole completion with it; an impossible one is
@@ -1087,7 +1116,9 @@ def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: An
 
     plays_by_target = {id(p.play): p for p in enc.plays if p.play is not None}
     acqs_by_tag = {a.tag: a for a in enc.acqs if a.tag is not None}
-    for unknown in enc.unknowns:
+    for done, unknown in enumerate(enc.unknowns):
+        if tick is not None:
+            tick(done, len(enc.unknowns))
         if unknown.tag in enc.fixed_values:
             continue
         target = enc.targets[unknown.tag]

@@ -206,8 +206,8 @@ def test_infer_writes_canonical_records(mode: str) -> None:
     from replayer.completed_record import completed_text
     from replayer.fmt import format_text
 
-    for seed in range(2):
-        text = generate_game("classic", 300 + seed)
+    # (the worked deal's questions and comments span lines: a note must not break a statement in two)
+    for seed, text in enumerate([generate_game("classic", 300), WORKED.read_text(encoding="utf-8")]):
         erased = ERASURES[mode](text, random.Random(seed))
         record = read_record(erased)
         written = completed_text(record, check_record(record, analyse=True))
@@ -247,3 +247,25 @@ def test_the_summary_counts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
     parts = summary.split(" s: ")[1]
     counted = [int(part.split()[0]) for part in parts.split(", ")]
     assert sum(counted) == total and "dealt" in parts
+
+
+def test_a_time_limit_reports_what_is_proven_and_progress_is_shown() -> None:
+    from replayer.infer import infer_deal
+
+    text = erase(generate_game("classic", 7), random.Random(7), suits=0.3, cards=0.1, hands=True, draws=0.2)
+    record = read_record(text)
+    deal = record.games[0].deals[0]
+    profile = load_profile("classic")
+    options = profile.default_options()
+    seen: list[tuple[int, int]] = []
+    whole = infer_deal(deal, profile, options, "N", analyse=True, progress=lambda d, n, s: seen.append((d, n)))
+    assert whole.deal is not None and not whole.undecided
+    assert seen and [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1][1] == len(whole.unknowns)
+    # No time at all: nothing is proven, and the failure says why.
+    none = infer_deal(deal, profile, options, "N", analyse=True, time_limit=0.0)
+    assert none.deal is None and "time limit" in none.failure
+
+
+def test_infer_time_limit_must_be_positive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["infer", str(PRINTED), "--out", str(tmp_path / "x.bzq"), "--time-limit", "0"]) == 2
+    assert "--time-limit" in capsys.readouterr().err
