@@ -125,6 +125,7 @@ def check_record(text: str) -> ReplayResult:
         assert format_diagnostic(diag, text).startswith(f"{where}: {diag.severity}: "), diag
         assert diag.severity == "error" or diag.code in WARNINGS, diag
     to_json(result)
+    through_the_editor(text, result)
     try:
         read_record(text)
     except NotationError:
@@ -133,6 +134,27 @@ def check_record(text: str) -> ReplayResult:
     canonical = format_text(text)
     assert format_text(canonical) == canonical
     return result
+
+
+def through_the_editor(text: str, result: ReplayResult) -> None:
+    """Issue 16: the language server reports what validate reports and answers at any place without raising; the
+    Pygments lexer gives the text back (as Pygments normalises it: no byte-order mark, "\n" line ends, the leading
+    and trailing line ends stripped)."""
+    from replayer.highlight import BeziqueLexer
+    from replayer.lsp import Workbench
+
+    bench = Workbench(text, "fuzz.bzq")
+    assert [(d.code, d.span) for d in bench.diagnostics] == [(d.code, d.span) for d in result.diagnostics]
+    lines = text.split("\n")
+    for line in {0, len(lines) // 2, len(lines) - 1}:
+        for column in {0, len(lines[line]) // 2}:
+            bench.hover(line, column)
+            bench.legal_cards(line, column)
+            bench.definition(line, column)
+    bench.actions(0, len(lines) - 1)
+    lexed = "".join(value for _, value in BeziqueLexer().get_tokens(text))
+    given = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    assert lexed.strip("\n") == given.strip("\n")
 
 
 # --- edits of valid records -------------------------------------------------------------------------------------

@@ -94,3 +94,12 @@ def test_records_that_hold_no_deal_are_invalid(text: str, code: str, tmp_path: P
     assert main(["validate", str(path)]) == 1
     assert [d.code for d in check_text(text).diagnostics] == [code]
     assert main(["render", str(path), "--out", str(tmp_path / "site")]) == 1
+
+
+def test_a_card_typo_in_a_declaration_never_reaches_the_replay_unknown() -> None:
+    # Found by the fuzz campaign (bench/fuzz_campaign.py): the declaration's bad card read as unknown, its
+    # statement let go by the lenient completion, reached the replay with the unknown card in it.
+    text = (GAMES / "constructed-8p-001.bzq").read_text(encoding="utf-8")
+    at = text.index("declares sequence AC 10C") + len("declares sequence ")
+    codes = [d.code for d in check_text(text[:at] + "W" + text[at:]).diagnostics]
+    assert codes[0] == "BZ003"
