@@ -4,8 +4,9 @@ traceback or a hang.
 
     python bench/fuzz_campaign.py --cases 100000 --seed 1          # prints progress, then the counts
 
-Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile)
-and makes one to six random edits of one kind (bytes, tokens from the notation's vocabulary, or whole lines:
+Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
+nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is quick), and
+makes one to six random edits of one kind (bytes, tokens from the notation's vocabulary, or whole lines:
 deleted, duplicated, swapped, moved). The checks are those of tests/test_fuzz.py (a code of the catalogue and a
 position inside the text for every diagnostic; a text that parses has a stable canonical form), plus: the server
 (:class:`replayer.lsp.Workbench`) reports the same diagnostics and answers hovers, completions, definitions, code
@@ -146,6 +147,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hang", type=float, default=30.0, help="seconds after which a case is a hang")
     parser.add_argument("--out", type=Path, default=None, help="folder for the failing cases")
+    parser.add_argument(
+        "--max-lines", type=int, default=40, help="cut nine cases in ten to at most this many first lines"
+    )
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -156,7 +160,10 @@ def main() -> int:
     slowest = 0.0
     started = time.perf_counter()
     for case in range(1, args.cases + 1):
-        text = edit(rng.choice(texts), rng)
+        base = rng.choice(texts)
+        if rng.random() < 0.9:
+            base = "\n".join(base.split("\n")[: rng.randint(1, args.max_lines)])
+        text = edit(base, rng)
         signal.setitimer(signal.ITIMER_REAL, args.hang)
         began = time.perf_counter()
         try:
