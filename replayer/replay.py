@@ -647,6 +647,17 @@ class _Replayer:
         self.winners = []
         self.offsets = [0] * len(rules.scorers)
         for item in deal.opening:
+            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
+                # The completion of unknown cards starts at the deal: a declaration before the first trick must
+                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
+                if not deal.repaired:
+                    self.report(
+                        "BZ603",
+                        "a declaration before the first trick names every card: unknown cards are completed only "
+                        "from the deal on",
+                        item.span,
+                    )
+                continue
             self.item(item, state, [])
         opening = state.events
         state.events = []

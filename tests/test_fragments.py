@@ -85,3 +85,20 @@ def test_a_fragment_ends_before_the_deal_does_without_bz506() -> None:
     whole = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
     cut = whole[: whole.index("trick 5:")]
     assert "BZ506" in codes(cut)  # (a whole deal still must be played out)
+
+
+def test_each_fragment_is_a_lesson(tmp_path: object) -> None:
+    import html
+
+    from replayer.render import render_site
+
+    results = [check_text(p.read_text(encoding="utf-8"), str(p)) for p in FRAGMENTS]
+    written = render_site(results, tmp_path / "site", lang="en")  # type: ignore[operator]
+    for path in FRAGMENTS:
+        page = next(p for p in written if p.name == f"{path.stem}-1.html")
+        text = html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+        question = re.search(r"\{\?([^|}]*)", path.read_text(encoding="utf-8"))
+        assert question is not None and " ".join(question.group(1).split()[:4]) in " ".join(text.split())
+    # The position's scores are where the lesson starts, not points scored at its first step.
+    four_kings = (tmp_path / "site" / "fragment-ruwiki-four-kings-1.html").read_text(encoding="utf-8")  # type: ignore[operator]
+    assert "(+150)" not in html.unescape(re.sub(r"<[^>]+>", "", four_kings))

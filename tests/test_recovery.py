@@ -103,3 +103,15 @@ def test_a_card_typo_in_a_declaration_never_reaches_the_replay_unknown() -> None
     at = text.index("declares sequence AC 10C") + len("declares sequence ")
     codes = [d.code for d in check_text(text[:at] + "W" + text[at:]).diagnostics]
     assert codes[0] == "BZ003"
+
+
+def test_an_unknown_card_in_a_declaration_before_the_first_trick_is_an_error_not_a_crash() -> None:
+    # Found by the fuzz campaign: a carte blanche before trick 1 (chinese-001) with a card that does not read.
+    text = (GAMES / "constructed-chinese-001.bzq").read_text(encoding="utf-8")
+    first = text.index("\ntrick 1:") + 1
+    opening = "  S declares marriage K? QS = 20\n"
+    codes = [d.code for d in check_text(text[:first] + opening + text[first:]).diagnostics]
+    assert "BZ603" in codes
+    typo = "  S declares marriage KX QS = 20\n"
+    codes = [d.code for d in check_text(text[:first] + typo + text[first:]).diagnostics]
+    assert codes[0] == "BZ003" and "BZ603" not in codes
