@@ -5,8 +5,8 @@ traceback or a hang.
     python bench/fuzz_campaign.py --cases 100000 --seed 1          # prints progress, then the counts
 
 Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
-nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is quick), and
-makes one to six random edits of one kind (bytes, tokens from the notation's vocabulary, or whole lines:
+nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is
+quick), and makes one to six random edits of one kind (bytes, tokens from the notation's vocabulary, or whole lines:
 deleted, duplicated, swapped, moved). The checks are those of tests/test_fuzz.py (a code of the catalogue and a
 position inside the text for every diagnostic; a text that parses has a stable canonical form), plus: the server
 (:class:`replayer.lsp.Workbench`) reports the same diagnostics and answers hovers, completions, definitions, code
