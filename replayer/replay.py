@@ -384,6 +384,8 @@ class _Replayer:
         self.offsets: list[int] = []
         self.winners: list[int] = []
         """The winner of each trick of the deal being replayed (-1: a trick without one)."""
+        self.repaired = False
+        """The deal being replayed had a line that did not read (its unknown cards are that line's)."""
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
@@ -646,6 +648,7 @@ class _Replayer:
             state.cut(deal.cut, deal.guess)
         self.winners = []
         self.offsets = [0] * len(rules.scorers)
+        self.repaired = deal.repaired
         for item in deal.opening:
             if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
                 # The completion of unknown cards starts at the deal: a declaration before the first trick must
@@ -933,6 +936,16 @@ class _Replayer:
             state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
             self.breaches(state, item.partner_span, item.span)
         elif kind is Declare:
+            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
+                # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that
+                # did not read it is that line's, already reported.
+                if not self.repaired:
+                    self.report(
+                        "BZ603",
+                        "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
+                        item.span,
+                    )
+                return
             seat = seat_index[item.seat]
             cards = [c.index for c in item.cards]
             if item.scored:

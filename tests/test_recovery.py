@@ -115,3 +115,15 @@ def test_an_unknown_card_in_a_declaration_before_the_first_trick_is_an_error_not
     typo = "  S declares marriage KX QS = 20\n"
     codes = [d.code for d in check_text(text[:first] + typo + text[first:]).diagnostics]
     assert codes[0] == "BZ003" and "BZ603" not in codes
+
+
+def test_an_unknown_partner_card_is_an_error_not_a_crash() -> None:
+    # Found by the fuzz campaign: a partner's card (four-handed, declared together) that does not read, or that is
+    # written unknown, where unknown cards are not completed.
+    text = (GAMES / "constructed-4h-six-000.bzq").read_text(encoding="utf-8")
+    joint = "with S QS QS JD JD = 13500"
+    assert joint in text
+    typo = [d.code for d in check_text(text.replace(joint, "with S 900 QS QS JD JD = 13500")).diagnostics]
+    assert typo[0] == "BZ003" and "BZ603" not in typo
+    unknown = [d.code for d in check_text(text.replace(joint, "with S QS QS JD ?? = 13500")).diagnostics]
+    assert unknown[0] == "BZ603"
