@@ -547,6 +547,16 @@ class _Replayer:
             return None
         inference = None
         if self.complete is not None and dealer is not None and position is None and deal_has_unknowns(deal, profile):
+            # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
+            strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
+            for trick in strangers:
+                self.report(
+                    "BZ105",
+                    f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(profile.seats)})",
+                    trick.winner_span or trick.span,
+                )
+            if strangers:
+                return None
             why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(

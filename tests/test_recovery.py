@@ -127,3 +127,12 @@ def test_an_unknown_partner_card_is_an_error_not_a_crash() -> None:
     assert typo[0] == "BZ003" and "BZ603" not in typo
     unknown = [d.code for d in check_text(text.replace(joint, "with S QS QS JD ?? = 13500")).diagnostics]
     assert unknown[0] == "BZ603"
+
+
+def test_a_lossy_deal_whose_trick_winner_is_no_seat_is_bz105_not_a_crash() -> None:
+    # Found by the fuzz campaign: the completion of unknown cards met a winner outside the profile's seats.
+    text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
+    at = text.index("\ntrick 8:")
+    at = text.index("-> ", at) + len("-> ")
+    diagnostics = check_text(text[:at] + "E" + text[at + 1 :]).diagnostics
+    assert [d.code for d in diagnostics] == ["BZ105"] and "E is not a seat" in diagnostics[0].message
