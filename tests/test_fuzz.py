@@ -89,9 +89,13 @@ def calls(function: Callable[..., Any], *args: Any) -> tuple[Any, int]:
 
 
 def needs_inference(text: str) -> bool:
-    """True when a deal of the record leaves cards unknown, so that the replay searches for a completion."""
+    """True when a deal of the record leaves cards unknown, so that the replay searches for a completion: the
+    record as the replay reads it, on past the lines that do not read (a hand line that does not read leaves the
+    hand unknown)."""
+    from replayer.reader import read_record_recovering
+
     try:
-        record = read_record(text)
+        record = read_record_recovering(text, "fuzz.bzq")[0]
         return any(deal_has_unknowns(d, load_profile(g.profile)) for g in record.games for d in g.deals)
     except (NotationError, RuleProfileError):
         return False
