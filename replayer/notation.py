@@ -105,16 +105,21 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        if "CARD" in (exc.expected or ()) and token.type in (
-            "NAME",
-            "PROFILE_NAME",
-            "KIND",
-            "SEAT",
-            "INT",
-            "SCORE_INT",
-            "SUIT",
-            "TEXT",
-        ):
+        if (
+            "CARD" in (exc.expected or ())
+            and token.type
+            in (
+                "NAME",
+                "PROFILE_NAME",
+                "KIND",
+                "SEAT",
+                "INT",
+                "SCORE_INT",
+                "SUIT",
+                "TEXT",
+            )
+            and str(token).split()
+        ):  # (a token of blanks only is not a misspelt card: the general message below)
             word = str(token).split()[0].rstrip(",")
             return Diagnostic(
                 "BZ003",

@@ -136,3 +136,11 @@ def test_a_lossy_deal_whose_trick_winner_is_no_seat_is_bz105_not_a_crash() -> No
     at = text.index("-> ", at) + len("-> ")
     diagnostics = check_text(text[:at] + "E" + text[at + 1 :]).diagnostics
     assert [d.code for d in diagnostics] == ["BZ105"] and "E is not a seat" in diagnostics[0].message
+
+
+def test_a_blank_that_python_splits_on_is_a_syntax_error_not_a_crash() -> None:
+    # Found by the fuzz campaign: a token of characters str.split() takes for blanks (\x0c, \x1c) where a card
+    # was expected.
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    edited = text.replace("hand S: QS QD 10D", "hand S: QS QD\x0c\x1c{Z 10D", 1)
+    assert "BZ001" in [d.code for d in check_text(edited).diagnostics]
