@@ -16,7 +16,6 @@ from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
 from .profile import RuleProfile
-from .reader import read_record
 from .record import Deal, Record
 from .replay import ReplayResult, replay_record
 
@@ -34,12 +33,15 @@ __all__ = [
     "check_path",
     "check_record",
     "check_text",
+    "check_text_record",
     "decode",
     "game_chunks",
     "print_diagnostics",
     "read_part",
     "read_text",
+    "recovered_lines",
     "unknown_lines",
+    "unknown_records",
     "validate_file",
     "validate_files",
     "validate_one",
@@ -50,8 +52,15 @@ class _Inference:
     """The completer of :mod:`replayer.infer`, imported when a deal first leaves cards unknown: a record without
     unknown cards is checked without loading the inference (a cold start pays for none of it)."""
 
-    def __init__(self, analyse: bool) -> None:
+    def __init__(
+        self,
+        analyse: bool,
+        time_limit: float | None = None,
+        progress: Callable[[int, int, float], None] | None = None,
+    ) -> None:
         self.analyse = analyse
+        self.time_limit = time_limit
+        self.progress = progress
 
     def refuses(self, profile: RuleProfile) -> str | None:
         """Why the inference does not complete this profile's deals (None when it does)."""
@@ -62,27 +71,73 @@ class _Inference:
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
 
-        return infer_deal(deal, profile, options, dealer, analyse=self.analyse)
+        return infer_deal(
+            deal,
+            profile,
+            options,
+            dealer,
+            analyse=self.analyse,
+            lenient=deal.repaired,
+            time_limit=self.time_limit,
+            progress=self.progress,
+        )
 
 
-def check_record(record: Record, analyse: bool = False, views: bool = True, states: bool = False) -> ReplayResult:
+def check_record(
+    record: Record,
+    analyse: bool = False,
+    views: bool = True,
+    time_limit: float | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
+    states: bool = False,
+) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
-    trick; ``states``: with it, the core's state before each trick (for the endgame analysis)."""
-    return replay_record(record, _Inference(analyse), views=views, states=states)
+    trick; ``time_limit`` and ``progress``: each deal's inference stops after that many seconds, and reports as it
+    goes (:func:`replayer.infer.infer_deal`); ``states``: with it, the core's state before each trick (for the
+    endgame analysis)."""
+    return replay_record(record, _Inference(analyse, time_limit, progress), views=views, states=states)
 
 
 def check_text(
     text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
 ) -> ReplayResult:
     """Read and replay a record's text; its syntax errors are diagnostics too."""
+    return check_text_record(text, path, analyse, views, states)[1]
+
+
+def check_text_record(
+    text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
+) -> tuple[Record | None, ReplayResult]:
+    """:func:`check_text`, with the record as read (None when the text could not be read)."""
+    from .reader import read_record_recovering
+
     try:
-        record = read_record(text, path)
+        record, diagnostics, recovered = read_record_recovering(text, path)
     except NotationError as exc:
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
-        return result
-    return check_record(record, analyse, views, states)
+        return None, result
+    if not recovered:
+        if diagnostics:  # structure errors: reported as read, not replayed
+            result = ReplayResult(path, text)
+            result.diagnostics.extend(diagnostics)
+            return record, result
+        return record, check_record(record, analyse, views, states=states)
+    # A text with syntax errors: every one reported, and the record read on past them and replayed, so that the
+    # problems after a typo are reported in the same run. When the record read on has structure errors, they may
+    # follow from a line read otherwise: nothing is replayed, and only the syntax errors are reported.
+    if any(d.code not in ("BZ001", "BZ003") for d in diagnostics):
+        failed = ReplayResult(path, text)
+        failed.diagnostics.extend(d for d in diagnostics if d.code in ("BZ001", "BZ003"))
+        failed.recovered = recovered
+        return record, failed
+    result = check_record(record, analyse, views, states=states)
+    result.text = text
+    result.recovered = recovered
+    result.diagnostics[:0] = diagnostics
+    result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span is not None else (0, 0))
+    return record, result
 
 
 class NotText(Exception):
@@ -144,12 +199,19 @@ def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:
             if inference is None or not inference.unknowns:
                 continue
             forced, still_open = inference.forced(), inference.open()
-            dealt = sum(h["slots"] for h in inference.hands.values())
+            dealt = sum(1 for u in inference.unknowns if u.role == "hand")
             certain = sum(sum(h["certain"].values()) for h in inference.hands.values())
+            # The counts add up to the unknowns: played, drawn and declared cards forced or open (or undecided,
+            # where the analysis ran out of budget), and the cards dealt to a hand the record leaves out.
+            undecided = len(inference.unknowns) - len(forced) - len(still_open) - dealt
+            counts = [f"{len(forced)} forced", f"{len(still_open)} open"]
+            if undecided:
+                counts.append(f"{undecided} undecided")
+            if dealt:
+                counts.append(f"{dealt} dealt ({certain} of them certain)")
             lines.append(
                 f"  deal {deal.number}: {len(inference.unknowns)} unknown card(s) completed in "
-                f"{inference.seconds:.2f} s: {len(forced)} forced, {len(still_open)} open"
-                + (f"; dealt cards: {certain} of {dealt} certain" if dealt else "")
+                f"{inference.seconds:.2f} s: {', '.join(counts)}"
             )
             if listing:
                 for unknown in forced:
@@ -164,6 +226,62 @@ def unknown_lines(result: ReplayResult, listing: bool) -> list[str]:
     return lines
 
 
+_HOW = {
+    "unknown card": "the word that is not a card read as an unknown card",
+    "comma": "a missing comma supplied",
+    "word left out": "the unexpected word left out",
+    "unknown trick": "the trick read with every card unknown",
+    "skipped": "skipped",
+}
+
+
+def unknown_records(result: ReplayResult) -> list[dict[str, object]]:
+    """Every unknown card of a replay, for ``validate --json --unknowns``: its game and deal, its place (line and
+    column; None for a card dealt to a hand the record leaves out), what it is, its status (``forced``, ``open``,
+    ``dealt``, or ``chosen`` where the analysis did not settle it) and its possible values."""
+    records: list[dict[str, object]] = []
+    for number, game in enumerate(result.games, 1):
+        for deal in game.deals:
+            inference = deal.inference
+            if inference is None:
+                continue
+            for unknown in inference.unknowns:
+                possible = sorted(inference.possible.get(unknown.tag, ()), key=lambda c: c.sort_key)
+                if unknown.role == "hand":
+                    status = "dealt"
+                    hand = inference.hands.get(unknown.seat)
+                    possible = sorted(hand["certain"], key=lambda c: c.sort_key) if hand is not None else []
+                else:
+                    status = inference.status(unknown)[0]
+                span = unknown.span
+                records.append(
+                    {
+                        "game": number,
+                        "deal": deal.number,
+                        "line": span.line if span is not None and status != "dealt" else None,
+                        "column": span.column if span is not None and status != "dealt" else None,
+                        "where": unknown.where,
+                        "seat": unknown.seat,
+                        "status": status,
+                        "values": [str(c) for c in possible],
+                    }
+                )
+    return records
+
+
+def recovered_lines(result: ReplayResult) -> list[str]:
+    """How a record with syntax errors was read on past each line that does not read (what ``validate`` says under
+    a file's status line): nothing that follows only from such a line is reported."""
+    if not result.recovered:
+        return []
+    how = "; ".join(f"line {r.line}: {_HOW.get(r.how, r.how)}" for r in result.recovered)
+    if result.games:
+        after = "the rest was replayed, and nothing that follows only from these lines is reported"
+    else:
+        after = "the record read on has structure errors, so it was not replayed"
+    return [f"  read on past {len(result.recovered)} line(s) that do not read ({how}); {after}"]
+
+
 def print_diagnostics(result: ReplayResult, stream: Any) -> None:
     """Every diagnostic of a replay, with its source line and caret."""
     for diag in result.diagnostics:
@@ -174,10 +292,17 @@ class Outcome:
     """One file's validation, with everything to print (so that parallel runs print in the files' order)."""
 
     # A plain class rather than a dataclass: creating a dataclass costs a command's start a third of a millisecond.
-    __slots__ = ("errors", "games", "path", "stderr", "stdout", "valid")
+    __slots__ = ("errors", "games", "path", "stderr", "stdout", "unknowns", "valid")
 
     def __init__(
-        self, path: str, valid: bool, games: int, errors: list[dict[str, object]], stderr: str, stdout: str
+        self,
+        path: str,
+        valid: bool,
+        games: int,
+        errors: list[dict[str, object]],
+        stderr: str,
+        stdout: str,
+        unknowns: list[dict[str, object]] | None = None,
     ) -> None:
         self.path = path
         self.valid = valid
@@ -185,6 +310,8 @@ class Outcome:
         self.errors = errors
         self.stderr = stderr
         self.stdout = stdout
+        self.unknowns = unknowns if unknowns is not None else []
+        """Every unknown card (:func:`unknown_records`), when the validation lists them."""
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -242,14 +369,22 @@ class _Part:
     """What one part of a file (a game, usually) adds to the file's report; ``size``: the bytes of the file read
     for this part (for the progress bar)."""
 
-    __slots__ = ("errors", "games", "size", "stderr", "unknowns", "valid")
+    __slots__ = ("errors", "games", "listed", "size", "stderr", "unknowns", "valid")
 
     def __init__(
-        self, stderr: str, errors: list[dict[str, object]], unknowns: list[str], games: int, valid: bool, size: int = 0
+        self,
+        stderr: str,
+        errors: list[dict[str, object]],
+        unknowns: list[str],
+        games: int,
+        valid: bool,
+        size: int = 0,
+        listed: list[dict[str, object]] | None = None,
     ) -> None:
         self.stderr = stderr
         self.errors = errors
         self.unknowns = unknowns
+        self.listed = listed if listed is not None else []
         self.games = games
         self.valid = valid
         self.size = size
@@ -259,7 +394,9 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
     """The report of one replayed part of a file that starts at line ``first_line``."""
     stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
     errors = [d.to_json() for d in result.diagnostics]
-    return _Part(stderr, errors, unknown_lines(result, listing), len(result.games), result.valid, size)
+    notes = recovered_lines(result) + unknown_lines(result, listing)
+    listed = unknown_records(result) if listing else []
+    return _Part(stderr, errors, notes, len(result.games), result.valid, size, listed)
 
 
 def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
@@ -275,12 +412,14 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
     stderr: list[str] = []
     errors: list[dict[str, object]] = []
     unknowns: list[str] = []
+    listed: list[dict[str, object]] = []
     games = 0
     valid = True
     for part in parts:
         stderr.append(part.stderr)
         errors.extend(part.errors)
         unknowns.extend(part.unknowns)
+        listed.extend(part.listed)
         games += part.games
         valid = valid and part.valid
         if progress is not None:
@@ -289,7 +428,7 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
     status = "ok" if valid else f"{len(errors) - warnings} problem(s)"
     noted = f", {warnings} warning(s)" if warnings else ""
     lines = [f"{path}: {status} ({games} game(s){noted})", *unknowns]
-    return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines))
+    return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines), listed)
 
 
 def _validate_whole(path: str, listing: bool, analyse: bool) -> Outcome:
@@ -424,6 +563,7 @@ def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
     first = 1  # the line number of that start
     scanned = 0  # the buffer is searched up to here
     open_ = False  # whether a comment is open at ``scanned``
+    games = 0  # the comments before the first game are read with it (a part of comments only is not a record)
     while True:
         block = handle.read(_BLOCK)
         buffer += block
@@ -431,7 +571,10 @@ def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
         for match in _GAME_LINE.finditer(buffer, scanned, end):
             at = match.start()
             open_, scanned = _open_at(buffer, scanned, at, open_), at
-            if not open_ and at > start:
+            if open_:
+                continue
+            games += 1
+            if at > start and games > 1:
                 yield first, buffer[start:at]
                 first += buffer.count(b"\n", start, at)
                 start = at
@@ -456,6 +599,8 @@ def read_part(first: int, data: bytes, path: str) -> Record:
     text = text.replace("\r\n", "\n")
     if (first == 1 and text.startswith("\ufeff")) or _OTHER_BREAKS.search(text):
         raise NotStreamable(path)
+    from .reader import read_record
+
     try:
         return read_record(text, path, first)
     except NotationError:

@@ -71,12 +71,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        summary = [{"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes]
+        summary: list[dict[str, object]] = [
+            {"path": o.path, "valid": o.valid, "games": o.games, "errors": o.errors} for o in outcomes
+        ]
+        if args.unknowns:  # every unknown card: its place, forced or open, its possible values
+            for entry, outcome in zip(summary, outcomes, strict=True):
+                entry["unknowns"] = outcome.unknowns
         json.dump({"files": summary, "valid": invalid == 0}, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 1 if invalid else 0
+    if args.format == "github":
+        for outcome in outcomes:
+            for error in outcome.errors:
+                print(github_annotation(error))
     for outcome in outcomes:
-        sys.stderr.write(outcome.stderr)
+        if args.format != "github":
+            sys.stderr.write(outcome.stderr)
         if not args.quiet:
             print(outcome.stdout)
     if not args.quiet:
@@ -85,6 +95,32 @@ def cmd_validate(args: argparse.Namespace) -> int:
             f"{f', {errors} problem(s)' if errors else ''}{f', {warnings} warning(s)' if warnings else ''}"
         )
     return 1 if invalid else 0
+
+
+def _escaped(text: str, property_value: bool = False) -> str:
+    """Text in a workflow command: GitHub reads ``%``, line breaks and, in a property, ``:`` and ``,`` as syntax."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
+
+
+def github_annotation(error: dict[str, object]) -> str:
+    """One diagnostic (``Diagnostic.to_json``) as a GitHub Actions workflow command, which the forge shows on the
+    file's line: ``::error file=F,line=L,col=C,title=CODE::CODE message``."""
+    level = "warning" if error["severity"] == "warning" else "error"
+    where = [f"file={_escaped(str(error['path']), True)}"]
+    if error.get("line") is not None:
+        where.append(f"line={error['line']}")
+    if error.get("column") is not None:
+        where.append(f"col={error['column']}")
+    where.append(f"title={error['code']}")
+    message = _escaped(f"{error['code']} {error['message']}")
+    return f"::{level} {','.join(where)}::{message}"
+
+
+def _inference_progress(done: int, total: int, seconds: float) -> None:
+    """The progress line of a long inference, on a terminal: the unknown cards analysed so far."""
+    sys.stderr.write(f"\r\x1b[K  inferring: {done} of {total} unknown card(s) analysed, {seconds:.0f} s")
+    sys.stderr.flush()
 
 
 def cmd_infer(args: argparse.Namespace) -> int:
@@ -117,7 +153,12 @@ def cmd_infer(args: argparse.Namespace) -> int:
         failed.diagnostics.extend(exc.diagnostics)
         print_diagnostics(failed, sys.stderr)
         return 1
-    result = check_record(record, analyse=True)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit takes a number of seconds above 0")
+    progress = _inference_progress if sys.stderr.isatty() else None
+    result = check_record(record, analyse=True, time_limit=args.time_limit, progress=progress)
+    if progress is not None:
+        sys.stderr.write("\r\x1b[K")
     print_diagnostics(result, sys.stderr)
     for line in unknown_lines(result, listing=False):
         print(line)
@@ -402,6 +443,12 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return 1 if invalid or (args.check and changed) else 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from .lsp import main as serve
+
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     import argparse
@@ -413,22 +460,61 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("validate", help="check records against the rules (exit 1 if any is invalid)")
+    p = sub.add_parser(
+        "validate",
+        help="check records against the rules (exit 1 if any is invalid)",
+        description=(
+            "Check records against the rules of their profiles: every play, trick winner, draw, "
+            "declaration and stated score. Each problem is printed as FILE:LINE:COL with its code and "
+            "the rule; exit 0 when every record is valid, 1 when one is not, 2 on a usage error."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the problems")
     p.add_argument("--unknowns", action="store_true", help="list every unknown card: forced, or open with its values")
     p.add_argument("-j", "--jobs", type=int, default=1, help="validate files in N processes (output in the same order)")
     p.add_argument("--summary", choices=["json"], help="print only counts: valid and invalid files, errors by code")
+    p.add_argument(
+        "--format",
+        choices=["text", "github"],
+        default="text",
+        help="github: print each problem as a GitHub Actions annotation (::error file=...,line=...,col=...::) "
+        "on stdout, for transcription projects checked by a forge's CI",
+    )
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("infer", help="complete a record's unknown cards and write the completed record")
+    p = sub.add_parser(
+        "infer",
+        help="complete a record's unknown cards and write the completed record",
+        description=(
+            "Complete a lossy record's unknown cards (??, Q?, ?S, or a hand or draws left out) with the"
+            " cards the rules and the stated scores allow, and write the completed record to NEW, each "
+            "filled card's comment saying whether it is certain or chosen. The input is never "
+            "overwritten."
+        ),
+    )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--out", required=True, metavar="NEW", help="where to write the completed record (never FILE)")
     p.add_argument("--force", action="store_true", help="overwrite NEW if it exists")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="stop each deal's search after S seconds and report what is proven by then: the cards not yet settled "
+        "are left as chosen, not forced (default: 60)",
+    )
     p.set_defaults(func=cmd_infer)
 
-    p = sub.add_parser("replay", help="step through a record in the terminal, or as JSON")
+    p = sub.add_parser(
+        "replay",
+        help="step through a record in the terminal, or as JSON",
+        description=(
+            "Replay a record step by step: each trick with the hands, the table, the draws, the "
+            "declarations and the running scores, in the terminal, or as JSON (--json) for other tools."
+        ),
+    )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the replay as JSON")
     p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
@@ -453,7 +539,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")
     p.set_defaults(func=cmd_puzzles)
 
-    p = sub.add_parser("render", help="write HTML lessons and an index for valid records")
+    p = sub.add_parser(
+        "render",
+        help="write HTML lessons and an index for valid records",
+        description=(
+            "Write one HTML lesson per valid game, an index, the rules pages and a glossary into DIR, "
+            "in each interface language. Invalid records are reported and left out."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument(
@@ -469,7 +562,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser(
-        "generate", help="play legal deals (random, or the better player) and write them in the notation"
+        "generate",
+        help="play legal deals (random, or the better player) and write them in the notation",
+        description=(
+            "Play legal deals under a profile, by a random legal player or by the better player (a heuristic "
+            "while the stock lasts, the endgame solver after), and print them in the notation, the same record "
+            "for the same --seed: for tests, corpora and constructed records."
+        ),
     )
     p.add_argument("--profile", default="classic")
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
@@ -493,19 +592,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("fmt", help="print records in the canonical form, or --check or --write it")
+    p = sub.add_parser(
+        "fmt",
+        help="print records in the canonical form, or --check or --write it",
+        description=(
+            "Print records in the canonical form (spacing, the spelling of cards and keywords, wrapped "
+            "comments); --check exits 1 when a record is not canonical, --write rewrites records in "
+            "place, atomically."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq); - for stdin")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 1 when a record is not in the canonical form")
     mode.add_argument("--write", action="store_true", help="rewrite records in place (atomically)")
     p.set_defaults(func=cmd_fmt)
 
-    p = sub.add_parser("profiles", help="list the rule profiles")
+    p = sub.add_parser(
+        "profiles",
+        help="list the rule profiles",
+        description=("List the rule profiles, the variants of bezique the replayer knows, each with its source."),
+    )
     p.set_defaults(func=cmd_profiles)
 
-    p = sub.add_parser("rules", help="print a profile's rules: melds, scores and options")
+    p = sub.add_parser(
+        "rules",
+        help="print a profile's rules: melds, scores and options",
+        description=(
+            "Print a profile's rules: players, packs, the play, the melds (with the word a record "
+            "writes for each), the other scores, the penalties and the options."
+        ),
+    )
     p.add_argument("profile", metavar="PROFILE")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser(
+        "lsp",
+        help="run the language server over stdio, for an editor (needs pip install 'bezique-replayer[editor]')",
+        description="Run the language server over stdio: an editor (VS Code, Neovim, Emacs; README says how) gets "
+        "the diagnostics of validate as you type, hovers, go to definition, formatting, code actions and the "
+        "completion of legal cards. Needs the editor extra: pip install 'bezique-replayer[editor]'.",
+    )
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 
@@ -519,7 +646,15 @@ def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
     if len(argv) < 2 or argv[0] != "validate":
         return None
     args = SimpleNamespace(
-        command="validate", paths=[], json=False, quiet=False, unknowns=False, jobs=1, summary=None, func=cmd_validate
+        command="validate",
+        paths=[],
+        json=False,
+        quiet=False,
+        unknowns=False,
+        jobs=1,
+        summary=None,
+        format="text",
+        func=cmd_validate,
     )
     closed = False  # a flag after paths: argparse takes no more paths (it refuses them as unrecognised)
     for arg in argv[1:]:

@@ -2,8 +2,9 @@
 
 The output is the input itself, edited in place: a pattern such as ``Q?`` becomes the inferred card, a hand,
 draws or a declaration's cards that the record left out are added as new statements, and every card that the
-record leaves open (more than one completion exists) gets a comment naming the alternatives. Every other
-character of the input, comments and spacing included, is kept.
+record leaves open (more than one completion exists) gets a comment naming the alternatives. The result is then
+put in the canonical form (``bezique fmt``), so that ``fmt --check`` passes on what ``infer`` writes: the input's
+comments are kept, its spacing made canonical.
 """
 
 from __future__ import annotations
@@ -59,14 +60,23 @@ class _Editor:
             lines[line - 1] = row[: column - 1] + new + row[column - 1 + length :]
         for line, notes in self.notes.items():
             row = lines[line - 1]
-            opened = row.rfind("{") > row.rfind("}")
+            cut = row.rfind("{")
+            opened = cut > row.rfind("}")
             comment = "{ inferred: " + "; ".join(notes) + " }"
-            if opened:
-                cut = row.rfind("{")
+            if opened and not row.startswith("{?", cut):
+                # A comment that goes on over the next lines: the note goes just before it.
                 lines[line - 1] = row[:cut] + comment + " " + row[cut:]
+            elif opened:
+                # A question over several lines stands before a play, inside the statement: the note goes after
+                # the statement's last line.
+                end = self.statement_end(line)
+                lines[end - 1] = lines[end - 1].rstrip() + "  " + comment
             else:
                 lines[line - 1] = row.rstrip() + "  " + comment
-        for line, new in sorted(self.insertions, key=lambda item: item[0], reverse=True):
+        # (the last first, so that earlier lines keep their numbers; two after one line in the order given)
+        for _, line, new in sorted(
+            ((i, line, new) for i, (line, new) in enumerate(self.insertions)), key=lambda x: (x[1], x[0]), reverse=True
+        ):
             lines.insert(line, new)
         return "\n".join(lines)
 
@@ -96,17 +106,25 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 editor.note(note_line, _describe(seat, value, alternatives))
 
     last_header = max([s.line for s in original.spans.values()] + [original.span.line])
+    seats = list(replayed.hands)  # (in the profile's order of seats)
     for seat, cards in completed.hands.items():
         if seat not in original.hands:
+            # A hand left out is written in its seat's place: before the next seat's hand when the record has one.
+            later = [original.hand_spans[s].line for s in seats[seats.index(seat) + 1 :] if s in original.hand_spans]
+            after = later[0] - 1 if later else editor.statement_end(last_header)
             hand = inference.hands.get(seat)
             note = ""
             if hand is not None:
                 certain = hand["certain"]
                 guessed = Counter(cards) - certain
-                note = f"  {{ inferred: {_cards(sorted(certain.elements(), key=lambda c: c.sort_key)) or 'none'}"
-                note += f" certain; {_cards(sorted(guessed.elements(), key=lambda c: c.sort_key))} chosen }}"
+                said = [
+                    f"{_cards(sorted(group.elements(), key=lambda c: c.sort_key))} {word}"
+                    for group, word in ((certain, "certain"), (guessed, "chosen"))
+                    if group
+                ]
+                note = f"  {{ inferred: {'; '.join(said)} }}" if said else ""
             dealt = sorted((c for c in cards if isinstance(c, Card)), key=lambda c: c.sort_key)
-            editor.insert_after(editor.statement_end(last_header), f"hand {seat}: {_cards(dealt)}{note}")
+            editor.insert_after(after, f"hand {seat}: {_cards(dealt)}{note}")
             continue
         spans = original.hand_card_spans.get(seat, [])
         for card, new, span in zip(original.hands[seat], cards, spans, strict=False):
@@ -191,7 +209,11 @@ def _without_plays(trick: Trick) -> Trick:
 
 
 def _declaration_alternatives(inference: Inference, item: Declare) -> str:
-    tags = [u.tag for u in inference.unknowns if u.where.endswith(f"'s {item.kind}") and u.seat == item.seat]
+    tags = [
+        u.tag
+        for u in inference.unknowns
+        if u.where.split(", card ")[0].endswith(f"'s {item.kind}") and u.seat == item.seat
+    ]
     open_tags = [t for t in tags if len(inference.possible.get(t, set())) > 1]
     if not open_tags or not inference.analysed:
         return ""
@@ -200,9 +222,16 @@ def _declaration_alternatives(inference: Inference, item: Declare) -> str:
 
 def completed_text(record: Record, result: ReplayResult) -> str:
     """The record's text with every deal that had unknowns completed (see the module docstring)."""
+    from .errors import BeziqueError
+    from .fmt import format_text
+
     editor = _Editor(record.text)
     for game, replayed in zip(record.games, result.games, strict=False):
         for deal, outcome in zip(game.deals, replayed.deals, strict=False):
             if outcome.inference is not None and outcome.inference.deal is not None:
                 _patch_deal(editor, deal, outcome.inference, outcome)
-    return editor.text()
+    text = editor.text()
+    try:
+        return format_text(text, record.path)
+    except BeziqueError:  # (a text the formatter cannot keep as the same record is written as edited)
+        return text

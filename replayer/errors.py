@@ -189,6 +189,11 @@ CODES: dict[str, ErrorCode] = {
         "the canonical form (docs/notation.md)",
         "trick  2: N 9C, S 7H -> N",
     ),
+    "BZ006": ErrorCode(
+        "no game in the record",
+        "a record holds at least one game with a deal; an empty file or one of comments only is not a record",
+        "{ nothing but this comment }",
+    ),
     "BZ101": ErrorCode(
         "statement out of place",
         "record structure: game, headers, deal, tricks, end of deal",
@@ -212,6 +217,16 @@ CODES: dict[str, ErrorCode] = {
         "dealer: S  { deal 2 of a sixty-six game that S lost }",
     ),
     "BZ111": ErrorCode(
+        "game without a deal",
+        "record structure: a game holds at least one deal (its hands, or a position, and its tricks)",
+        'game "Headers only"',
+    ),
+    "BZ112": ErrorCode(
+        "position does not hold",
+        "a book fragment's position (docs/notation.md): its hands, stock, scores and leader, all stated",
+        "table N: marriage KH QH",
+    ),
+    "BZ113": ErrorCode(
         "misdeal not dealt again",
         "a misdeal is dealt again before play, where the profile has the rule (ru19: 002:L18)",
         "redeal  { classic has no redeal }",

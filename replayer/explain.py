@@ -105,6 +105,15 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"{r.seats[seat]} deals and sits this hand out (the dealer deals to the other three, 004:L117), but is dealt "
         f"{n} cards"
     ),
+    "position_hand": lambda r, seat, n, size: (
+        f"{r.seats[seat]} holds {n} cards at this position (hand and table); at this trick a hand holds {size}"
+    ),
+    "position_stock": lambda r, n, trick, left: (
+        f"the position says {n} cards are left to draw before trick {trick}; the {r.name} profile leaves {left}"
+    ),
+    "position_listed": lambda r, n, trick, left: (
+        f"the stock lists {n} face-down cards; {left} are left before trick {trick} (the turn-up apart)"
+    ),
     "stock_size": lambda r, n: f"the stock lists {n} face-down cards; {r.face_down} remain after the deal",
     "not_in_pack": lambda r, card: f"{_card(card)} is not in the {r.name} pack",
     "too_many_copies": lambda r, card, n, copies: f"{_card(card)} appears {n} times; the {r.name} deck holds {copies}",

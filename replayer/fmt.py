@@ -77,6 +77,8 @@ _KEYWORDS = {
     "STOCK": "stock",
     "CUT": "cut",
     "GUESS": "guess",
+    "POSITION": "position",
+    "TABLE": "table",
     "EXCHANGES": "exchanges",
     "DECLARES": "declares",
     "SHOWS": "shows",
@@ -109,12 +111,12 @@ def format_text(text: str, path: str = "<record>") -> str:
     trick, statement, comment and question; only positions may differ). If it does not, that is a bug in the
     formatter and :class:`FormatCheckError` is raised, so that a file is never rewritten into something else.
     """
-    before = read_record(text, path)  # only a record that reads (syntax and structure) is formatted
+    before = read_record(text, path, whole=False)  # only a record that reads (syntax and structure) is formatted
     if text.startswith("\ufeff"):
         text = text[1:]
     canonical = _Formatter(path, text).run(statements(text))
     try:
-        after = read_record(canonical, path)
+        after = read_record(canonical, path, whole=False)
     except NotationError as exc:
         raise FormatCheckError(
             f"{path}: the canonical form does not parse ({exc}); the record is left as it is"
@@ -319,7 +321,7 @@ class _Formatter:
             return self.card(token)
         if kind == "SUIT":
             return parse_suit(token.text).value
-        if kind == "INT":
+        if kind in ("INT", "SCORE_INT"):
             return str(int(token.text))
         if kind == "TEXT_KEY":
             return token.text.lower()
@@ -413,6 +415,16 @@ class _Formatter:
         values = words[1:]
         options = [f"{name.text}={value.text}" for name, value in zip(values[::2], values[1::2], strict=True)]
         return self.header(words, [", ".join(options)])
+
+    def on_position_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        """``position: trick 12, stock 9, N 120, S 80``: the trick, the stock and each score, comma-separated."""
+        parts = [f"{self.word(a)} {self.word(b)}" for a, b in zip(words[1::2], words[2::2], strict=True)]
+        return self.header(words, [", ".join(parts)])
+
+    def on_table_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        keyword, seat, meld, *cards = words
+        head = f"{self.word(keyword)} {self.seat(seat)}: {meld.text}"
+        return [" ".join([head, *(self.card(c) for c in cards)])]
 
     def on_hand_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         keyword, seat, *cards = words

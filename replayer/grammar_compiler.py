@@ -1114,7 +1114,9 @@ def generate(text: str | None = None) -> str:
         "statements that usually follow one another (a trick, its draws, the score), read with one match in their",
         "common shape (each statement's expression with its repetitions read no time, each region an empty group):",
         "the first statement, then the others (optional), each with its own expression's groups in the same order,",
-        "their names prefixed (``t_``, ``d_``, ``s_``).",
+        "their names prefixed (``t_``, ``d_``, ``s_``). TERMINALS: every terminal of the grammar in the order Lark's",
+        "lexer tries them, each (its regular expression, its priority): what the Pygments lexer",
+        "(replayer/highlight.py) colours.",
         '"""',
         "",
         f"GRAMMAR_SHA256 = {_string(grammar_sha256(text))}",
@@ -1139,6 +1141,17 @@ def generate(text: str | None = None) -> str:
             lines.append(one_line)
         else:
             lines.extend([f"    {_string(pattern.key)}: (", *(f"        {r}," for r in rows), "    ),"])
+    lines.extend(["}", ""])
+    lines.append("TERMINALS: dict[str, tuple[str, int]] = {")
+    for terminal in sorted(compiler.g.lark.terminals, key=lambda t: compiler.g.terminals[t.name].key):
+        regex, priority = terminal.pattern.to_regexp(), terminal.priority
+        one_line = f"    {_string(terminal.name)}: ({_string(regex)}, {priority}),"
+        if len(one_line) <= 120:
+            lines.append(one_line)
+        else:
+            lines.append(f"    {_string(terminal.name)}: (")
+            _assignment(lines, "", regex, 8, ",")
+            lines.extend([f"        {priority},", "    ),"])
     lines.extend(["}", ""])
     lines.append("DISPATCH: dict[str, tuple[str, ...]] = {")
     for char, keys in dispatch.items():

@@ -10,10 +10,12 @@ start. DISPATCH: the statements a line starting with a character may be, to try 
 statements that usually follow one another (a trick, its draws, the score), read with one match in their
 common shape (each statement's expression with its repetitions read no time, each region an empty group):
 the first statement, then the others (optional), each with its own expression's groups in the same order,
-their names prefixed (``t_``, ``d_``, ``s_``).
+their names prefixed (``t_``, ``d_``, ``s_``). TERMINALS: every terminal of the grammar in the order Lark's
+lexer tries them, each (its regular expression, its priority): what the Pygments lexer
+(replayer/highlight.py) colours.
 """
 
-GRAMMAR_SHA256 = "8a720dc056fdd7990d4fd1fb60678fde860687541c6718298e2d1bff510ac66f"
+GRAMMAR_SHA256 = "5e89938ec9109804bfbb3a8ee4b47be49495a0e2d7bf9405e9a32c59ad60a717"
 
 PRELUDE = "(?:(?>[\x09 \x0c]+))?(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+))?"
 
@@ -134,6 +136,33 @@ STATEMENTS: dict[str, str] = {
     "guess_header": (
         "(?P<GUESS>(?>(?i:guess\\b)))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d)))(?P<comment_rep>(?:[\x09 "
         "\x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "position_header": (
+        "(?P<POSITION>(?>(?i:position\\b)))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<TRICK>(?>(?:(?i:взятка\\b)|(?i:trick\\b))))["
+        "\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,[\x09 \x0c]*+(?P<STOCK>(?>(?i:stock\\b)))[\x09 \x0c]*"
+        "+(?P<INT_2>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠"
+        "♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\"
+        "+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^"
+        "}]*\\}))*)|(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?!(?i:stock\\b))(?P<seat_poin"
+        "ts1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_po"
+        "ints1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d))"
+        ")(?P<seat_points_rep_2>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|"
+        "East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))["
+        "\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*)(?P<comment_rep_2>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)|(?P<comment_re"
+        "p_3>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)))(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+    ),
+    "table_header": (
+        "(?P<TABLE>(?>(?i:table\\b)))[\x09 \x0c]*+(?P<SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!"
+        "[\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+:[\x09 \x0c]*+(?P<KIND>(?>[a-z]+(?:_[a-z]+)*))[\x09 \x0c]*+(?P<CARD>(?>(?i:(?:\\*"
+        "|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ "
+        '\x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яі'
+        'їє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQ'
+        "JT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))(?P<CARD_rep>(?:[\x09 \x0c]*+(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJ"
+        'T987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чир'
+        'в|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT9'
+        "87ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))("
+        "?![\\w]))))*)(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a["
+        "\x09 \x0c]*)+)|\\Z))"
     ),
     "deal_stmt": (
         "(?!(?i:dealer\\b))(?P<DEAL>(?>(?:(?i:сдача\\b)|(?i:deal\\b))))(?:[\x09 \x0c]*+(?P<INT>(?>\\d{1,9}(?!\\d))))?(?"
@@ -309,58 +338,59 @@ STATEMENTS: dict[str, str] = {
     "score_stmt": (
         "(?P<SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:No"
         "rth|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NS"
-        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
+        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧"
+        "]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "brisques_stmt": (
         "(?P<BRISQUES>(?>(?i:brisques\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?"
         ">(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>"
-        "(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,("
-        "?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|"
-        "Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])"
-        ")))[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+"
-        "(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])"
-        ")|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:["
-        "\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 "
+        "\x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|"
+        "Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠"
+        "♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])"
+        "(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?"
+        "P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|"
+        "\\Z))"
     ),
     "result_stmt": (
         "(?P<RESULT>(?>(?i:result\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:"
         "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>["
-        "NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]"
+        "*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север"
+        "|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢"
+        "♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "total_stmt": (
         "(?P<TOTAL>(?>(?i:total\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:No"
         "rth|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NS"
-        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:["
-        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Вос"
-        "ток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))"
-        "[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?!"
-        "[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|["
-        "\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09"
-        " \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "EW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+"
+        ",(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
+        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧"
+        "]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:["
+        "\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!["
+        "\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<co"
+        "mment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "game_score_stmt": (
         "(?P<GAME>(?>(?:(?i:партия\\b)|(?i:game\\b))))[\x09 \x0c]*+(?P<SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW"
         "]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?!"
         "[\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<sea"
-        "t_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<sea"
-        "t_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s"
-        "eat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_INT>(?>\\d{1,9}(?!\\d)))("
-        "?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:North|South|East"
-        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])))[\x09 "
-        "\x0c]*+(?>\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<nl>[\x09 \x0c]*+(?"
-        ":(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
+        "t_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])"
+        ")(?P<seat_points2_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c"
+        "]*+(?P<seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points2_SCORE_INT>(?>-?\\"
+        "d{1,9}(?!\\d)))(?P<seat_points_rep>(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?>(?:"
+        "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧]))|[\x09 \x0c]*+(?>[NSEW]\\+[NSEW](?![\\w♠♤"
+        "♥♡♦♢♣♧])))[\x09 \x0c]*+(?>-?\\d{1,9}(?!\\d)))*))?(?P<comment_rep>(?:[\x09 \x0c]*+(?>\\{(?!\\?)[^}]*\\}))*)(?P<"
+        "nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))"
     ),
     "winner_stmt": (
         "(?P<WINNER>(?>(?i:winner\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<SEAT>(?>(?:North|South|E"
@@ -418,6 +448,26 @@ ELEMENTS: dict[str, str] = {
     "stock_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "cut_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "guess_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.seat_points_rep": (
+        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
+        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
+    ),
+    "position_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.seat_points_rep_2": (
+        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
+        "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
+    ),
+    "position_header.comment_rep_2": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "position_header.comment_rep_3": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
+    "table_header.CARD_rep": (
+        "[\x09 \x0c]*+(?P<CARD>(?>(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT9"
+        '87ТКДВ])|(?:10|[AKQJT987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік'
+        '|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHD'
+        "C♠♤♥♡♦♢♣♧]|\\?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))))"
+    ),
+    "table_header.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "deal_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "trick_stmt.play1_question_rep": "[\x09 \x0c]*+(?P<question1_QUESTION>(?>\\{\\?[^}]*\\}))",
     "trick_stmt.play2_question_rep": "[\x09 \x0c]*+(?P<question1_QUESTION>(?>\\{\\?[^}]*\\}))",
@@ -482,31 +532,31 @@ ELEMENTS: dict[str, str] = {
     "score_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "score_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "brisques_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "brisques_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "result_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "result_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "total_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "total_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "game_score_stmt.seat_points_rep": (
         "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<seat_points1_SEAT>(?>(?:North|South|East"
         "|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<seat_points1_SIDE>(?>[NSEW]\\+[NSEW](?"
-        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_INT>(?>\\d{1,9}(?!\\d)))"
+        "![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))"
     ),
     "game_score_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
     "winner_stmt.comment_rep": "[\x09 \x0c]*+(?P<comment1_COMMENT>(?>\\{(?!\\?)[^}]*\\}))",
@@ -543,11 +593,11 @@ BLOCKS: dict[str, str] = {
         "]))(?![\\w]))))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)"
         "+)|\\Z)))?(?:(?P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_poin"
         "ts1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_"
-        "points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:"
-        "[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|Ea"
-        "st|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSE"
-        "W](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_c"
-        "omment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
+        "points1_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!"
+        "\\d)))(?:[\x09 \x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North"
+        "|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSE"
+        "W]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<s_seat_poin"
+        "ts_rep>))?(?P<s_comment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
     "draws_block": (
         "(?P<d_DRAWS>(?>(?i:draws?\\b)))[\x09 \x0c]*+(?P<d_seat_card1_SEAT>(?>(?:North|South|East|West|Север|Юг|Восток|"
@@ -563,11 +613,11 @@ BLOCKS: dict[str, str] = {
         "))(?P<d_seat_card_rep>))?(?P<d_comment_rep>)(?P<d_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z))(?:(?"
         "P<s_SCORE>(?>(?i:score\\b)))(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points1_SEAT>(?>(?:"
         "North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points1_SIDE>(?"
-        ">[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_INT>(?>\\d{1,9}(?!\\d)))(?:[\x09 \x0c]*+,("
-        "?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|West|Север|Ю"
-        "г|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢"
-        "♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_INT>(?>\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s_comment_rep>)(?P"
-        "<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
+        ">[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points1_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?:[\x09 "
+        "\x0c]*+,(?:[\x09 \x0c]*+(?![NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧]))(?P<s_seat_points2_SEAT>(?>(?:North|South|East|Wes"
+        "t|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])))|[\x09 \x0c]*+(?P<s_seat_points2_SIDE>(?>[NSEW]\\+[NSEW](?!["
+        "\\w♠♤♥♡♦♢♣♧]))))[\x09 \x0c]*+(?P<s_seat_points2_SCORE_INT>(?>-?\\d{1,9}(?!\\d)))(?P<s_seat_points_rep>))?(?P<s"
+        "_comment_rep>)(?P<s_nl>[\x09 \x0c]*+(?:(?>(?:\x0d?\x0a[\x09 \x0c]*)+)|\\Z)))?"
     ),
 }
 
@@ -659,6 +709,29 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("GUESS", "GUESS", False),
         ("INT", "INT", False),
         ("comment_rep", "guess_header.comment_rep", True),
+    ),
+    "position_header": (
+        ("POSITION", "POSITION", False),
+        ("TRICK", "TRICK", False),
+        ("INT", "INT", False),
+        ("STOCK", "STOCK", False),
+        ("INT_2", "INT", False),
+        ("seat_points_rep", "position_header.seat_points_rep", True),
+        ("comment_rep", "position_header.comment_rep", True),
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
+        ("seat_points_rep_2", "position_header.seat_points_rep_2", True),
+        ("comment_rep_2", "position_header.comment_rep_2", True),
+        ("comment_rep_3", "position_header.comment_rep_3", True),
+    ),
+    "table_header": (
+        ("TABLE", "TABLE", False),
+        ("SEAT", "SEAT", False),
+        ("KIND", "KIND", False),
+        ("CARD", "CARD", False),
+        ("CARD_rep", "table_header.CARD_rep", True),
+        ("comment_rep", "table_header.comment_rep", True),
     ),
     "deal_stmt": (
         ("DEAL", "DEAL", False),
@@ -776,10 +849,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("SCORE", "SCORE", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "score_stmt.seat_points_rep", True),
         ("comment_rep", "score_stmt.comment_rep", True),
     ),
@@ -787,10 +860,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("BRISQUES", "BRISQUES", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "brisques_stmt.seat_points_rep", True),
         ("comment_rep", "brisques_stmt.comment_rep", True),
     ),
@@ -798,10 +871,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("RESULT", "RESULT", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "result_stmt.seat_points_rep", True),
         ("comment_rep", "result_stmt.comment_rep", True),
     ),
@@ -809,10 +882,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("TOTAL", "TOTAL", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "total_stmt.seat_points_rep", True),
         ("comment_rep", "total_stmt.comment_rep", True),
     ),
@@ -821,10 +894,10 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
         ("SCORE", "SCORE", False),
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
         ("seat_points2_SEAT", "SEAT", False),
         ("seat_points2_SIDE", "SIDE", False),
-        ("seat_points2_INT", "INT", False),
+        ("seat_points2_SCORE_INT", "SCORE_INT", False),
         ("seat_points_rep", "game_score_stmt.seat_points_rep", True),
         ("comment_rep", "game_score_stmt.comment_rep", True),
     ),
@@ -872,6 +945,21 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "stock_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "cut_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "guess_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.seat_points_rep": (
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
+    ),
+    "position_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.seat_points_rep_2": (
+        ("seat_points1_SEAT", "SEAT", False),
+        ("seat_points1_SIDE", "SIDE", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
+    ),
+    "position_header.comment_rep_2": (("comment1_COMMENT", "COMMENT", False),),
+    "position_header.comment_rep_3": (("comment1_COMMENT", "COMMENT", False),),
+    "table_header.CARD_rep": (("CARD", "CARD", False),),
+    "table_header.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "deal_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "trick_stmt.play1_question_rep": (("question1_QUESTION", "QUESTION", False),),
     "trick_stmt.play2_question_rep": (("question1_QUESTION", "QUESTION", False),),
@@ -912,37 +1000,109 @@ LAYOUT: dict[str, tuple[tuple[str, str, bool], ...]] = {
     "score_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "brisques_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "brisques_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "result_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "result_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "total_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "total_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "game_score_stmt.seat_points_rep": (
         ("seat_points1_SEAT", "SEAT", False),
         ("seat_points1_SIDE", "SIDE", False),
-        ("seat_points1_INT", "INT", False),
+        ("seat_points1_SCORE_INT", "SCORE_INT", False),
     ),
     "game_score_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "winner_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "variation_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "variation_end_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
     "comment_stmt.comment_rep": (("comment1_COMMENT", "COMMENT", False),),
+}
+
+TERMINALS: dict[str, tuple[str, int]] = {
+    "SIDE": ("[NSEW]\\+[NSEW](?![\\w♠♤♥♡♦♢♣♧])", 3),
+    "GOES_OUT": ("(?i:goes[ \x09]+out\\b)", 2),
+    "TEXT_KEY": (
+        "(?i:(title|source|url|page|date|event|site|annotator|translator|note|language|round)\\b(\\[[a-z]{2}\\])?)",
+        2,
+    ),
+    "REDEAL": ("(?:(?i:пересдача\\b)|(?i:redeal\\b))", 2),
+    "EXCHANGES": ("(?i:exchanges?\\b)", 2),
+    "DECLARES": ("(?i:declares?\\b)", 2),
+    "BRISQUES": ("(?i:brisques\\b)", 2),
+    "FORFEITS": ("(?i:forfeits\\b)", 2),
+    "POSITION": ("(?i:position\\b)", 2),
+    "PENALTY": ("(?:(?i:penalty\\b)|(?i:штраф\\b))", 2),
+    "OPTIONS": ("(?i:options?\\b)", 2),
+    "TURNUP": ("(?i:turn-?up\\b)", 2),
+    "PLAYERS": ("(?i:players\\b)", 2),
+    "PROFILE": ("(?i:profile\\b)", 2),
+    "TRICK": ("(?:(?i:взятка\\b)|(?i:trick\\b))", 2),
+    "GAME": ("(?:(?i:партия\\b)|(?i:game\\b))", 2),
+    "PASSES": ("(?i:pass(es)?\\b)", 2),
+    "TRUMP": ("(?i:trumps?\\b)", 2),
+    "CLAIMS": ("(?i:claims\\b)", 2),
+    "DEALER": ("(?i:dealer\\b)", 2),
+    "LEADER": ("(?i:leader\\b)", 2),
+    "RESULT": ("(?i:result\\b)", 2),
+    "SCORES": ("(?i:scores\\b)", 2),
+    "TARGET": ("(?i:target\\b)", 2),
+    "WINNER": ("(?i:winner\\b)", 2),
+    "DEAL": ("(?:(?i:сдача\\b)|(?i:deal\\b))", 2),
+    "DRAWS": ("(?i:draws?\\b)", 2),
+    "SHOWS": ("(?i:shows?\\b)", 2),
+    "GUESS": ("(?i:guess\\b)", 2),
+    "SCORE": ("(?i:score\\b)", 2),
+    "STOCK": ("(?i:stock\\b)", 2),
+    "TABLE": ("(?i:table\\b)", 2),
+    "TOTAL": ("(?i:total\\b)", 2),
+    "HAND": ("(?i:hand\\b)", 2),
+    "WITH": ("(?i:with\\b)", 2),
+    "CUT": ("(?i:cut\\b)", 2),
+    "TO": ("(?i:to\\b)", 2),
+    "CARD": (
+        (
+            "(?i:(?:\\*|инфузорк[а-я]*|(?:10|[AKQJT987ТКДВ])[SHDC♠♤♥♡♦♢♣♧]|[♠♤♥♡♦♢♣♧](?:10|[AKQJT987ТКДВ])|(?:10|[AKQJT"
+            '987ТКДВ])[ \x09]+[«"]?(?:пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*[»"]?|[«"]?(?:пик|пік|черв|чирв|бубн|б'
+            'убен|треф)[а-яіїє]*[»"]?[ \x09]+(?:10|[AKQJT987ТКДВ])|\\?\\?|(?:10|[AKQJT987ТКДВ])\\?|\\?[SHDC♠♤♥♡♦♢♣♧]|\\'
+            "?[ \x09]*(?:10|[AKQJT987ТКДВ])(?![\\w♠♤♥♡♦♢♣♧]))(?![\\w]))"
+        ),
+        0,
+    ),
+    "SUIT": ("(?:(?i:(пик|пік|черв|чирв|бубн|бубен|треф)[а-яіїє]*)|(?i:[SHDC♠♤♥♡♦♢♣♧](?!\\w)))", 0),
+    "KIND": ("[a-z]+(?:_[a-z]+)*", 0),
+    "PROFILE_NAME": ("\\d[\\w.]*-[\\w.-]*", 0),
+    "COMMENT": ("\\{(?!\\?)[^}]*\\}", 0),
+    "NAME": ("[A-Za-z][\\w.-]*", 0),
+    "_NL": ("(\x0d?\x0a[\x09 \x0c]*)+", 0),
+    "QUESTION": ("\\{\\?[^}]*\\}", 0),
+    "STRING": ('"[^"\x0a]*"', 0),
+    "TEXT": ("[^\x0a{]+", 0),
+    "__IGNORE_0": ("[\x09 \x0c]+", 0),
+    "SCORE_INT": ("-?\\d{1,9}(?!\\d)", 0),
+    "INT": ("\\d{1,9}(?!\\d)", 0),
+    "SEAT": ("(North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\\w♠♤♥♡♦♢♣♧])", 0),
+    "__ANON_0": ("\\->", 0),
+    "COLON": (":", 0),
+    "COMMA": (",", 0),
+    "EQUAL": ("=", 0),
+    "SLASH": ("/", 0),
+    "VARIATION": ("\\(", 0),
+    "VARIATION_END": ("\\)", 0),
 }
 
 DISPATCH: dict[str, tuple[str, ...]] = {
@@ -980,7 +1140,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "forfeit_stmt",
     ),
     "O": ("options_header",),
-    "P": ("text_header", "players_header", "profile_header"),
+    "P": ("text_header", "players_header", "profile_header", "position_header"),
     "R": ("text_header", "redeal_stmt", "result_stmt"),
     "S": (
         "score_stmt",
@@ -1002,6 +1162,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "target_header",
         "trump_header",
         "turnup_header",
+        "table_header",
         "unordered_trick",
         "total_stmt",
     ),
@@ -1028,7 +1189,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
     "l": ("text_header", "leader_header"),
     "n": ("text_header",),
     "o": ("options_header",),
-    "p": ("text_header", "players_header", "profile_header"),
+    "p": ("text_header", "players_header", "profile_header", "position_header"),
     "r": ("text_header", "redeal_stmt", "result_stmt"),
     "s": ("score_stmt", "text_header", "stock_header"),
     "t": (
@@ -1037,6 +1198,7 @@ DISPATCH: dict[str, tuple[str, ...]] = {
         "target_header",
         "trump_header",
         "turnup_header",
+        "table_header",
         "unordered_trick",
         "total_stmt",
     ),

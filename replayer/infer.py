@@ -26,7 +26,7 @@ import copy
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -115,6 +115,8 @@ class Inference:
     """Values whose possibility the analysis could not settle within its budget."""
     hands: dict[str, Any] = field(default_factory=dict)
     """For seats dealt unknown cards: {"slots": how many, "certain": Counter of cards every completion deals}."""
+    lenient: bool = False
+    """The completion lets go of stated facts that conflict (a repaired deal: see :func:`infer_deal`)."""
 
     def status(self, unknown: Unknown) -> tuple[str, list[Card]]:
         """("forced" | "open" | "chosen", the other possible values) of one unknown; "chosen" when not analysed."""
@@ -412,15 +414,13 @@ class _Encoding:
         tags = []
         for k, card in enumerate(item.cards):
             if isinstance(card, CardPattern):
-                tags.append(
-                    self.tag(
-                        card,
-                        f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}",
-                        item.span,
-                        item.seat,
-                        ("item", item.cards, k),
-                    )
-                )
+                # Each unknown card of a declaration described and placed on its own, so that a listing tells
+                # which ``?`` is which.
+                where = f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}"
+                if len(item.cards) > 1:
+                    where += f", card {k + 1} of {len(item.cards)}"
+                span = item.card_spans[k] if k < len(item.card_spans) else item.span
+                tags.append(self.tag(card, where, span, item.seat, ("item", item.cards, k)))
         domains = [[c] if isinstance(c, Card) else [d for d in self.pack if c.matches(d)] for c in item.cards]
         options: list[tuple[int, list[Card]]] = []
         seen: set[tuple[Card, ...]] = set()
@@ -877,6 +877,10 @@ class _GaveUp(Exception):
     """The replay budget ran out before the solver's candidates satisfied the engine."""
 
 
+class _TimeUp(_GaveUp):
+    """The time limit passed: nothing more is tried (see :func:`infer_deal`)."""
+
+
 class _Solver:
     def __init__(self, enc: _Encoding) -> None:
         self.enc = enc
@@ -977,12 +981,26 @@ def infer_deal(
     dealer: str,
     analyse: bool = False,
     max_replays: int = 200,
+    lenient: bool = False,
+    time_limit: float | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> Inference:
-    """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open."""
+    """Complete a deal's unknowns; with ``analyse``, also find which are forced and which stay open.
+
+    ``lenient``: for a deal whose unknown cards were made up for lines that did not read
+    (:func:`replayer.reader.read_record_recovering`). When no completion satisfies every stated fact, the facts of
+    the smallest conflicts are let go one by one (the latest of each first) until one does; the replay then reports
+    every stated fact that completion breaks, as it would in a complete record, instead of BZ601.
+
+    ``time_limit``: seconds after which no more candidates are tried: what is proven by then is reported (the
+    values not yet settled are undecided, :attr:`Inference.undecided`) instead of running on. ``progress``: called
+    as the analysis goes, with (unknown cards analysed, unknown cards, seconds so far).
+    """
     refused = unsupported(profile.with_options(options))
     if refused is not None:
         return Inference(None, [], failure=refused)
     started = time.perf_counter()
+    deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)
     inference = Inference(None, enc.unknowns)
     solver = _Solver(enc)
@@ -990,6 +1008,8 @@ def infer_deal(
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
         """A completion accepted by the engine; None when none exists; raises _GaveUp past the budget."""
         for _ in range(max_replays):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _TimeUp
             model = solver.solve(extra)
             if model is None:
                 return None
@@ -1003,9 +1023,17 @@ def infer_deal(
 
     try:
         found = complete()
+    except _TimeUp:
+        found = None
+        inference.failure = f"no completion found within the time limit ({time_limit:g} s)"
     except _GaveUp:
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
+    if found is None and lenient:
+        found = _lenient(enc, solver)
+        if found is not None:
+            inference.failure = ""
+            inference.lenient = True
     if found is None:
         if inference.failure:
             pass
@@ -1015,11 +1043,49 @@ def infer_deal(
     else:
         inference.values, inference.deal = found
         if analyse:
-            _analyse(enc, solver, inference, complete)
+            tick = None
+            if progress is not None:
+                report = progress
+
+                def tick(done: int, total: int) -> None:
+                    report(done, total, time.perf_counter() - started)
+
+            _analyse(enc, solver, inference, complete, tick)
     inference.solver_calls = solver.calls
     inference.replays = solver.replays
     inference.seconds = time.perf_counter() - started
     return inference
+
+
+def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | None:
+    """A completion that satisfies as many stated facts as the conflicts allow (see :func:`infer_deal`): the latest
+    statement of each conflict is let go until the rest hold together. Not checked by a replay: the replay that
+    follows reports what it breaks."""
+    while True:
+        model = solver.solve()
+        if model is not None:
+            values, deal = _decode(enc, model)
+            # A declaration whose statement was let go may keep unknown cards (no choice of its cards holds): it
+            # stood on a line that did not read, already reported, and is left out rather than replayed.
+            for trick in deal.tricks:
+                trick.items = [item for item in trick.items if not _unfilled(item)]
+            deal.opening = [item for item in deal.opening if not _unfilled(item)]
+            return values, deal
+        core = solver.core()
+        if not core:
+            return None
+        latest = max(core, key=lambda s: _position(enc.statements[s]))
+        solver.selectors.remove(latest)
+
+
+def _unfilled(item: object) -> bool:
+    """A declaration that still holds an unknown card."""
+    return isinstance(item, Declare) and any(isinstance(c, CardPattern) for c in (*item.cards, *item.partner_cards))
+
+
+def _position(statement: Statement) -> tuple[int, int]:
+    span = statement.span
+    return (span.line, span.column) if span is not None else (0, 0)
 
 
 def _minimal_conflict(solver: _Solver) -> list[Statement]:
@@ -1037,7 +1103,13 @@ def _minimal_conflict(solver: _Solver) -> list[Statement]:
     return [solver.enc.statements[s] for s in current]
 
 
-def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: Any) -> None:
+def _analyse(
+    enc: _Encoding,
+    solver: _Solver,
+    inference: Inference,
+    complete: Any,
+    tick: Callable[[int, int], None] | None = None,
+) -> None:
     """Which values each unknown can take: each candidate value not yet seen is asked of the solver.
 
     A value counts as possible only when the rules engine accepts a whole completion with it; an impossible one is
@@ -1060,7 +1132,9 @@ def _analyse(enc: _Encoding, solver: _Solver, inference: Inference, complete: An
 
     plays_by_target = {id(p.play): p for p in enc.plays if p.play is not None}
     acqs_by_tag = {a.tag: a for a in enc.acqs if a.tag is not None}
-    for unknown in enc.unknowns:
+    for done, unknown in enumerate(enc.unknowns):
+        if tick is not None:
+            tick(done, len(enc.unknowns))
         if unknown.tag in enc.fixed_values:
             continue
         target = enc.targets[unknown.tag]

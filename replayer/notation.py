@@ -32,6 +32,7 @@ _TERMINAL_NAMES = {
     "SEAT": "a seat (N, S, E, W)",
     "CARD": "a card (e.g. QS, 10C, Q♠)",
     "INT": "a number",
+    "SCORE_INT": "a number",
     "_NL": "the end of the line",
     "COMMA": "','",
     "COLON": "':'",
@@ -104,15 +105,21 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return Diagnostic("BZ002", f"unexpected {word!r}; expected {expected}", Span(line, column, len(word)), path)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        if "CARD" in (exc.expected or ()) and token.type in (
-            "NAME",
-            "PROFILE_NAME",
-            "KIND",
-            "SEAT",
-            "INT",
-            "SUIT",
-            "TEXT",
-        ):
+        if (
+            "CARD" in (exc.expected or ())
+            and token.type
+            in (
+                "NAME",
+                "PROFILE_NAME",
+                "KIND",
+                "SEAT",
+                "INT",
+                "SCORE_INT",
+                "SUIT",
+                "TEXT",
+            )
+            and str(token).split()
+        ):  # (a token of blanks only is not a misspelt card: the general message below)
             word = str(token).split()[0].rstrip(",")
             return Diagnostic(
                 "BZ003",
@@ -155,8 +162,8 @@ def _blank_line(text: str, line: int) -> str:
     return "\n".join(lines)
 
 
-def syntax_errors(text: str, path: str = "<record>") -> list[Diagnostic]:
-    """Lark's syntax errors of a text, each as a diagnostic (up to a limit); empty when Lark accepts it.
+def syntax_errors(text: str, path: str = "<record>", limit: int = _MAX_SYNTAX_ERRORS) -> list[Diagnostic]:
+    """Lark's syntax errors of a text, each as a diagnostic (up to ``limit``); empty when Lark accepts it.
 
     Lark reports the first error; the line it is on is then blanked and the text parsed again, for the next one.
     """
@@ -173,7 +180,7 @@ def syntax_errors(text: str, path: str = "<record>") -> list[Diagnostic]:
             if diagnostics and diagnostics[-1].span == diag.span:
                 break
             diagnostics.append(diag)
-            if len(diagnostics) >= _MAX_SYNTAX_ERRORS or diag.code == "BZ004" or diag.span is None:
+            if len(diagnostics) >= limit or diag.code == "BZ004" or diag.span is None:
                 break
             work = _blank_line(work, diag.span.line)
     return diagnostics

@@ -48,10 +48,12 @@ from .record import (
     Pass,
     Penalty,
     Play,
+    Position,
     Question,
     Record,
     ScoreCheck,
     SeatValue,
+    TableMeld,
     Trick,
     Variation,
     _made,
@@ -64,7 +66,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-__all__ = ["SEAT_ALIASES", "Statement", "Token", "read_file", "read_record", "statements"]
+__all__ = [
+    "SEAT_ALIASES",
+    "Recovered",
+    "Statement",
+    "Token",
+    "read_file",
+    "read_record",
+    "read_record_recovering",
+    "statements",
+]
 
 SEAT_ALIASES = {
     "NORTH": "N",
@@ -254,11 +265,11 @@ def statements(text: str, first_line: int = 1) -> list[Statement]:
     return result
 
 
-def _syntax_errors(text: str, path: str, first_line: int) -> list[Diagnostic]:
+def _syntax_errors(text: str, path: str, first_line: int, limit: int = 20) -> list[Diagnostic]:
     """Lark's diagnostics of a text the reader does not accept (Lark is imported only now)."""
     from .notation import syntax_errors
 
-    diagnostics = syntax_errors(text, path)
+    diagnostics = syntax_errors(text, path, limit)
     if not diagnostics:
         raise AssertionError(
             f"{path}: Lark accepts a text that the reader rejects: a bug of replayer/grammar_compiler.py"
@@ -284,13 +295,14 @@ def read_file(path: str | Path) -> Record:
     return read_record(Path(path).read_text(encoding="utf-8"), str(path))
 
 
-def read_record(text: str, path: str = "<record>", first_line: int = 1) -> Record:
+def read_record(text: str, path: str = "<record>", first_line: int = 1, whole: bool = True) -> Record:
     """Read a record; every syntax error (up to a limit), or else every structure error, is reported in one
     :class:`NotationError`.
 
     ``first_line`` is the line number of the text's first line in its file, when the text is a part of the file
     (a game of a file read game by game): positions are then the file's. A byte-order mark at the start of a file
-    is passed over.
+    is passed over. ``whole``: the text is a whole record, which holds a game with a deal (BZ006, BZ111); the
+    formatter reads any part of one.
     """
     if first_line == 1 and text.startswith("\ufeff"):
         text = text[1:]
@@ -298,9 +310,151 @@ def read_record(text: str, path: str = "<record>", first_line: int = 1) -> Recor
     if not builder.build(first_line):
         raise NotationError(_syntax_errors(text, path, first_line))
     builder.close_variations()
+    if whole:
+        builder.finish(first_line)
     if builder.diagnostics:
         raise NotationError(builder.diagnostics)
     return builder.record
+
+
+# --- reading on past a line that does not read -------------------------------------------------------------------
+
+
+class Recovered:
+    """A line that did not read, and how the record was read past it: ``how`` is ``"unknown card"`` (the word that
+    is not a card read as ``??``), ``"comma"`` (a missing comma supplied), ``"word left out"``, ``"unknown trick"``
+    (a trick line read as its trick with every card unknown) or ``"skipped"``."""
+
+    __slots__ = ("how", "line")
+
+    def __init__(self, line: int, how: str) -> None:
+        self.line = line
+        self.how = how
+
+    def __repr__(self) -> str:
+        return f"Recovered({self.line!r}, {self.how!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Recovered) and (self.line, self.how) == (other.line, other.how)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SYNTAX_CODES = frozenset(("BZ001", "BZ003"))
+_MAX_RECOVERED = 20
+"""The lines that do not read past which a text is read on: as many syntax errors as are reported (Lark's 20)."""
+_TRICK_LINE = re.compile(r"[ \t\f]*(?:trick|взятка)[ \t]+(\d{1,9})(?!\d)", re.IGNORECASE)
+_SEAT_WORD = re.compile(r"(?<![\w+])(North|South|East|West|Север|Юг|Восток|Запад|[NSEW])(?![\w♠♤♥♡♦♢♣♧+])", re.I)
+# How the statements made up for a line that does not read bring unknown cards into a deal (the replay then
+# completes them leniently: see replayer/infer.py).
+_UNKNOWING = frozenset(("unknown card", "unknown trick", "skipped"))
+
+
+def _reads_past(lines: list[str], index: int) -> bool:
+    """Whether the text reads past the line ``index`` (a statement may span lines: a question or a comment)."""
+    text = "\n".join(lines)
+    scanned = _scan(text)
+    if not isinstance(scanned, int):
+        return True
+    return scanned > len("\n".join(lines[: index + 1]))
+
+
+def _repairs(line: str, column: int, code: str) -> list[tuple[str, str]]:
+    """The readings to try of a line that does not read, at the (0-based) column Lark names: the word there read
+    as an unknown card (where a card was expected), a missing comma before it, the word left out. Each keeps the
+    line's length where it can, so that the positions of the rest of the line stay as written."""
+    if not 0 <= column < len(line):
+        return []
+    end = column
+    while end < len(line) and line[end] not in " \t,":
+        end += 1
+    if end == column:
+        end = column + 1
+    word = end - column
+    tries = []
+    if code == "BZ003":
+        tries.append(("unknown card", line[:column] + "??".ljust(word) + line[end:]))
+    if column > 0 and line[column - 1] in " \t":
+        tries.append(("comma", line[: column - 1] + "," + line[column:]))
+    tries.append(("word left out", line[:column] + " " * word + line[end:]))
+    return tries
+
+
+def _unknown_trick(line: str) -> str | None:
+    """A trick line that does not read, as its trick with every card unknown and no order (``trick 5: N ?? / S
+    ??``), when its number and at least two seats can be made out."""
+    found = _TRICK_LINE.match(line)
+    if found is None:
+        return None
+    seats: list[str] = []
+    for word in _SEAT_WORD.findall(line[found.end() :]):
+        seat = SEAT_ALIASES.get(word.upper(), word.upper())
+        if seat not in seats:
+            seats.append(seat)
+    if len(seats) < 2:
+        return None
+    return f"trick {found[1]}: " + " / ".join(f"{seat} ??" for seat in seats)
+
+
+def read_record_recovering(text: str, path: str = "<record>") -> tuple[Record, list[Diagnostic], list[Recovered]]:
+    """Read a record that has syntax errors: every one is reported (Lark's diagnostics, as :func:`read_record`
+    reports them), and the record is read on past each line that does not read, so that it can be replayed.
+
+    A line is read, in this order of preference, with the word Lark stops at read as an unknown card ``??`` (where
+    a card was expected), with a missing comma supplied, or without that word; a trick line that reads none of
+    these ways is read as its trick with every card unknown; any other line is skipped. The deals that get
+    unknown cards this way are marked ``repaired`` (the replay completes them without holding the record's stated
+    facts to the made-up cards). Returns the record, the reader's diagnostics (syntax errors, then the structure
+    errors of the record read) and how each line was read; raises :class:`NotationError` when the text cannot be
+    read on (an unterminated comment).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    diagnostics: list[Diagnostic] = []
+    recovered: dict[int, str] = {}
+    work = text
+    # One line at a time: Lark's first error, then the line read on, then Lark again on the text as read, so that
+    # an error is reported where Lark finds it in the text as written and nothing is reported that follows only
+    # from an earlier line (Lark on its own blanks each line it stops at, which cuts a statement spanning lines).
+    for _ in range(_MAX_RECOVERED):
+        builder = _Builder(path, work)
+        if builder.build(1):
+            break
+        diag = _syntax_errors(work, path, 1, limit=1)[0]
+        diagnostics.append(diag)
+        if diag.code not in _SYNTAX_CODES or diag.span is None or not 1 <= diag.span.line <= len(lines):
+            raise NotationError(diagnostics)
+        index = diag.span.line - 1
+        line = lines[index]
+        how = ""
+        for way, tried in _repairs(line, diag.span.column - 1, diag.code):
+            lines[index] = tried
+            if _reads_past(lines, index):
+                how = way
+                break
+        else:
+            tried = _unknown_trick(line) or ""
+            how = "unknown trick" if tried else "skipped"
+            lines[index] = tried or " " * len(line)
+        if recovered.get(diag.span.line) not in _UNKNOWING:
+            recovered[diag.span.line] = how
+        work = "\n".join(lines)
+    else:
+        raise NotationError(diagnostics)
+    builder.close_variations()
+    builder.finish(1)
+    record = builder.record
+    record.text = text
+    unknowing = sorted(line for line, how in recovered.items() if how in _UNKNOWING)
+    for game in record.games:
+        deals = game.deals
+        for index, deal in enumerate(deals):
+            start = deal.span.line
+            stop = deals[index + 1].span.line if index + 1 < len(deals) else None
+            if any(start <= line and (stop is None or line < stop) for line in unknowing):
+                deal.repaired = True
+    return record, diagnostics + builder.diagnostics, [Recovered(line, how) for line, how in sorted(recovered.items())]
 
 
 # --- comments, questions and cards ----------------------------------------------------------------------------------
@@ -346,10 +500,10 @@ _Tok = tuple[str, str, int]
 _SEAT_POINTS = (
     "seat_points1_SEAT",
     "seat_points1_SIDE",
-    "seat_points1_INT",
+    "seat_points1_SCORE_INT",
     "seat_points2_SEAT",
     "seat_points2_SIDE",
-    "seat_points2_INT",
+    "seat_points2_SCORE_INT",
     "seat_points_rep",
     "comment_rep",
 )
@@ -406,7 +560,7 @@ _ELEMENT_GROUPS = {
     "play_rep": ("play1_question_rep", "play1_SEAT", "play1_CARD"),
     "play_rep.play1_question_rep": ("question1_QUESTION",),
     "seat_card_rep": ("seat_card1_SEAT", "seat_card1_CARD"),
-    "seat_points_rep": ("seat_points1_SEAT", "seat_points1_SIDE", "seat_points1_INT"),
+    "seat_points_rep": ("seat_points1_SEAT", "seat_points1_SIDE", "seat_points1_SCORE_INT"),
     "CARD_rep": ("CARD",),
     "partner_cards1_CARD_rep": ("CARD",),
     "comment_rep": ("comment1_COMMENT",),
@@ -543,6 +697,23 @@ class _Builder:
                 handlers[key](self, key, _raw_tokens(key, match, text))
             pos = match.end()
         return True
+
+    def finish(self, first_line: int) -> None:
+        """What only the whole text shows: a record with no game (empty, or comments only), a game with no deal."""
+        if not self.record.games:
+            what = "only comments" if self.preamble else "nothing"
+            self.error(
+                "BZ006",
+                f"the record holds {what}: a record is at least a game with a deal (see docs/notation.md)",
+                Span(first_line, 1),
+            )
+        for game in self.record.games:
+            if not game.deals:
+                self.error(
+                    "BZ111",
+                    "this game has no deal: write its hands and tricks after 'deal' (or the deal headers)",
+                    game.span,
+                )
 
     # --- helpers
 
@@ -1055,6 +1226,37 @@ class _Builder:
     def on_guess_header(self, key: str, tokens: list[_Tok]) -> None:
         self.number_header(tokens, "guess")
 
+    def on_position_header(self, key: str, tokens: list[_Tok]) -> None:
+        """``position: trick 12, stock 9, N 120, S 80``: where a book fragment starts."""
+        deal = self.deal_header(tokens[0])
+        words = [t for t in tokens[1:] if t[0] != "COMMENT"]
+        trick = int(words[1][1])
+        stock = None
+        rest = words[2:]
+        if rest and rest[0][0] == "STOCK":
+            stock, rest = int(rest[1][1]), rest[2:]
+        scores = [
+            SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
+            for seat, value in zip(rest[::2], rest[1::2], strict=True)
+        ]
+        if deal is not None:
+            deal.position = Position(trick, stock, scores, self.span(tokens[0]))
+        self.attach(self.comments(tokens))
+
+    def on_table_header(self, key: str, tokens: list[_Tok]) -> None:
+        """``table N: royal_marriage KC QC``: a fragment's meld declared before its position, lying on the table
+        (one line per meld, so that a seat's table may be written over several lines)."""
+        span = self.span(tokens[0])
+        deal = self.ensure_deal(span)
+        cards = [self.card(t[1], self.span(t)) for t in tokens[3:] if t[0] == "CARD"]
+        if deal.tricks:
+            self.error("BZ101", "the table header belongs before the deal's first trick", span)
+        else:
+            deal.spans.setdefault("table", _made(span))
+            meld = TableMeld(self.seat(tokens[1][1]), tokens[2][1], [c for c in cards if c is not None], span)
+            deal.table.append(meld)
+        self.attach(self.comments(tokens))
+
     def number_header(self, tokens: list[_Tok], name: str) -> None:
         """``cut: 24``, ``guess: 20``: a number stated for the deal (the six-pack deal bonuses)."""
         deal = self.deal_header(tokens[0])
@@ -1125,12 +1327,19 @@ class _Builder:
         self.attach(self.comments(tokens))
 
     def on_claim_stmt(self, key: str, tokens: list[_Tok]) -> None:
-        trick = self.trick_item(self.span(tokens[0]))
-        if trick is not None:
+        """``S scores last_trick = 10``: an automatic score stated after its trick; before the deal's first trick,
+        the deal's own (the dealer's turned-up seven, ``N scores turnup_seven = 10``)."""
+        opening = self.trick is None and self.deal is not None and not self.deal.tricks
+        trick = None if opening else self.trick_item(self.span(tokens[0]))
+        if trick is not None or opening:
             points = self.points(tokens)
             seat = self.seat(tokens[0][1])
             item = Claim(seat, tokens[2][1], None if points is None else int(points[1]), self.span(tokens[2]))
-            self.add_item(trick, item, seat)
+            if trick is not None:
+                self.add_item(trick, item, seat)
+            elif self.deal is not None:
+                self.deal.opening.append(item)
+                self.target = item
         self.attach(self.comments(tokens))
 
     def on_out_stmt(self, key: str, tokens: list[_Tok]) -> None:

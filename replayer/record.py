@@ -36,10 +36,12 @@ __all__ = [
     "Pass",
     "Penalty",
     "Play",
+    "Position",
     "Question",
     "Record",
     "ScoreCheck",
     "SeatValue",
+    "TableMeld",
     "Trick",
     "Variation",
     "deal_has_unknowns",
@@ -486,6 +488,37 @@ class ScoreCheck(_Node):
 Item = Exchange | Declare | Claim | GoesOut | Penalty | Draws | ScoreCheck | Pass | ClaimGame | Forfeit
 
 
+class Position(_Node):
+    """``position: trick 12, stock 9, N 120, S 80``: a book fragment starts here (docs/notation.md). ``trick``: the
+    trick played next; ``stock``: the cards left to draw, the turn-up included (None: not stated); ``scores``: the
+    running scores at that moment."""
+
+    __slots__ = ("_span", "scores", "stock", "trick")
+    __match_args__ = ("trick", "stock", "scores", "span")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, trick: int, stock: int | None, scores: list[SeatValue], span: Where) -> None:
+        self.trick = trick
+        self.stock = stock
+        self.scores = scores
+        self._span = span
+
+
+class TableMeld(_Node):
+    """``table N: royal_marriage KC QC``: in a fragment, a meld declared before its position, its cards lying face
+    up on the seat's table (they are part of the seat's hand, and the re-use rules know what they were scored in)."""
+
+    __slots__ = ("_span", "cards", "kind", "seat")
+    __match_args__ = ("seat", "kind", "cards", "span")
+    span: Span = _Span()  # type: ignore[assignment]
+
+    def __init__(self, seat: str, kind: str, cards: list[CardLike], span: Where) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.cards = cards
+        self._span = span
+
+
 class Trick(_Node):
     """A trick and what follows it until the next trick. ``ordered`` is False when the record gives the trick's
     cards without saying who led (``N K? / S A?``)."""
@@ -540,7 +573,7 @@ class Deal(_Node):
     the non-dealer's guess of it; ``opening``: declarations before the first trick (a carte blanche, RULES.md §2.e
     rule 9); ``spans``: where each deal header was written; ``end``: the brisques, result, total and game score
     statements after the last trick; ``redeal``: the deal says it is a misdeal, dealt again (002:L18), at
-    ``redeal_span``.
+    ``redeal_span``; ``position`` and ``table``: where a book fragment starts (None and empty for a whole deal).
 
     What the reader (replayer/reader.py) notes while it builds the deal, so that nothing needs to walk the deal
     again to know it (a deal made otherwise keeps the defaults, as if nothing were noted; a copy keeps them as they
@@ -553,8 +586,12 @@ class Deal(_Node):
       hands and scores.
     - ``repeated_seat``: True when some trick names one seat twice among its plays.
     - ``lossy``: True when a card of the deal is unknown (a :class:`~replayer.cards.CardPattern`, such as ``Q?``):
-      in a hand, the stock, a play, a draw, a declaration (its cards or its partner's, ``opening`` included) or an
-      exchange; or when a trick is written without its order (``ordered`` False, ``N K? / S A?``).
+      in a hand, the stock, a fragment's table, a play, a draw, a declaration (its cards or its partner's,
+      ``opening`` included) or an exchange; or when a trick is written without its order (``ordered`` False,
+      ``N K? / S A?``).
+    - ``repaired``: True when a line of the deal did not read and was read with unknown cards in its place, or
+      skipped (:func:`replayer.reader.read_record_recovering`): its completion does not hold the record's stated
+      facts to the cards made up there.
     """
 
     __slots__ = (
@@ -572,11 +609,14 @@ class Deal(_Node):
         "lossy",
         "number",
         "opening",
+        "position",
         "redeal",
+        "repaired",
         "repeated_seat",
         "seats_named",
         "spans",
         "stock",
+        "table",
         "tricks",
         "trump",
         "turnup",
@@ -600,6 +640,8 @@ class Deal(_Node):
         "tricks",
         "end",
         "redeal",
+        "position",
+        "table",
     )
     span: Span = _Span()  # type: ignore[assignment]
     redeal_span: Span | None = _Span()  # type: ignore[assignment]
@@ -628,6 +670,8 @@ class Deal(_Node):
         lossy: bool = False,
         redeal: bool = False,
         redeal_span: Where | None = None,
+        position: Position | None = None,
+        table: list[TableMeld] | None = None,
     ) -> None:
         self.number = number
         self._span = span
@@ -651,6 +695,9 @@ class Deal(_Node):
         self.lossy = lossy
         self.redeal = redeal
         self._redeal_span = redeal_span
+        self.repaired = False
+        self.position = position
+        self.table = table if table is not None else []
 
     @property
     def hand_card_spans(self) -> dict[str, list[Span]]:

@@ -14,6 +14,7 @@ for none. A deal that leaves cards unknown is completed first by a :class:`Compl
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from operator import attrgetter
 
@@ -36,6 +37,7 @@ from .record import (
     Pass,
     Penalty,
     Play,
+    Position,
     Question,
     Record,
     ScoreCheck,
@@ -151,15 +153,17 @@ class _Result:
 
     __slots__: tuple[str, ...] = ()
 
+    # A slot named with an underscore is the replay's working state kept for a tool (the language server), not a
+    # field of the result: left out of comparisons and of the repr.
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__ if name[0] != "_")
 
     __hash__ = None  # type: ignore[assignment]  # (mutable)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__ if name[0] != "_")
         return f"{type(self).__name__}({fields})"
 
 
@@ -236,6 +240,8 @@ class DealResult(_Result):
     """
 
     __slots__ = (
+        "_line",
+        "_state",
         "brisques",
         "comments",
         "dealer",
@@ -285,13 +291,28 @@ class DealResult(_Result):
         self.game_scores: dict[str, int] = {}
         self.redealt = False
         """The deal is a misdeal, dealt again (``redeal``, 002:L18): it scores nothing and has no tricks."""
+        self._line = 0
+        """The line of the deal in the record."""
+        self._state: DealState | None = None
+        """With views: the core's state after the deal's last trick (before the end of the hand is scored)."""
 
 
 class GameResult(_Result):
     """One game as replayed: its headers, profile (as the record names it), options and players, its deals, the
     totals and the winner (None while nobody has won)."""
 
-    __slots__ = ("comments", "deals", "headers", "options", "players", "profile", "scores", "title", "winner")
+    __slots__ = (
+        "_line",
+        "comments",
+        "deals",
+        "headers",
+        "options",
+        "players",
+        "profile",
+        "scores",
+        "title",
+        "winner",
+    )
 
     def __init__(
         self,
@@ -311,18 +332,22 @@ class GameResult(_Result):
         self.scores: dict[str, int] = {}
         self.winner: str | None = None
         self.comments = comments if comments is not None else []
+        self._line = 0
+        """The line of the game in the record."""
 
 
 class ReplayResult(_Result):
     """A replayed record and every problem found in it."""
 
-    __slots__ = ("diagnostics", "games", "path", "text")
+    __slots__ = ("diagnostics", "games", "path", "recovered", "text")
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
         self.games: list[GameResult] = []
         self.diagnostics: list[Diagnostic] = []
+        self.recovered: list[Any] = []
+        """The lines that did not read and how the record was read past them (replayer.reader.Recovered)."""
 
     @property
     def valid(self) -> bool:
@@ -381,6 +406,8 @@ class _Replayer:
         """The scorer who has rightly claimed the game being replayed (-1: nobody)."""
         self.barred: list[int] = []
         """The scorers a false claim has cost the right to win the game being replayed (002:L16)."""
+        self.repaired = False
+        """The deal being replayed had a line that did not read (its unknown cards are that line's)."""
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
@@ -448,6 +475,7 @@ class _Replayer:
             players={s: game.players.get(s, s) for s in seats},
             comments=list(game.comments),
         )
+        result._line = game.span.line
         self.result.games.append(result)
         totals = [0] * len(rules.scorers)
         previous: DealResult | None = None
@@ -544,8 +572,34 @@ class _Replayer:
             return None
         if deal.redeal and dealer is not None:
             return self.redealt(deal, rules, number, dealer)
+        position = deal.position
+        if position is not None and deal.lossy:
+            if deal.repaired:  # (the unknown cards are those of a line that did not read, already reported)
+                return None
+            self.report(
+                "BZ112",
+                "a fragment's position states every card (hands, table, plays and draws): the inference completes "
+                "only whole deals",
+                position.span,
+            )
+            return None
         inference = None
-        if self.complete is not None and dealer is not None and deal_has_unknowns(deal, rules.profile, dealer):
+        if (
+            self.complete is not None
+            and dealer is not None
+            and position is None
+            and deal_has_unknowns(deal, rules.profile, dealer)
+        ):
+            # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
+            strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
+            for trick in strangers:
+                self.report(
+                    "BZ105",
+                    f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(seats)})",
+                    trick.winner_span or trick.span,
+                )
+            if strangers:
+                return None
             why = self.complete.refuses(rules.profile)
             if why is not None:
                 self.report(
@@ -578,26 +632,54 @@ class _Replayer:
         missing = []
         if dealer is None:
             missing.append("dealer (or leader)")
-        if rules.profile.turnup and deal.turnup is None:
+        if rules.profile.turnup and deal.turnup is None and position is None:
             missing.append("turnup")
         sitter = dealer if rules.dealer_sits_out else None  # (the dealer who sits the hand out has none, 004:L117)
         for seat in seats:
             if seat not in deal.hands and seat != sitter:
                 missing.append(f"hand {seat}")
+        if position is not None:
+            missing.extend(self.position_missing(deal, position, rules))
+        elif deal.table:
+            self.report("BZ112", "a table header belongs to a fragment: state its position first", deal.spans["table"])
+            return None
         if missing:
             self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
             return None
         assert dealer is not None
         seat_index = rules.seat_index
+        hands = [[c.index for c in deal.hands.get(seat, ())] for seat in rules.seats]
+        tabled = [Counter[int]() for _ in rules.seats]
+        if position is not None:
+            # A card on the table is in its seat's hand; one card may lie in several melds (a king of a marriage
+            # and of four kings), so a seat's table holds the most copies of each card that one meld names.
+            for meld in deal.table:
+                if meld.seat in seat_index:
+                    tabled[seat_index[meld.seat]] |= Counter(_known(c).index for c in meld.cards)
+            for seat_no, on_table in enumerate(tabled):
+                hands[seat_no] += on_table.elements()
         state = DealState.start(
             rules,
             seat_index[dealer],
             SUITS.index(deal.trump) if deal.trump is not None else -1,
             deal.turnup.index if deal.turnup is not None else -1,
-            [[c.index for c in deal.hands.get(seat, ())] for seat in seats],
-            [c.index for c in stock] if stock is not None else None,
+            hands,
+            [c.index for c in stock] if stock is not None and position is None else None,
             seat_index[deal.leader] if deal.leader is not None else None,
+            DealState.position_hand_size(rules, position.trick) if position is not None else None,
         )
+        if position is not None:
+            state.resume(
+                position.trick,
+                position.stock,
+                [(rules.scorer_named(v.seat), v.value) for v in position.scores],
+                [
+                    (seat_index[m.seat], m.kind, [_known(c).index for c in m.cards])
+                    for m in deal.table
+                    if m.seat in seat_index
+                ],
+                [c.index for c in stock] if stock is not None else None,
+            )
         for breach in state.breaches:
             code, key, args = breach
             span = None
@@ -607,13 +689,32 @@ class _Replayer:
                 span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
             elif key == "stock_size":
                 span = deal.spans.get("stock")
+            elif code == "BZ112" and position is not None:
+                if key == "position_hand":
+                    span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
+                else:
+                    span = deal.spans.get("stock") if key == "position_listed" else position.span
+            elif code in ("BZ109", "BZ304") and deal.table:
+                span = deal.spans.get("table")
             self.report(code, explain(rules, breach), span or deal.span)
         state.breaches.clear()
         if deal.cut is not None:
             state.cut(deal.cut, deal.guess)
         self.winners = []
         self.offsets = [0] * len(rules.scorers)
+        self.repaired = deal.repaired
         for item in deal.opening:
+            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
+                # The completion of unknown cards starts at the deal: a declaration before the first trick must
+                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
+                if not deal.repaired:
+                    self.report(
+                        "BZ603",
+                        "a declaration before the first trick names every card: unknown cards are completed only "
+                        "from the deal on",
+                        item.span,
+                    )
+                continue
             self.item(item, state, [])
         opening = state.events
         state.events = []
@@ -632,6 +733,22 @@ class _Replayer:
         for trick in deal.tricks:
             state, before = self.trick(trick, state, outcome, before)
         self.current_trick = 1000.0
+        outcome._line = deal.span.line
+        if self.views:
+            outcome._state = state.copy()
+        if position is not None:
+            # A fragment may end before the deal does, and what was won before its position is not known: no
+            # end of the deal is counted (its result line checks the running scores).
+            outcome.scores = _scores(state)
+            for check in deal.end:
+                outcome.end_comments.extend(check.comments)
+                if check.what == "result":
+                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+                elif check.what == "brisques":
+                    self.report(
+                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
+                    )
+            return outcome
         state.finish()
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         self.breaches(state, deal.end[0].span if deal.end else last_span)
@@ -656,6 +773,30 @@ class _Replayer:
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
         return outcome
+
+    def position_missing(self, deal: Deal, position: Position, rules: Rules) -> list[str]:
+        """What a fragment's position leaves unstated (each named as the deal's missing headers are), and each
+        score written for a seat or side that is not the game's (reported)."""
+        missing = []
+        if deal.leader is None:
+            missing.append("leader")
+        if deal.trump is None and deal.turnup is None and not rules.fixing:
+            missing.append("trump")
+        if position.stock is None:
+            missing.append("the stock's count in its position")
+        stated = set()
+        for value in position.scores:
+            scorer = rules.scorer_named(value.seat)
+            if scorer < 0:
+                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+                missing.append(f"a score for {value.seat}")
+            stated.add(scorer)
+        missing.extend(f"a score for {name}" for i, name in enumerate(rules.scorers) if i not in stated)
+        for meld in deal.table:
+            if meld.seat not in rules.seat_index:
+                self.report("BZ105", f"{meld.seat} is not a seat of this game", meld.span)
+                missing.append("a table of a seat of the game")
+        return missing
 
     def seats_ok(self, deal: Deal, rules: Rules) -> bool:
         """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat
@@ -897,6 +1038,16 @@ class _Replayer:
             state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
             self.breaches(state, item.partner_span, item.span)
         elif kind is Declare:
+            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
+                # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that
+                # did not read it is that line's, already reported.
+                if not self.repaired:
+                    self.report(
+                        "BZ603",
+                        "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
+                        item.span,
+                    )
+                return
             seat = seat_index[item.seat]
             cards = [c.index for c in item.cards]
             if item.scored:

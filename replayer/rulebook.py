@@ -91,7 +91,7 @@ def describe(profile: RuleProfile) -> str:
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
-    out("\nMelds:")
+    out("\nMelds (name, then the word a record writes: N declares royal_marriage KC QC):")
     for meld in profile.melds:
         more = []
         if meld.repeats:
@@ -99,13 +99,13 @@ def describe(profile: RuleProfile) -> str:
         if meld.extends:
             more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
         extra = f"; {'; '.join(more)}" if more else ""
-        out(f"  {meld.label:<22} {meld.points:>5}  (class {meld.klass}{extra})")
+        out(f"  {meld.label:<22} {meld.kind:<22} {meld.points:>5}  (class {meld.klass}{extra})")
     if profile.repeat_rule == "multiply":
         out("  (another kind declared again in a hand: n times its value the n-th time)")
     if profile.extra_cards:
         extra_cards = ", ".join(f"{n} × {c}" for c, n in profile.extra_cards)
         out(f"\nCards added to the packs: {extra_cards}")
-    out("\nOther scores:")
+    out("\nOther scores (claimed as N scores seven_played, last_trick or turnup_seven):")
     if profile.seven_rank.symbol != "7":
         who = "after a won trick" if profile.seven_exchange_when == "won_trick" else "by its holder, between tricks"
         name = f"trump {profile.seven_rank.english} exchanged"

@@ -679,6 +679,8 @@ def _undrawn(deal: Any, profile: RuleProfile, drawn: list[Card]) -> Counter[Card
 
 def draw_out_of_order(w: Walk) -> Iterator[Mutant]:
     """With the stock written out: two drawn cards swapped, or two cards of the stock swapped."""
+    if "\nposition:" in w.text:
+        return  # (a book fragment: the stock written out is the pack less the cards seen, which a fragment lacks)
     stocked = walk_stocked(w)
     for _, dw in stocked.deals[:1]:  # the stock line is found by its text: the first deal only
         drawn = dw.drawn
@@ -905,7 +907,10 @@ def no_ops(w: Walk, rng: random.Random) -> Iterator[NoOp]:
             )
     yield NoOp("score-order", swapped, "the seats of each stated score in the other order")
 
-    # The stock written out, and then the draws it makes redundant left out.
+    # The stock written out, and then the draws it makes redundant left out (not in a book fragment, whose
+    # face-down cards are not the pack less the cards the record shows).
+    if "\nposition:" in w.text:
+        return
     stocked = with_stock(w)
     yield NoOp("stock-written", stocked, "each deal's stock written out")
     draws = {

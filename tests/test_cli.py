@@ -185,3 +185,58 @@ def test_a_warning_leaves_the_record_valid_and_is_counted_apart(
     assert main(["validate", "--summary", "json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["errors"], report["warnings"], report["errors_by_code"]) == (0, 1, {})
+
+
+# --- issue 16, item 7: words a record can use, help that says what a command does, CI annotations
+
+
+def test_every_command_says_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    from replayer.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    assert commands is not None and {"validate", "infer", "generate", "rules", "lsp"} <= set(commands)
+    for name, parser in commands.items():  # type: ignore[union-attr]
+        assert parser.description and len(parser.description) > 40, name
+        with pytest.raises(SystemExit) as done:
+            main([name, "--help"])
+        assert done.value.code == 0
+        said = " ".join(capsys.readouterr().out.split())
+        assert " ".join(parser.description.split())[:60] in said, name
+
+
+def test_rules_print_the_words_a_record_writes(capsys: pytest.CaptureFixture[str]) -> None:
+    from replayer.check import check_text
+    from replayer.profiles import load_profile
+
+    assert main(["rules", "classic"]) == 0
+    out = capsys.readouterr().out
+    for meld in load_profile("classic").melds:
+        assert re.search(rf"^  {re.escape(meld.label)} +{meld.kind} +{meld.points} ", out, re.MULTILINE), meld.kind
+    # The word printed is one a record can write: the worked deal's royal marriage, written with it, still reads.
+    worked = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    assert "royal_marriage" in worked and check_text(worked).valid
+
+
+def test_validate_format_github_prints_annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    worked = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    path = tmp_path / "a, b.bzq"
+    planted = worked.replace("  draws N 8H, S JH\n  score N 320", "  draws N 8H, S JH\n  score N 330")
+    path.write_text(planted, "utf-8")
+    line = planted[: planted.index("score N 330")].count("\n") + 1
+    assert main(["validate", "--format", "github", str(path)]) == 1
+    captured = capsys.readouterr()
+    name = str(path).replace(",", "%2C").replace(":", "%3A")
+    annotation = f"::error file={name},line={line},col=11,title=BZ501::BZ501 wrong running score: the record says N 330"
+    assert annotation in captured.out
+    assert captured.err == ""  # (the annotations replace the usual report, not add to it)
+    assert main(["validate", "--format", "github", str(GAMES / "worked-deal-000.bzq")]) == 0
+    assert "::" not in capsys.readouterr().out
+
+
+def test_readme_shows_todays_validate_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(["validate", "games"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert f"\n{last}\n" in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -35,6 +35,17 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ003": ([("trick 9: S 9S, N 10S -> N", "trick 9: S 9S, N 10X -> N")], "10X"),
     "BZ004": ([("down to 140. }\n", "down to 140. }\n{ South was lucky enough\n")], "{"),
     "BZ005": ([("trick 2: N 9C, S 7H -> N", "trick  2: N 9C, S 7H -> N")], "trick"),
+    # A record that is not one: nothing but comments, a game with no deal (issue 16).
+    "BZ006": ([(WORKED, "{ nothing but this comment }\n")], "{"),
+    "BZ111": (
+        [
+            ('game "Illustrative deal: North and South"', 'game "Headers only"'),
+            (WORKED[WORKED.index("deal 1\n") :], ""),
+        ],
+        "game",
+    ),
+    # A book fragment's table in a whole deal (issue 16).
+    "BZ112": ([("\nhand N:", "\ntable N: marriage KH QH\nhand N:")], "table"),
     "BZ101": ([("  draws N KC, S 9D\n", "  draws N KC, S 9D\ndealer: S  { after trick 1 }\n")], "dealer"),
     "BZ102": (
         [("title: Illustrative two-handed deal\n", "title: Illustrative two-handed deal\ntitle: A second title\n")],
@@ -218,7 +229,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         "deal",
     ),
     # Issue 17: the card just gained, and the conduct rules of ru19 (002:L13-L18).
-    "BZ111": ([("dealer: N\n", "dealer: N\nredeal  { classic has no redeal }\n")], "redeal"),
+    "BZ113": ([("dealer: N\n", "dealer: N\nredeal  { classic has no redeal }\n")], "redeal"),
     "BZ315": ([], "N"),
     "BZ316": (
         [("trick 3: N 10S, S 8C -> N\n", "N claims game  { the stock on the table }\ntrick 3: N 10S, S 8C -> N\n")],

@@ -89,9 +89,13 @@ def calls(function: Callable[..., Any], *args: Any) -> tuple[Any, int]:
 
 
 def needs_inference(text: str) -> bool:
-    """True when a deal of the record leaves cards unknown, so that the replay searches for a completion."""
+    """True when a deal of the record leaves cards unknown, so that the replay searches for a completion: the
+    record as the replay reads it, on past the lines that do not read (a hand line that does not read leaves the
+    hand unknown)."""
+    from replayer.reader import read_record_recovering
+
     try:
-        record = read_record(text)
+        record = read_record_recovering(text, "fuzz.bzq")[0]
         return any(deal_has_unknowns(d, load_profile(g.profile)) for g in record.games for d in g.deals)
     except (NotationError, RuleProfileError):
         return False
@@ -125,6 +129,7 @@ def check_record(text: str) -> ReplayResult:
         assert format_diagnostic(diag, text).startswith(f"{where}: {diag.severity}: "), diag
         assert diag.severity == "error" or diag.code in WARNINGS, diag
     to_json(result)
+    through_the_editor(text, result)
     try:
         read_record(text)
     except NotationError:
@@ -133,6 +138,27 @@ def check_record(text: str) -> ReplayResult:
     canonical = format_text(text)
     assert format_text(canonical) == canonical
     return result
+
+
+def through_the_editor(text: str, result: ReplayResult) -> None:
+    """Issue 16: the language server reports what validate reports and answers at any place without raising; the
+    Pygments lexer gives the text back (as Pygments normalises it: no byte-order mark, "\n" line ends, the leading
+    and trailing line ends stripped)."""
+    from replayer.highlight import BeziqueLexer
+    from replayer.lsp import Workbench
+
+    bench = Workbench(text, "fuzz.bzq")
+    assert [(d.code, d.span) for d in bench.diagnostics] == [(d.code, d.span) for d in result.diagnostics]
+    lines = text.split("\n")
+    for line in {0, len(lines) // 2, len(lines) - 1}:
+        for column in {0, len(lines[line]) // 2}:
+            bench.hover(line, column)
+            bench.legal_cards(line, column)
+            bench.definition(line, column)
+    bench.actions(0, len(lines) - 1)
+    lexed = "".join(value for _, value in BeziqueLexer().get_tokens(text))
+    given = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    assert lexed.strip("\n") == given.strip("\n")
 
 
 # --- edits of valid records -------------------------------------------------------------------------------------

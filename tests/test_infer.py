@@ -183,3 +183,89 @@ def test_lessons_mark_inferred_cards(tmp_path: Path) -> None:
     assert 'class="card s-C inferred forced"' in html  # e.g. South's 7C at trick 7, forced by the stated 10 points
     assert "inferred open" in html and "data-alternatives=" in html
     assert "not in the record; chosen, it could also be" in html
+
+
+def _without_hand(text: str, seat: str) -> str:
+    return "\n".join(line for line in text.split("\n") if not line.startswith(f"hand {seat}:"))
+
+
+ERASURES = {
+    "suits": lambda text, rng: erase(text, rng, suits=0.4, cards=0, hands=False, draws=0),
+    "cards": lambda text, rng: erase(text, rng, suits=0, cards=0.15, hands=False, draws=0),
+    "draws": lambda text, rng: erase(text, rng, suits=0, cards=0, hands=False, draws=0.3),
+    "hand N": lambda text, rng: _without_hand(text, "N"),
+    "hand S": lambda text, rng: _without_hand(erase(text, rng, suits=0.2, cards=0.05, hands=False, draws=0.1), "S"),
+    "mixed": lambda text, rng: erase(text, rng, suits=0.3, cards=0.08, hands=False, draws=0.15),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(ERASURES))
+def test_infer_writes_canonical_records(mode: str) -> None:
+    # Issue 16: fmt --check passes on what infer writes, whatever was erased (a whole hand put in its seat's place,
+    # its comment without empty lists), and the completed record is valid.
+    from replayer.completed_record import completed_text
+    from replayer.fmt import format_text
+
+    # (the worked deal's questions and comments span lines: a note must not break a statement in two)
+    for seed, text in enumerate([generate_game("classic", 300), WORKED.read_text(encoding="utf-8")]):
+        erased = ERASURES[mode](text, random.Random(seed))
+        record = read_record(erased)
+        written = completed_text(record, check_record(record, analyse=True))
+        assert format_text(written) == written, mode
+        assert "  chosen" not in written and "; }" not in written and "certain;  " not in written
+        lines = written.split("\n")
+        hands = [line.split(":")[0] for line in lines if line.startswith("hand ")]
+        assert hands == ["hand N", "hand S"]
+        assert check_text(written).valid
+
+
+def test_validate_json_carries_every_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["validate", str(PRINTED), "--unknowns", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    unknowns = report["files"][0]["unknowns"]
+    result = check_text(PRINTED.read_text(encoding="utf-8"), str(PRINTED), analyse=True)
+    inference = result.games[0].deals[0].inference
+    assert len(unknowns) == len(inference.unknowns)
+    forced = [u for u in unknowns if u["status"] == "forced"]
+    assert {"trick 7, N's card"} <= {u["where"] for u in forced}
+    seven = next(u for u in forced if u["where"] == "trick 7, N's card")
+    line = PRINTED.read_text(encoding="utf-8").split("\n")[seven["line"] - 1]
+    assert seven["values"] == ["QC"] and line[seven["column"] - 1 :].startswith("Q")
+    assert all(len(u["values"]) > 1 for u in unknowns if u["status"] == "open")
+    assert all(u["line"] is None for u in unknowns if u["status"] == "dealt")
+    # Each unknown card of one declaration is told apart.
+    declared = [u["where"] for u in unknowns if "'s royal_marriage" in u["where"]]
+    assert declared and len(set(declared)) == len(declared)
+
+
+def test_the_summary_counts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(PRINTED), "--unknowns"]) == 0
+    summary = next(line for line in capsys.readouterr().out.split("\n") if "unknown card(s) completed" in line)
+    total = int(summary.split(":")[1].split()[0])
+    parts = summary.split(" s: ")[1]
+    counted = [int(part.split()[0]) for part in parts.split(", ")]
+    assert sum(counted) == total and "dealt" in parts
+
+
+def test_a_time_limit_reports_what_is_proven_and_progress_is_shown() -> None:
+    from replayer.infer import infer_deal
+
+    text = erase(generate_game("classic", 7), random.Random(7), suits=0.3, cards=0.1, hands=True, draws=0.2)
+    record = read_record(text)
+    deal = record.games[0].deals[0]
+    profile = load_profile("classic")
+    options = profile.default_options()
+    seen: list[tuple[int, int]] = []
+    whole = infer_deal(deal, profile, options, "N", analyse=True, progress=lambda d, n, s: seen.append((d, n)))
+    assert whole.deal is not None and not whole.undecided
+    assert seen and [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1][1] == len(whole.unknowns)
+    # No time at all: nothing is proven, and the failure says why.
+    none = infer_deal(deal, profile, options, "N", analyse=True, time_limit=0.0)
+    assert none.deal is None and "time limit" in none.failure
+
+
+def test_infer_time_limit_must_be_positive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["infer", str(PRINTED), "--out", str(tmp_path / "x.bzq"), "--time-limit", "0"]) == 2
+    assert "--time-limit" in capsys.readouterr().err

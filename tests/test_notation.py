@@ -150,7 +150,7 @@ def test_texts_in_two_languages_and_transcribers_notes() -> None:
 
 def test_an_unknown_tag_is_a_syntax_error() -> None:
     with pytest.raises(NotationError) as info:
-        read_record('game "x"\n{[nte] x}\n')
+        read_record('game "x"\n{[nte] x}\n', whole=False)  # (a part of a record: no deal)
     (diagnostic,) = info.value.diagnostics
     assert (diagnostic.code, diagnostic.span.line) == ("BZ001", 2)
     assert "unknown tag 'nte'" in diagnostic.message

@@ -93,7 +93,7 @@ def reader_statements(text: str) -> list[tuple[str, list[tuple[str, str, int, in
 def _outcome(text: str) -> object:
     """The Record of a text, or its diagnostics."""
     try:
-        return reader.read_record(text, "p.bzq")
+        return reader.read_record(text, "p.bzq", whole=False)  # (statements, not necessarily a whole record)
     except NotationError as exc:
         return exc.diagnostics
 
@@ -162,7 +162,7 @@ class Reference(reader._Builder):
         return [
             SeatValue(self.seat(seat[1]), int(value[1]), self.span(value))
             for seat, value in pairwise(tokens)
-            if seat[0] in ("SEAT", "SIDE") and value[0] == "INT"
+            if seat[0] in ("SEAT", "SIDE") and value[0] == "SCORE_INT"
         ]
 
     def ref_score_stmt(self, key: str, tokens: list[Tok]) -> None:
@@ -255,7 +255,11 @@ def walked_flags(deal: Deal) -> tuple[set[str], bool, bool]:
     """A deal's ``seats_named``, ``repeated_seat`` and ``lossy``, found by walking it (as the replay would)."""
     named: set[str] = set()
     repeated = lossy = False
-    cards: list[Any] = [*(c for hand in deal.hands.values() for c in hand), *(deal.stock or [])]
+    cards: list[Any] = [
+        *(c for hand in deal.hands.values() for c in hand),
+        *(deal.stock or []),
+        *(c for meld in deal.table for c in meld.cards),
+    ]
     for item in deal.opening:
         if isinstance(item, Declare):
             cards += [*item.cards, *item.partner_cards]

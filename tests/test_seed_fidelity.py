@@ -480,4 +480,4 @@ def test_a_misdeal_is_dealt_again() -> None:
     late = check_text(_after_trick(text, 1, "redeal"), "late.bzq")
     assert not late.valid
     classic = check_text(generate_game("classic", 3).replace("deal 1\n", "deal 1\ndealer: S\nredeal\n\ndeal 2\n", 1))
-    assert any(d.code == "BZ111" and "no rule for dealing a misdeal again" in d.message for d in classic.diagnostics)
+    assert any(d.code == "BZ113" and "no rule for dealing a misdeal again" in d.message for d in classic.diagnostics)

@@ -93,7 +93,8 @@ def test_not_utf8(tmp_path: Path) -> None:
 def test_parts_start_at_game_statements_outside_comments() -> None:
     text = b'{ x\ngame "in a comment" }\ngame "a"\ndeal 1\n  game "b" {\n}\ngamer\ngame score N 1\nGAME\n'
     parts = list(game_chunks(io.BytesIO(text)))
-    assert [first for first, _ in parts] == [1, 3, 5, 9]
+    # (the comments before the first game are read with it: a part of comments only is not a record, BZ006)
+    assert [first for first, _ in parts] == [1, 5, 9]
     assert b"".join(data for _, data in parts) == text
 
 

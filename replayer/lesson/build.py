@@ -416,7 +416,9 @@ class Builder(BookKeeper):
         scores = first.scores if first is not None else {s: totals.get(s, 0) for s in self.scorers}
         stock = first.stock if first is not None else self.profile.stock_size
         turnup = self.view(deal.turnup) if deal.turnup is not None else None
-        zero = dict.fromkeys(self.scorers, 0)
+        # What each side had before the deal's own opening scores: nothing in a whole deal, the stated scores of a
+        # book fragment's position (its first step shows them, not as points just scored).
+        zero = {s: scores.get(s, 0) - totals.get(s, 0) for s in self.scorers}
         return Step(
             id=long_id,
             anchor=anchor,

@@ -254,10 +254,12 @@ class Deal:
         hands: Sequence[Sequence[int]],
         stock: Sequence[int] | None = None,
         leader: int | None = None,
+        hand_size: int | None = None,
     ) -> Deal:
         """The state after the deal: hands dealt (one list of cards per seat, in seat order), the turn-up showing,
         and the dealer's points for a trump seven turned up. The deal's own faults (a turn-up that contradicts the
-        trumps, wrong hand sizes, more copies of a card than the packs hold) are its first breaches."""
+        trumps, wrong hand sizes, more copies of a card than the packs hold) are its first breaches. ``hand_size``:
+        the cards each hand holds, when not the profile's deal (a fragment's position, :meth:`resume`)."""
         deal = cls.__new__(cls)
         breaches: list[Breach] = []
         deal.breaches = breaches
@@ -280,8 +282,14 @@ class Deal:
         sitter = dealer if rules.dealer_sits_out else -1
         for seat in range(players):
             cards = hands[seat]
-            if len(cards) != (0 if seat == sitter else rules.hand_size):
-                breaches.append(("BZ108", "sits_out" if seat == sitter else "hand_size", (seat, len(cards))))
+            if seat == sitter:
+                if cards:
+                    breaches.append(("BZ108", "sits_out", (seat, len(cards))))
+            elif hand_size is None:
+                if len(cards) != rules.hand_size:
+                    breaches.append(("BZ108", "hand_size", (seat, len(cards))))
+            elif len(cards) != hand_size:
+                breaches.append(("BZ112", "position_hand", (seat, len(cards), hand_size)))
             counts = held[seat]
             for card in cards:
                 counts[card] += 1
@@ -350,6 +358,72 @@ class Deal:
         if turnup >= 0 and profile.seven_turnup and turnup == trump * 8 + _SEVEN:
             deal._score(dealer, "turnup_seven", (turnup,), profile.seven_turnup)
         return deal
+
+    @staticmethod
+    def position_hand_size(rules: Rules, trick: int) -> int:
+        """The cards a hand holds (concealed and on the table) before trick ``trick`` (from 1) of a whole deal: the
+        deal's hand while the stock lasts, then one fewer a trick."""
+        return min(rules.hand_size, rules.total_tricks - (trick - 1))
+
+    @staticmethod
+    def position_stock(rules: Rules, trick: int) -> int:
+        """The cards left to draw (the turn-up included) before trick ``trick`` (from 1) of a whole deal."""
+        start = rules.face_down + (1 if rules.profile.turnup else 0)
+        return max(0, start - rules.players * (trick - 1))
+
+    def resume(
+        self,
+        trick: int,
+        stock: int | None,
+        scores: Sequence[tuple[int, int]],
+        tables: Sequence[tuple[int, str, Sequence[int]]],
+        listed: Sequence[int] | None = None,
+    ) -> None:
+        """Move a state just made by :meth:`start` (with the position's hands, its table cards among them, and
+        ``hand_size`` :meth:`position_hand_size`) to a book fragment's position before trick ``trick`` (from 1):
+        the cards left to draw (checked against the trick when stated), the running scores (scorer, points), and the
+        melds lying on the tables, declared before the position (seat, kind, cards), which the re-use rules then
+        know; ``listed``: the face-down cards left, top first, when the record lists them (``stock:``). The dealer's
+        turn-up seven is not scored again: the stated scores hold it."""
+        rules = self.rules
+        breaches = self.breaches
+        self.events.clear()
+        self.score = [0] * rules.players
+        self.trick_no = trick - 1
+        left = self.position_stock(rules, trick)
+        if stock is not None and stock != left:
+            breaches.append(("BZ112", "position_stock", (stock, trick, left)))
+        if left == 0 or not self.turnup_waiting:
+            self.stock_left = left
+        else:
+            self.stock_left = left - 1
+        if left == 0:
+            self.turnup_waiting = False
+        self.stock = None
+        if listed is not None:
+            if len(listed) != self.stock_left:
+                breaches.append(("BZ112", "position_listed", (len(listed), trick, self.stock_left)))
+            self.stock = list(listed)
+            for card in listed:
+                self.seen[card] += 1
+            self._conservation(self.seen, sorted(set(listed)))
+        for scorer, points in scores:
+            self.score[rules.scorer.index(scorer)] += points  # (a side's score is its seats' sum)
+        for seat, kind, cards in tables:
+            spec = rules.meld_by_kind.get(kind)
+            if spec is None:
+                breaches.append(("BZ109", "no_such_meld", (kind,)))
+                continue
+            spec, problem = self._resolve_kind(cards, kind)
+            if problem is not None or spec is None:
+                breaches.append(problem or ("BZ109", "no_such_meld", (kind,)))
+                continue
+            options = choose_instances(cards, self.hand(seat), self.tables[seat])
+            if not options:
+                continue  # (the table's cards are the hand's: start() has them)
+            uids = self._lay_out(seat, options[0])
+            mark_scored(self.tables[seat], uids, spec, self.trick_no - 1)
+            self.declared_kinds[seat][spec.kind] += 1
 
     def copy(self) -> Deal:
         """An independent copy (the rules are shared; breaches and events start empty)."""
@@ -820,7 +894,10 @@ class Deal:
                 problem = extends_problem(spec, merged, table)
             if problem is None:
                 return choice, None
-            if first_problem is None:
+            # A choice that takes a fresh card from the hand names the real breach (a card scored again in the same
+            # kind, BZ307) better than one that adds no card from the hand (BZ306), which is only the first choice
+            # because tabled cards are preferred.
+            if first_problem is None or (first_problem[1] == "no_new_card" and merged.from_hand):
                 first_problem = problem
         return choices[0], first_problem
 

@@ -83,9 +83,9 @@ def redeal_problem(rules: Rules, tricks: int) -> Breach | None:
     """Why a deal may not be declared a misdeal and dealt again (``redeal``): the profile has no such rule, or play
     has begun (002:L18 "Неправильная сдача нуждается в пересдаче": the deal, not a hand played on it)."""
     if not rules.redeal:
-        return ("BZ111", "no_redeal_rule", ())
+        return ("BZ113", "no_redeal_rule", ())
     if tricks:
-        return ("BZ111", "redeal_after_play", (tricks,))
+        return ("BZ113", "redeal_after_play", (tricks,))
     return None
 
 
