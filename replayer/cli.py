@@ -520,7 +520,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-hands", action="store_true", help="leave the hands out of the trace")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("analyse", help="the exact value of every card in the last tricks, and the mistakes")
+    p = sub.add_parser(
+        "analyse",
+        help="the exact value of every card in the last tricks, and the mistakes",
+        description=(
+            "Solve each deal's last tricks (the stock empty: every card known) and print, for every play, the "
+            "points each legal card keeps with best play afterwards, the optimum against the points taken, and "
+            "each mistake with its cost (docs/analysis.md). A record that does not validate gets its errors and "
+            "no analysis (exit 1)."
+        ),
+    )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument(
@@ -532,7 +541,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
     p.set_defaults(func=cmd_analyse)
 
-    p = sub.add_parser("puzzles", help="mine puzzles (one clearly best card in the last tricks) from games")
+    p = sub.add_parser(
+        "puzzles",
+        help="mine puzzles (one clearly best card in the last tricks) from games",
+        description=(
+            "Find, in each valid deal's last tricks, a position where one card keeps the optimum and every other "
+            "loses at least 20 points (at most one per deal); write each as a record ending in a question, and "
+            "DIR/index.html, a page of quizzes with the answer's value and each wrong card's refutation."
+        ),
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the puzzles and their page")
     p.add_argument("-j", "--jobs", type=int, default=1, help="mine games in N processes")
