@@ -73,6 +73,9 @@ def _rules() -> dict[str, list[Any]]:
             continue
         if name.startswith("__IGNORE"):
             others.append((regex, Whitespace))
+        elif name == "KIND":
+            # A meld kind is a whole word: not the start of a name such as an option's value ``chinese_000``.
+            others.append((regex + r"(?![\w.-])", _KINDS[name]))
         elif name in _KINDS:
             others.append((regex, _KINDS[name]))
         elif priority == 2:
