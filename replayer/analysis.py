@@ -222,17 +222,16 @@ def best_line(
     seat = state.leader
     current: list[tuple[int, int]] = []
     number = state.trick_no + 1
-    rules = state.rules
     for move in moves:
         current.append((seat, move))
-        if len(current) == rules.players:
+        if len(current) == state.playing:
             winner = current[trick_winner([m & 63 for _, m in current], state.trump)][0]
             tricks.append((number, current))
             number += 1
             current = []
             seat = winner
         else:
-            seat = rules.next_seat[seat]
+            seat = state.next_seat[seat]
     return tricks
 
 

@@ -221,3 +221,21 @@ def test_puzzles_from_generated_games(tmp_path: Path) -> None:
             assert questions and format_text(content) == content
     index = (tmp_path / "puzzles" / "index.html").read_text(encoding="utf-8")
     assert index.count('class="puzzle"') == len(puzzles)
+
+
+def test_every_record_of_games_is_analysed_or_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each deal of games/ gets its values or a one-line reason, never a traceback (a dealer who sits the hand out,
+    infuzorka for four, once sent the solver to a seat with no cards)."""
+    from replayer.analysis import analyse_deal
+    from replayer.render import RENDER_BUDGET
+
+    reasons = []
+    for path in sorted((ROOT / "games").glob("*.bzq")):
+        result = check_text(path.read_text(encoding="utf-8"), str(path), states=True)
+        for game in result.games:
+            for deal in game.deals:
+                analysis = analyse_deal(deal, RENDER_BUDGET)
+                assert analysis["endgame"] is not None or analysis["reason"], path.name
+                if analysis["endgame"] is None:
+                    reasons.append(analysis["reason"])
+    assert reasons and all("\n" not in r and "Traceback" not in r for r in reasons)

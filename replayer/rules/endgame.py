@@ -54,9 +54,11 @@ class Endgame:
         "last_trick",
         "leader",
         "must_lead",
+        "next_seat",
         "offers",
         "out",
         "players",
+        "playing",
         "plays",
         "rule",
         "rules",
@@ -93,6 +95,10 @@ class Endgame:
         self.deal = deal
         self.rules = rules
         self.players = rules.players
+        # The seats that play this deal, in order: a dealer who sits the hand out (infuzorka for four, 004:L117)
+        # is not one of them.
+        self.next_seat = deal.next_seat
+        self.playing = deal.playing
         self.scorers = len(rules.scorers)
         self.scorer = list(rules.scorer)
         self.trump = deal.trump
@@ -175,7 +181,7 @@ class Endgame:
     def to_move(self) -> int:
         """The seat whose turn it is."""
         plays = self.plays
-        return self.rules.next_seat[plays[-1][0]] if plays else self.leader
+        return self.next_seat[plays[-1][0]] if plays else self.leader
 
     def key(self) -> object:
         """The position at the start of a trick, for a transposition table: the hands and the leader (and, where
@@ -265,7 +271,7 @@ class Endgame:
     def make(self, move: int) -> None:
         """Play ``move`` for the seat to move (its declaration first, when it has one)."""
         plays = self.plays
-        seat = self.rules.next_seat[plays[-1][0]] if plays else self.leader
+        seat = self.next_seat[plays[-1][0]] if plays else self.leader
         card = move & 63
         gained = self.gained
         scored: tuple[int, ...] = ()
@@ -288,7 +294,7 @@ class Endgame:
         if card == self.seven and not self.seven_on_win:
             gained[self.scorer[seat]] += self.rules.seven_played
             scored += (self.scorer[seat], self.rules.seven_played)
-        if len(plays) < self.players:
+        if len(plays) < self.playing:
             self.stack.append((frame, scored, None))
             return
         cards = [c for _, c in plays]
