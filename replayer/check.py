@@ -9,6 +9,7 @@ large file over processes; everything a file's validation prints is returned, so
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -403,8 +404,16 @@ def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
     """Read and replay one part of a file (in a worker process when games are spread over processes)."""
 
     path, first_line, data, listing, analyse = task
-    result = check_record(read_part(first_line, data, path), analyse, views=False)
-    return _part(first_line, result, listing, len(data))
+    # A game's reading and replay make thousands of short-lived objects and no reference cycle: the collector,
+    # paused for the game, runs once after it instead of every 700 allocations (about a tenth of the time).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = check_record(read_part(first_line, data, path), analyse, views=False)
+        return _part(first_line, result, listing, len(data))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None) -> Outcome:
