@@ -162,6 +162,13 @@ def unsupported(profile: RuleProfile) -> str | None:
         # The stated scores are encoded with the brisques only: a card's points in a won trick would leave every
         # running score unmatched, and a completable deal answered "no completion" (BZ601).
         return f"the {profile.name} profile scores card points in won tricks (the completion counts brisques)"
+    if not profile.turnup:
+        # Trumps are fixed by the first marriage or sequence declared there; the encoding takes them from the
+        # turn-up, so a completable deal would be answered "no completion" (BZ601).
+        return (
+            f"the {profile.name} profile has no turn-up: trumps come from the first declaration, "
+            "which the completion does not encode"
+        )
     return None
 
 

@@ -602,12 +602,13 @@ class _Replayer:
                 return None
             why = self.complete.refuses(rules.profile)
             if why is not None:
-                self.report(
-                    "BZ603",
-                    f"this deal leaves cards unknown, which the replayer completes only for some profiles: {why}; "
-                    f"write every card (hands, plays and draws)",
-                    deal.span,
-                )
+                if not deal.repaired:  # (cards made unknown for a line that did not read: its error says it)
+                    self.report(
+                        "BZ603",
+                        f"this deal leaves cards unknown, which the replayer completes only for some profiles: "
+                        f"{why}; write every card (hands, plays and draws)",
+                        deal.span,
+                    )
                 return None
             inference = self.complete(deal, profile, dict(rules.options), dealer)
             if inference.deal is None:

@@ -269,3 +269,18 @@ def test_a_time_limit_reports_what_is_proven_and_progress_is_shown() -> None:
 def test_infer_time_limit_must_be_positive(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["infer", str(PRINTED), "--out", str(tmp_path / "x.bzq"), "--time-limit", "0"]) == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["rubicon-000", "rubicon-001", "chinese-000", "8p-000"])
+def test_a_game_without_a_turn_up_is_refused_not_answered_wrongly(name: str) -> None:
+    """Trumps there come from the first declaration, which the completion does not encode: a lossy record of such a
+    game, completable by the card it lost, was answered "no completion" (BZ601). It is refused with BZ603."""
+    import re
+
+    text = (GAMES / f"constructed-{name}.bzq").read_text(encoding="utf-8")
+    played = re.search(r"^trick 5: (\w) (\S+),", text, re.M)
+    assert played is not None
+    lossy = text.replace(played.group(0), f"trick 5: {played.group(1)} ??,", 1)
+    codes = [d.code for d in check_text(lossy, name).diagnostics]
+    assert codes == ["BZ603"], codes
+    assert "no turn-up" in check_text(lossy, name).diagnostics[0].message
