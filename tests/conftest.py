@@ -20,6 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 DATA = Path(__file__).resolve().parent / "data"
 
+TABLES: list[tuple[str, dict[str, str]]] = [
+    ("4h-three-004", {}),
+    ("no-trump", {"players": "3"}),
+    ("no-trump", {"players": "4"}),
+    ("no-trump", {"packs": "4"}),
+    ("infuzorka", {"players": "3"}),
+    ("infuzorka", {"players": "4"}),
+    ("infuzorka", {"packs": "10"}),
+]
+"""The tables issue 17 added (profile, options): seed 001's and 004's counts of players and packs, each played by
+``bezique generate --profile P --option NAME=VALUE``."""
+
 
 def cyrillic_share(text: str) -> float:
     """The share of Cyrillic words among a text's words: a word is a run of two or more letters (an underscore joins

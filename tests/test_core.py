@@ -8,6 +8,7 @@ Card-object API (replayer/engine.py, through tests/mutate.py's walk) and the rep
 from __future__ import annotations
 
 import pytest
+from conftest import TABLES
 from mutate import walk
 
 from replayer.cards import CARDS
@@ -28,14 +29,7 @@ CASES = [
     ("three-handed", {"phase2_play": "follow_win_trump"}),
     ("4h-three-001", {}),
     ("4h-six-000", {}),
-    # The tables of issue 17, chosen by option (seed 001's and 004's counts of players and packs).
-    ("4h-three-004", {}),
-    ("no-trump", {"players": "3"}),
-    ("no-trump", {"players": "4"}),
-    ("no-trump", {"packs": "4"}),
-    ("infuzorka", {"players": "3"}),
-    ("infuzorka", {"players": "4"}),
-    ("infuzorka", {"packs": "10"}),
+    *TABLES,  # the tables of issue 17, chosen by option
 ]
 
 

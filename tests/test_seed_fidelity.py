@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import GAMES, ROOT, soak_deal
+from conftest import GAMES, ROOT, TABLES, soak_deal
 
 from replayer.check import check_text
 from replayer.cli import main
@@ -175,15 +175,7 @@ def test_infuzorka_bezique_jack_in_a_quint() -> None:
 # --- the configurations the seeds describe ------------------------------------------------------------------
 
 # (profile, options): each plays by `bezique generate --profile P --option NAME=VALUE`.
-CONFIGURATIONS: list[tuple[str, dict[str, str]]] = [
-    ("4h-three-004", {}),
-    ("no-trump", {"players": "3"}),
-    ("no-trump", {"players": "4"}),
-    ("no-trump", {"packs": "4"}),
-    ("infuzorka", {"players": "3"}),
-    ("infuzorka", {"players": "4"}),
-    ("infuzorka", {"packs": "10"}),
-]
+CONFIGURATIONS = TABLES
 RECORDS = {
     "4h-three-004": "constructed-4h-three-004.bzq",
     "no-trump players=3": "constructed-no-trump-3.bzq",
