@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from conftest import GAMES, ROOT
+from edits import LINE_EDITS, VOCABULARY, edit_lines
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
@@ -163,13 +164,6 @@ def through_the_editor(text: str, result: ReplayResult) -> None:
 
 # --- edits of valid records -------------------------------------------------------------------------------------
 
-VOCABULARY = [
-    "trick", "deal", "game", "draws", "score", "result", "brisques", "total", "winner", "declares", "shows",
-    "exchanges", "scores", "hand N:", "stock:", "dealer:", "trump:", "turnup:", "profile:", "options:", "N", "S",
-    "E", "North", "Юг", "QS", "10C", "Q♠", "Д пики", "Q?", "??", "?S", "0", "7", "32", "4294967296", "->", "/",
-    ",", ":", "=", "{", "}", "{?", "|", '"', "\n", "\t", "\ufeff", "royal_marriage", "seven_played", "last_trick=9",
-]  # fmt: skip
-
 
 @st.composite
 def byte_edits(draw: st.DrawFn) -> bytes:
@@ -213,15 +207,7 @@ def line_edits(draw: st.DrawFn) -> str:
     for _ in range(draw(st.integers(1, 5))):
         i = draw(st.integers(0, len(lines) - 1))
         j = draw(st.integers(0, len(lines) - 1))
-        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "move"]))
-        if kind == "delete":
-            del lines[i]
-        elif kind == "duplicate":
-            lines.insert(j, lines[i])
-        elif kind == "swap":
-            lines[i], lines[j] = lines[j], lines[i]
-        else:
-            lines.insert(j, lines.pop(i))
+        edit_lines(lines, draw(st.sampled_from(LINE_EDITS)), i, j)
     return "\n".join(lines)
 
 
