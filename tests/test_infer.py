@@ -281,6 +281,7 @@ def test_a_game_without_a_turn_up_is_refused_not_answered_wrongly(name: str) -> 
     played = re.search(r"^trick 5: (\w) (\S+),", text, re.M)
     assert played is not None
     lossy = text.replace(played.group(0), f"trick 5: {played.group(1)} ??,", 1)
-    codes = [d.code for d in check_text(lossy, name).diagnostics]
+    diagnostics = check_text(lossy, name).diagnostics
+    codes = [d.code for d in diagnostics]
     assert codes == ["BZ603"], codes
-    assert "no turn-up" in check_text(lossy, name).diagnostics[0].message
+    assert "no turn-up" in diagnostics[0].message
