@@ -452,6 +452,49 @@ def revalidate(count: int) -> None:
     target("re-validate after a one-character edit", times, 20, higher=False, unit="ms", digits=1)
 
 
+def playouts(deals: int, repeat: int) -> None:
+    """Issue 21: whole classic deals played from the deal to the last trick by a random legal player on the core
+    (``replayer.rules.position``: legal moves, no text written), per second on one core; and what a ``push`` and a
+    ``pop`` cost a move (the deal's state kept for each move)."""
+    import random
+
+    from replayer.profiles import load_profile
+    from replayer.rules import compile_rules
+    from replayer.rules.position import Position
+
+    profile = load_profile("classic")
+    rules = compile_rules(profile, profile.default_options())
+    rates, moves_made = [], 0
+    for run in range(repeat):
+        rng = random.Random(run)
+        start = time.perf_counter()
+        moves_made = 0
+        for n in range(deals):
+            pos = Position.new(rules, n % 2, rng)
+            while True:
+                legal = pos.legal_moves()
+                if not legal:
+                    break
+                pos.play_on(rng.choice(legal))
+                moves_made += 1
+        rates.append(deals / (time.perf_counter() - start))
+    target("random playouts, classic, per core (issue 21)", rates, 3_000, True, " deals/s", 0)
+    print(f"    {moves_made / deals:.0f} moves a deal (plays, draws, exchanges, declarations)")
+    costs = []
+    for run in range(repeat):
+        rng = random.Random(run)
+        pos = Position.new(rules, 0, rng)
+        start = time.perf_counter()
+        count = 0
+        while not pos.over:
+            pos.push(rng.choice(pos.legal_moves()))
+            count += 1
+        while pos.move_stack:
+            pos.pop()
+        costs.append((time.perf_counter() - start) / count * 1e6)
+    print(f"    push and pop with the legal moves, a move: {spread(costs, ' µs', 1)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000, help="classic deals in the main corpus")
@@ -473,7 +516,12 @@ def main() -> int:
     )
     parser.add_argument("--edits", type=int, default=200, help="one-character edits re-validated (the editor)")
     parser.add_argument("--only-edits", action="store_true", help="measure only the re-validation after an edit")
+    parser.add_argument("--playouts", type=int, default=300, help="random classic deals played out on the core")
+    parser.add_argument("--only-playouts", action="store_true", help="measure only the core's random playouts")
     args = parser.parse_args()
+    if args.only_playouts:
+        playouts(args.playouts, args.repeat)
+        return 0
     if args.only_analysis or args.only_edits:
         if args.only_analysis:
             analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
@@ -506,6 +554,7 @@ def main() -> int:
     inference(args.infer_runs)
     analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
     revalidate(args.edits)
+    playouts(args.playouts, args.repeat)
 
     print("\ntargets (issue #6, kept by issue #13; issues 15 and 16): median (min–max)")
     for name, measured, reached in TARGETS:

@@ -148,6 +148,15 @@ class RuleProfileError(BeziqueError):
     """A rule profile (YAML) that is missing, malformed or inconsistent; the message names the file and key."""
 
 
+class OptionError(BeziqueError):
+    """A record's options that its profile does not take: ``option`` is the one at fault, or the last of those that
+    together describe no playable deal (None when no option was given)."""
+
+    def __init__(self, message: str, option: str | None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 class RuleViolation(BeziqueError):
     """Raised by the engine when an action breaks a rule; carries the error code."""
 
@@ -361,6 +370,11 @@ CODES: dict[str, ErrorCode] = {
         "wrong going out",
         "'N goes out' is written where the seat reaches the hand's target, with its score",
         "N goes out = 60",
+    ),
+    "BZ508": ErrorCode(
+        "deal after the game is over",
+        "a game ends with the deal in which a player reaches the target; a one-hand game with its hand",
+        "dealer: N  { N won the game in deal 5 }",
     ),
     "BZ601": ErrorCode(
         "no completion of the unknown cards",

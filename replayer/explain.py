@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from .cards import CARDS, SUITS, Card
 from .rules import Breach, Event, Rules
 
-__all__ = ["Scoring", "explain", "meld_label", "ordinal", "scoring"]
+__all__ = ["WINNING_REASONS", "Scoring", "explain", "meld_label", "ordinal", "scoring"]
 
 
 class Scoring:
@@ -52,6 +52,15 @@ class Scoring:
     def __repr__(self) -> str:
         seat, kind, cards, points = self._fields()
         return f"Scoring(seat={seat!r}, kind={kind!r}, cards={cards!r}, points={points!r})"
+
+
+WINNING_REASONS = {
+    "wild": "the wild card wins no trick",
+    "trump": "the highest trump",
+    "first_copy": "of identical cards the first played wins",
+    "suit_led": "the highest card of the suit led",
+}
+"""Why a trick's card wins, in words (the keys of :func:`replayer.rules.deal.winning_reason`)."""
 
 
 def scoring(rules: Rules, event: Event) -> Scoring:
@@ -321,6 +330,15 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     ),
     "no_redeal_rule": lambda r: f"the {r.name} profile has no rule for dealing a misdeal again",
     "redeal_after_play": lambda r, n: f"a misdeal is dealt again before play, not after {n} trick(s)",
+    # The end of a game.
+    "game_won": lambda r, number, winner, after, target, totals: (
+        f"deal {number} is played after the game was won: {r.scorers[winner]} reached the target {target} at the end "
+        f"of deal {after} ({', '.join(f'{s} {v}' for s, v in zip(r.scorers, totals, strict=True))}); a game ends "
+        f"with the deal in which a player reaches the target"
+    ),
+    "one_hand_game": lambda r, number: (
+        f"deal {number} is played after the game ended: under the {r.name} profile one hand is the game"
+    ),
     # Penalties.
     "no_such_penalty": lambda r, kind, listed: (
         f"the {r.name} profile has no penalty {kind!r} (penalties: {', '.join(listed) or 'none'})"

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card
+from .cards import CARDS, Card
 from .engine import (
     DealState,
     Scoring,
@@ -29,12 +29,13 @@ from .engine import (
     legal_exchanges,
     legal_joint_declarations,
     legal_plays,
-    next_dealer,
     start_deal,
 )
 from .profile import MeldSpec, RuleProfile
 from .profiles import load_profile
-from .rules import game_score
+from .rules import GameState, compile_rules, game_score
+from .rules.position import deal_pack
+from .rules.position import served as served_order
 
 __all__ = ["PLAYERS", "PlayedDeal", "generate_deal", "generate_game", "play_deal"]
 
@@ -59,6 +60,8 @@ class PlayedDeal:
     """Every score of the deal, in order (the deal's own scores, tricks, end of hand)."""
     trick_events: list[list[Scoring]] = field(default_factory=list)
     """The scores of each trick (plays, exchanges, declarations), trick by trick."""
+    winners: list[int] = field(default_factory=list)
+    """The seat (its index) that won each trick."""
 
     @property
     def scores(self) -> dict[str, int]:
@@ -100,26 +103,19 @@ def play_deal(
         rng.shuffle(pack)
     pack = list(pack)
     seats = profile.seats
-    served = list(seats)
-    if profile.sit_out == "dealer":
-        # With four at the table the dealer deals to the other three and sits the hand out (004:L117).
-        served = [s for s in seats if s != dealer]
-    if profile.deal_order == "dealer_first":
-        # Seed 003: the dealer serves himself first (RULES.md §2.k rule 3); other profiles keep the seat order.
-        served = [dealer, *(s for s in seats if s != dealer)]
-    hands = {s: pack[i * profile.hand_size : (i + 1) * profile.hand_size] for i, s in enumerate(served)}
-    rest = pack[len(served) * profile.hand_size :]
-    if profile.turnup and rest[0].is_wild:
-        # The wild card cannot be turned up (RULES.md §2.l rule 3, option wild_turnup): the next card is.
-        turned = next(i for i, c in enumerate(rest) if not c.is_wild)
-        rest[0], rest[turned] = rest[turned], rest[0]
-    turnup = rest[0] if profile.turnup else None
-    stock = rest[1:] if profile.turnup else rest
+    rules = compile_rules(named, options)
+    order = served_order(rules, rules.seat_index[dealer])
+    served = [seats[s] for s in order]
+    dealt_cards, turned_up, face_down = deal_pack(rules, rules.seat_index[dealer], [c.index for c in pack])
+    hands = {seats[s]: [CARDS[c] for c in dealt_cards[s]] for s in order}
+    turnup = CARDS[turned_up] if turned_up >= 0 else None
+    stock = [CARDS[c] for c in face_down]
     dealt = {s: list(h) for s, h in hands.items()}
     shuffled_stock = list(stock)
     step = start_deal(named, options, dealer, turnup.suit if turnup else None, turnup, hands)
     all_events = list(step.events)
     per_trick: list[list[Scoring]] = []
+    won_by: list[int] = []
     state: DealState = step.state
     lines = [f"deal {number}", f"dealer: {dealer}"]
     if state.trump is not None:
@@ -157,6 +153,7 @@ def play_deal(
             plays.append(f"{seat} {choice}")
         winner = step.winner
         assert winner is not None
+        won_by.append(state.profile.seats.index(winner))
         lines.append(f"trick {state.trick_no}: {', '.join(plays)} -> {winner}")
         if state.window_open:
             # Where the profile lets the winner act until his next lead, he sometimes declares after drawing.
@@ -188,7 +185,7 @@ def play_deal(
         lines.append("  score " + ", ".join(f"{s} {v}" for s, v in state.scores().items()))
     final = finish_deal(state)
     all_events.extend(final.events)
-    played = PlayedDeal(lines, dealt, turnup, shuffled_stock, final.state, all_events, per_trick)
+    played = PlayedDeal(lines, dealt, turnup, shuffled_stock, final.state, all_events, per_trick, won_by)
     brisques = {e.seat: e.points for e in final.events if e.kind == "brisques"}
     counted = {e.seat: e.points for e in final.events if e.kind == "card_points"}
     lines.append("")
@@ -347,20 +344,34 @@ def generate_game(
         lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
     lines.append("")
 
-    effective = profile.with_options(chosen)
-    dealer = effective.seats[seed % len(effective.seats)]
-    totals = dict.fromkeys(effective.scorers, 0)
+    rules = compile_rules(profile, chosen)
+    seats = rules.seats
+    dealer = seats[seed % len(seats)]
+    game = GameState(rules)
     for n in range(1, deals + 1):
         played = play_deal(profile, rng, dealer, chosen, n, **chooser)  # type: ignore[arg-type]
         lines.extend(played.lines)
+        game.begin_deal(seats.index(dealer))
         # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
         won = game_points(played.state)
-        for s, v in (won or played.scores).items():
-            totals[s] += v
+        scores = played.scores
+        game.end_deal(
+            [scores.get(name, 0) for name in rules.scorers],
+            [won.get(seat, 0) for seat in seats] if won else [],
+            played.winners,
+        )
         if deals > 1:
-            lines.append("total " + ", ".join(f"{s} {v}" for s, v in totals.items()))
+            lines.append("total " + ", ".join(f"{s} {v}" for s, v in zip(rules.scorers, game.totals, strict=True)))
         lines.append("")
-        dealer = next_dealer(profile, dealer, won, chosen)
+        if game.over:
+            # No deal follows a won game (a one-hand game ends with its hand): ``deals`` is the most played.
+            if game.decided >= 0 and rules.target is not None:
+                lines.append(f"winner {rules.scorers[game.decided]}")
+                lines.append("")
+            break
+        expected = game.expected_dealer()
+        assert expected is not None
+        dealer = seats[expected]
     text = "\n".join(lines)
     if player == "solver":
         from .commentary import comment_record

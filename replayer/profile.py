@@ -13,7 +13,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from .cards import Card, CardParseError, Rank, Suit, make_pack, parse_rank, parse_suit
-from .errors import RuleProfileError
+from .errors import OptionError, RuleProfileError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:
@@ -483,8 +483,9 @@ class RuleProfile(_Value):
         return {name: spec.default for name, spec in self.options.items()}
 
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str | int]:
-        """Defaults overridden by a record's options; raises ``ValueError`` for unknown names or values, and for
-        values that together describe no playable deal (the stock of ten packs does not divide between three).
+        """Defaults overridden by a record's options; raises :class:`~replayer.errors.OptionError` (a ``ValueError``)
+        naming the option at fault for an unknown name or value, and for values that together describe no playable
+        deal (the stock of ten packs does not divide between three: the last option given is named).
 
         An option the record leaves out takes the default of the profile as the other options make it play
         (``option_defaults``: three players of no-trump play to 1500)."""
@@ -493,8 +494,11 @@ class RuleProfile(_Value):
             spec = self.options.get(name)
             if spec is None:
                 known = ", ".join(sorted(self.options)) or "none"
-                raise ValueError(f"profile {self.name} has no option {name!r} (options: {known})")
-            values[name] = spec.coerce(raw)
+                raise OptionError(f"profile {self.name} has no option {name!r} (options: {known})", name)
+            try:
+                values[name] = spec.coerce(raw)
+            except ValueError as exc:
+                raise OptionError(str(exc), name) from None
         try:
             for _ in range(2):  # (a default taken from the options may itself be an option that sets keys)
                 effective = self.with_options(values)
@@ -505,7 +509,10 @@ class RuleProfile(_Value):
         except RuleProfileError as exc:
             chosen = ", ".join(f"{n}={given[n]}" for n in given)
             reason = str(exc).split(": ", 1)[-1].split(" (with option")[0]
-            raise ValueError(f"options {chosen} of profile {self.name} describe no playable deal: {reason}") from None
+            raise OptionError(
+                f"options {chosen} of profile {self.name} describe no playable deal: {reason}",
+                list(given)[-1] if given else None,
+            ) from None
         return values
 
 

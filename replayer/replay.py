@@ -19,8 +19,8 @@ from collections.abc import Iterator, Sequence
 from operator import attrgetter
 
 from .cards import CARDS, SUITS, Card, CardLike, Suit
-from .errors import Diagnostic, RuleProfileError, Span
-from .explain import Scoring, explain, scoring
+from .errors import Diagnostic, OptionError, RuleProfileError, Span
+from .explain import WINNING_REASONS, Scoring, explain, scoring
 from .profile import RuleProfile
 from .profiles import load_profile
 from .record import (
@@ -46,7 +46,7 @@ from .record import (
     deal_has_unknowns,
 )
 from .rules import Deal as DealState
-from .rules import Rules, compile_rules, decide, game_score, game_winner, next_dealer, redeal_problem
+from .rules import GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem, winning_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -397,17 +397,17 @@ class _Replayer:
         self.views = views
         self.current_trick = 0.0
         self.problem_tricks: list[float] = []
-        self.banked: list[int] = []
-        """Each scorer's game total from the earlier hands of the game being replayed."""
+        self.play: GameState | None = None
+        """The game being replayed, between its deals: dealers, totals, claims, its end (the core's)."""
         self.offsets: list[int] = []
         self.winners: list[int] = []
         """The winner of each trick of the deal being replayed (-1: a trick without one)."""
-        self.claimed = -1
-        """The scorer who has rightly claimed the game being replayed (-1: nobody)."""
-        self.barred: list[int] = []
-        """The scorers a false claim has cost the right to win the game being replayed (002:L16)."""
         self.repaired = False
         """The deal being replayed had a line that did not read (its unknown cards are that line's)."""
+
+    def banked(self, scorer: int) -> int:
+        """What the scorer has from the earlier deals of the game (a penalty of all points takes it too)."""
+        return self.play.totals[scorer] if self.play is not None else 0
 
     def report(self, code: str, message: str, span: Span | None) -> None:
         self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
@@ -443,12 +443,8 @@ class _Replayer:
             try:
                 options = profile.resolve_options(given)
                 break
-            except ValueError as exc:
-                culprit = next(
-                    (n for n in given if n not in profile.options or str(exc).startswith(f"option {n} ")), None
-                )
-                if culprit is None and given:  # options that together describe no playable deal
-                    culprit = list(given)[-1]
+            except OptionError as exc:
+                culprit = exc.option
                 self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
                 if culprit is None:
                     options = profile.default_options()
@@ -477,29 +473,21 @@ class _Replayer:
         )
         result._line = game.span.line
         self.result.games.append(result)
-        totals = [0] * len(rules.scorers)
-        previous: DealResult | None = None
-        decided = -1
-        undecided = True
-        self.claimed = -1
-        self.barred = []
+        play = GameState(rules)
+        self.play = play
         for index, deal in enumerate(game.deals):
-            expected = None
-            if previous is not None:
-                won = [previous.game_points.get(seat, 0) for seat in rules.seats]
-                expected = rules.seats[next_dealer(rules, rules.seat_index[previous.dealer], won, previous.redealt)]
-            # What each scorer has from earlier hands: a penalty of all points takes it too.
-            self.banked = list(totals)
-            outcome = self.deal(deal, rules, index + 1, expected)
+            expected = play.expected_dealer()
+            outcome = self.deal(deal, rules, index + 1, rules.seats[expected] if expected is not None else None)
             if outcome is None:
                 return
             result.deals.append(outcome)
-            previous = outcome
-            # Where the profile counts game points (sixty-six), the game adds those up, not the hands' points.
-            counted = outcome.game_points or outcome.scores
-            for scorer, name in enumerate(rules.scorers):
-                totals[scorer] += counted.get(name, 0)
-            named_totals = dict(zip(rules.scorers, totals, strict=True))
+            play.end_deal(
+                [outcome.scores.get(name, 0) for name in rules.scorers],
+                [outcome.game_points.get(seat, 0) for seat in rules.seats] if outcome.game_points else [],
+                self.winners,
+                outcome.redealt,
+            )
+            named_totals = dict(zip(rules.scorers, play.totals, strict=True))
             for check in deal.end:
                 if check.what == "total":
                     self.check_values(check, named_totals, "BZ504", "game total after this deal", rules)
@@ -508,29 +496,26 @@ class _Replayer:
                         self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
                     else:
                         self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
-            if undecided:
-                if rules.game_scoring is not None:
-                    winner = game_winner(outcome.scores)
-                    decided = rules.scorers.index(winner) if winner is not None else -1
-                else:
-                    decided = decide(rules, totals, self.winners, self.claimed, self.barred)
-                undecided = decided < 0
-        named = dict(zip(rules.scorers, totals, strict=True))
+        named = dict(zip(rules.scorers, play.totals, strict=True))
         result.scores = named
-        result.winner = rules.scorers[decided] if decided >= 0 else None
+        result.winner = rules.scorers[play.decided] if play.decided >= 0 else None
         if game.winner is not None:
             written = rules.scorer_named(game.winner)
+            # The winner line is checked against the game as it stands there: after the deals written before it.
+            line = game.winner_span.line if game.winner_span is not None else 1 << 30
+            decided, totals = play.after(sum(1 for d in result.deals if not d.redealt and d._line < line))
             if written < 0:
                 self.report(
                     "BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span
                 )
             elif written != decided:
-                said = f"{result.winner} wins" if result.winner else "nobody has reached the target yet"
+                won = rules.scorers[decided] if decided >= 0 else None
+                said = f"{won} wins" if won else "nobody has reached the target yet"
                 self.report(
                     "BZ505",
                     f"the record names {game.winner} as the winner; by the rules {said} "
                     f"(target {options.get('target')}, totals "
-                    f"{', '.join(f'{s} {v}' for s, v in named.items())})",
+                    f"{', '.join(f'{s} {v}' for s, v in zip(rules.scorers, totals, strict=True))})",
                     game.winner_span,
                 )
 
@@ -551,7 +536,7 @@ class _Replayer:
                 deal.spans.get("dealer", deal.span),
             )
         if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
-            dealer = rules.seats[(rules.seat_index[deal.leader] - 1) % rules.players]
+            dealer = rules.seats[first_dealer(rules, rules.seat_index[deal.leader])]
         for name, seat in (("dealer", dealer), ("leader", deal.leader)):
             if seat is not None and seat not in rules.seat_index:
                 self.report(
@@ -560,6 +545,10 @@ class _Replayer:
                     deal.spans.get(name, deal.span),
                 )
                 return None
+        if self.play is not None and dealer is not None:
+            over = self.play.begin_deal(rules.seat_index[dealer])
+            if over is not None:
+                self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
         # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
         index = rules.seat_index
@@ -921,10 +910,10 @@ class _Replayer:
         if stated is not None and winner >= 0 and stated != rules.seats[winner]:
             name = rules.seats[winner]
             card = next((p.card for p in plays if p.seat == name), None)
+            why = WINNING_REASONS[winning_reason([_known(p.card).index for p in plays], state.trump)]
             self.report(
                 "BZ206",
-                f"wrong trick winner: {name} wins trick {trick.number} with {card} "
-                f"({_why_wins(plays, state.trump)}), not {stated}",
+                f"wrong trick winner: {name} wins trick {trick.number} with {card} ({why}), not {stated}",
                 trick.winner_span,
             )
         self.winners.append(winner)
@@ -1065,7 +1054,7 @@ class _Replayer:
             self.breaches(state, item.span)
         elif kind is Penalty:
             seat = seat_index[item.seat]
-            state.penalty(seat, item.kind, item.points, self.banked[rules.scorer[seat]] if self.banked else 0)
+            state.penalty(seat, item.kind, item.points, self.banked(rules.scorer[seat]))
             for breach in state.breaches:
                 code = breach[0]
                 span = item.points_span if code == "BZ314" and item.points_span is not None else item.kind_span
@@ -1076,13 +1065,10 @@ class _Replayer:
         elif kind is ClaimGame:
             seat = seat_index[item.seat]
             scorer = rules.scorer[seat]
-            right = state.claim_game(seat, self.banked[scorer] if self.banked else 0)
+            right = state.claim_game(seat, self.banked(scorer))
             self.breaches(state, item.span)
-            # The game's part of the effect: a right claim wins it, a false one may cost the right to (002:L16).
-            if right and self.claimed < 0:
-                self.claimed = scorer
-            elif right is False and rules.false_claim_loses and scorer not in self.barred:
-                self.barred.append(scorer)
+            if self.play is not None:
+                self.play.claim(scorer, right)
         elif kind is Forfeit:
             state.forfeit(seat_index[item.seat], item.points)
             for breach in state.breaches:
@@ -1148,39 +1134,30 @@ def _declare_span(item: Declare, code: str, message: str) -> Span:
     return item.span
 
 
-def _why_wins(plays: Sequence[Play], trump: int) -> str:
-    cards = [p.card for p in plays]
-    if any(isinstance(c, Card) and c.is_wild for c in cards):
-        return "the wild card wins no trick"
-    suit = SUITS[trump] if trump >= 0 else None
-    if suit is not None and any(c.suit == suit for c in cards) and cards[0].suit != suit:
-        return "the highest trump"
-    if len(set(cards)) < len(cards):
-        return "of identical cards the first played wins"
-    return "the highest card of the suit led"
-
-
 def _legal(item: Any, state: DealState) -> bool:
     """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal)."""
     kind = type(item)
     if kind not in (Declare, Exchange, Pass):
         return True
-    trial = state.copy()  # a trial: the replay's own state is changed in place
     seat_index = state.rules.seat_index
-    try:
-        if kind is Declare:
-            cards = [c.index for c in item.cards]
-            if item.scored:
-                partner_cards = [c.index for c in item.partner_cards]
-                trial.declare(seat_index[item.seat], item.kind, cards, item.points, partner_cards)
-            else:
-                trial.show(seat_index[item.seat], item.kind, cards)
-        elif kind is Exchange:
-            trial.exchange(seat_index[item.seat], item.card.index, item.points)
+    seat = seat_index.get(item.seat, -1)
+    if seat < 0:
+        return False  # (a seat the game does not have)
+    trial = state.copy()  # a trial: the replay's own state is changed in place
+    if kind is Declare:
+        if not all(type(c) is Card for c in (*item.cards, *item.partner_cards)):
+            return False  # (an unknown card: nothing to try)
+        cards = [c.index for c in item.cards]
+        if item.scored:
+            trial.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards])
         else:
-            trial.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
-    except (TypeError, KeyError):
-        return False
+            trial.show(seat, item.kind, cards)
+    elif kind is Exchange:
+        if type(item.card) is not Card:
+            return False
+        trial.exchange(seat, item.card.index, item.points)
+    else:
+        trial.pass_to(seat, seat_index.get(item.partner, -1))
     return not trial.breaches
 
 
@@ -1227,7 +1204,6 @@ def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int],
     """Replay one complete deal; the trick numbers at which problems occur (empty when it is valid)."""
     replayer = _Replayer(Record("<completion>", ""), views=False)
     rules = compile_rules(profile, options)
-    replayer.banked = [0] * len(rules.scorers)
     replayer.deal(deal, rules, 1, None, dealer_given=dealer)
     return sorted(replayer.problem_tricks)
 

@@ -29,6 +29,23 @@ GAINED = generate_game("classic", 15, options={"exchange_declaration": "gained_c
     "options: exchange_declaration=gained_card_same_trick\n", ""
 )
 
+
+def _one_deal_too_many() -> str:
+    """ua2, seed 3: N wins the game in deal 5 (1,108 to 782); a sixth deal follows it."""
+    import random
+    import re
+
+    from replayer.generate import play_deal
+    from replayer.profiles import load_profile
+
+    won = re.sub(r"^winner .*\n", "", generate_game("ua2", 3, deals=30), flags=re.M).rstrip("\n")
+    profile = load_profile("ua2")
+    extra = "\n".join(play_deal(profile, random.Random(3), "N", profile.default_options(), 6).lines)
+    return won + "\n\n" + extra.replace("dealer: N\n", "dealer: N  { N won the game in deal 5 }\n") + "\n"
+
+
+OVER = _one_deal_too_many()
+
 # code -> (edits as (old text, new text), each old text occurring once; the token the column points at)
 CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ001": ([("trick 5: N JC, S JH -> N", "trick 5: N JC S JH -> N")], "S JH"),
@@ -224,6 +241,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         "9S",
     ),
     "BZ507": ([("  N goes out = 75\n", "  N goes out = 60\n")], "N"),
+    "BZ508": ([], "dealer"),
     "BZ603": (
         [("deal 1\n", "deal 1  { a sixty-six deal with a ?? card }\n"), ("hand N: QS", "hand N: ??")],
         "deal",
@@ -242,7 +260,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
 }
 BASES = (
     {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")}
-    | {"BZ314": UA2, "BZ315": GAINED}
+    | {"BZ314": UA2, "BZ315": GAINED, "BZ508": OVER}
     | {code: RU19 for code in ("BZ316", "BZ317")}
 )
 """The record a case edits, where it is not the worked deal."""

@@ -129,6 +129,9 @@ class Rules:
         self.identified: dict[tuple[tuple[int, ...], int], tuple[MeldSpec, ...]] = {}
         """The melds that cards form with a trump suit, as :func:`replayer.rules.melds.identify` found them."""
         self._exact: dict[tuple[str, int], tuple[int, ...]] = {}
+        self.targets: dict[tuple[str, int], list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
+        """The exact card sets each meld can be under each trump suit, each with its cards counted (the core's
+        meld enumeration fills it as it asks)."""
 
         # The end of a hand and of a game.
         self.hand_target = p.hand_target

@@ -34,7 +34,16 @@ from .melds import (
     reuse_problem,
 )
 
-__all__ = ["Deal", "Event", "obligation", "trick_winner"]
+__all__ = [
+    "Deal",
+    "Event",
+    "end_worth",
+    "obligation",
+    "score_trick",
+    "seven_played_bonus",
+    "trick_winner",
+    "winning_reason",
+]
 
 Event = tuple[int, str, tuple[int, ...], int]
 """Points scored: (seat, kind, cards, points), e.g. a declaration, a seven played, the last trick, brisques."""
@@ -60,6 +69,69 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
         elif card >> 3 == trump or top == WILD_INDEX:
             best, top = i, card
     return best
+
+
+def winning_reason(cards: Sequence[int], trump: int) -> str:
+    """Why :func:`trick_winner`'s card wins, as a key :mod:`replayer.explain` puts into words: ``wild`` (a wild card
+    in the trick, which wins nothing), ``trump`` (a trump on a plain suit led), ``first_copy`` (of identical cards
+    the first played), else ``suit_led`` (the highest card of the suit led)."""
+    if WILD_INDEX in cards:
+        return "wild"
+    if trump >= 0 and cards[0] >> 3 != trump and any(c >> 3 == trump for c in cards):
+        return "trump"
+    if len(set(cards)) < len(cards):
+        return "first_copy"
+    return "suit_led"
+
+
+def score_trick(rules: Rules, trump: int, cards: Sequence[int], trick_no: int, phase: int) -> tuple[int, int, int, int]:
+    """What a trick scores as it is won, the one rule for it: ``cards`` in the order played, ``trick_no`` its number
+    (from 1), ``phase`` 1 while the stock lasts. Returns (the index of the winning card, the card points booked at
+    the trick, the bonus of a trump seven that wins it, the last-trick bonus); the last-trick bonus goes to the
+    winner, or is shared out between the sides where ``last_trick_halves`` says so (the caller books the shares).
+    Brisques and the card points counted at the end of the hand are :func:`end_worth`'s."""
+    best = trick_winner(cards, trump)
+    points = 0
+    if rules.points_at_trick:
+        values = rules.values(trump)
+        for card in cards:
+            points += values[card]
+    seven = 0
+    if (
+        rules.seven_played
+        and rules.seven_played_must_win
+        and trump >= 0
+        and cards[best] == trump * 8 + _SEVEN
+        and phase in rules.seven_played_phases
+    ):
+        seven = rules.seven_played
+    last = rules.last_trick_points if trick_no == rules.last_trick else 0
+    return best, points, seven, last
+
+
+def seven_played_bonus(rules: Rules, trump: int, card: int, phase: int) -> int:
+    """What playing ``card`` scores at once where the trump seven scores when played, won or not (RULES.md §2.b
+    rule 14b); a seven that must win the trick to score is :func:`score_trick`'s."""
+    if (
+        rules.seven_played
+        and not rules.seven_played_must_win
+        and trump >= 0
+        and card == trump * 8 + _SEVEN
+        and phase in rules.seven_played_phases
+    ):
+        return rules.seven_played
+    return 0
+
+
+def end_worth(rules: Rules, trump: int) -> list[int]:
+    """What each card won in a trick adds to its winner's score at the end of the hand: its brisque, and its card
+    points where they are counted then (``points_at_end``). Whether the brisques count at all is
+    :func:`~replayer.rules.game.brisques_counted`'s."""
+    worth = [rules.brisque_points if b else 0 for b in rules.brisque]
+    if rules.points_at_end:
+        values = rules.values(trump)
+        worth = [w + v for w, v in zip(worth, values, strict=True)]
+    return worth
 
 
 def _by_display(cards: Iterator[int] | Sequence[int] | set[int]) -> tuple[int, ...]:
@@ -581,14 +653,9 @@ class Deal:
                         breaches.append((code, key, (seat, card, *args)))
             self._take(seat, card)
         plays.append((seat, card))
-        if (
-            rules.seven_played
-            and not rules.seven_played_must_win
-            and card == self.trump * 8 + _SEVEN
-            and self.trump >= 0
-            and phase in rules.seven_played_phases
-        ):
-            self._score(seat, "seven_played", (card,), rules.seven_played)
+        bonus = seven_played_bonus(rules, self.trump, card, phase)
+        if bonus:
+            self._score(seat, "seven_played", (card,), bonus)
         if len(plays) == self.playing:
             self._finish_trick(phase)
 
@@ -596,33 +663,25 @@ class Deal:
         rules = self.rules
         plays = self.plays
         cards = [c for _, c in plays]
-        winner, winning_card = plays[trick_winner(cards, self.trump)]
+        self.trick_no += 1
+        best, points, seven, last = score_trick(rules, self.trump, cards, self.trick_no, phase)
+        winner, winning_card = plays[best]
         trick_leader = plays[0][0]
         gained_before = self.score[winner]
-        self.trick_no += 1
         self.won[winner].extend(cards)
         self.tricks_won[winner] += 1
-        if rules.points_at_trick:
-            values = rules.values(self.trump)
-            points = sum(values[c] for c in cards)
-            if points:  # (no card points booked for a trick worth none: nothing for a claim to name)
-                self._score(winner, "card_points", tuple(cards), points)
-        if (
-            rules.seven_played
-            and rules.seven_played_must_win
-            and self.trump >= 0
-            and winning_card == self.trump * 8 + _SEVEN
-            and phase in rules.seven_played_phases
-        ):
-            self._score(winner, "seven_played", (winning_card,), rules.seven_played)
-        if self.trick_no == rules.last_trick and rules.last_trick_points:
+        if points:  # (no card points booked for a trick worth none: nothing for a claim to name)
+            self._score(winner, "card_points", tuple(cards), points)
+        if seven:
+            self._score(winner, "seven_played", (winning_card,), seven)
+        if last:
             if rules.last_trick_halves:
                 # Shared out between the sides (one reading of 001:L50, 004:L357): the first seat of each books it.
-                share = rules.last_trick_points // len(rules.sides)
+                share = last // len(rules.sides)
                 for side in rules.sides:
                     self._score(side[0], "last_trick", (), share)
             else:
-                self._score(winner, "last_trick", (), rules.last_trick_points)
+                self._score(winner, "last_trick", (), last)
         self.last_gain = (winner, self.score[winner] - gained_before)
         self.plays = []
         self.leader = winner
@@ -1270,12 +1329,8 @@ class Deal:
     def _end_points(self, seat: int) -> int:
         """What the cards a seat has won so far will add at the end of the hand (brisques, card points counted then)."""
         rules = self.rules
-        cards = self._counted_won()[seat]
-        points = sum(rules.brisque[c] for c in cards) * rules.brisque_points
-        if rules.points_at_end:
-            values = rules.values(self.trump)
-            points += sum(values[c] for c in cards)
-        return points
+        worth = end_worth(rules, self.trump)
+        return sum(worth[c] for c in self._counted_won()[seat])
 
     # --- conduct: a claim of the game, a forfeit --------------------------------------------------------------
 
@@ -1391,7 +1446,16 @@ def _candidate_sets(rules: Rules, spec: MeldSpec, held: Sequence[int], trump: in
 def _meld_targets(
     rules: Rules, spec: MeldSpec, trump: int
 ) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-    """The exact card sets a meld can be under these trumps, each with its cards counted."""
+    """The exact card sets a meld can be under these trumps, each with its cards counted (worked out once per
+    meld and trump suit, kept in ``rules.targets``)."""
+    key = (spec.kind, trump)
+    found = rules.targets.get(key)
+    if found is None:
+        found = rules.targets[key] = _targets(rules, spec, trump)
+    return found
+
+
+def _targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
     if spec.cards or spec.trump_ranks or spec.partner_ranks:
         sets = [rules.exact(spec, trump)]
     elif spec.rank is not None:  # of different suits
@@ -1411,6 +1475,11 @@ def _with_wild(
 ) -> list[tuple[int, ...]]:
     """``cards`` as the seat can lay them out: as they are, or with wild cards for the missing ones (at most as
     many as it holds, and never all of them)."""
+    if not wild:
+        for card, n in need:
+            if held[card] < n:
+                return []
+        return [cards]
     present: list[int] = []
     for card, n in need:
         present.extend([card] * min(n, held[card]))

@@ -3,11 +3,13 @@
 Once the stock is empty every card is in a hand and the play is a game of perfect information. :class:`Endgame` is
 that position, built from a :class:`~replayer.rules.deal.Deal` of the core and decided by the core's own rules: the
 cards allowed are :func:`~replayer.rules.deal.obligation` under the profile's phase-2 play rule, the trick's winner
-is :func:`~replayer.rules.deal.trick_winner`, and a trick scores what :meth:`Deal._finish_trick` and
-:meth:`Deal.finish` score for it: the card points (``Rules.values``), the brisques, a seven played, the last-trick
-bonus at the trick ``Rules.last_trick``, shared where the profile shares it. A profile that declares in the last
-tricks (sixty-six: a marriage shown on lead, whose king or queen must then be led) has the declarations the core's
-``Deal.legal_declarations`` offers, scored as ``Deal.declare`` scores them; a profile with a hand target ends the
+and what a trick scores are the core's functions that :meth:`Deal.play` and :meth:`Deal.finish` call:
+:func:`~replayer.rules.deal.score_trick` (the winner, card points at the trick, a seven winning it, the last-trick
+bonus, shared where the profile shares it), :func:`~replayer.rules.deal.seven_played_bonus` and
+:func:`~replayer.rules.deal.end_worth` (the brisques and card points the end of the hand adds). A profile that
+declares in the last tricks (sixty-six: a marriage shown on lead, whose king or queen must then be led) has the
+declarations the core's ``Deal.legal_declarations`` offers, scored as ``Deal.declare`` scores them, and a declaration
+rules out the others the core's re-use rule forbids after it; a profile with a hand target ends the
 hand when a seat reaches it, as ``Deal._reach_target`` does.
 
 Identical copies of a card are one move (the hands are counts), and so are cards of one suit that are equivalent
@@ -20,11 +22,22 @@ from __future__ import annotations
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from .compiled import FREE
-from .deal import Deal, obligation, trick_winner
+from .deal import Deal, end_worth, obligation, score_trick, seven_played_bonus
 
 __all__ = ["Endgame", "NotCovered"]
 
 _SEVEN = 0
+
+
+def _window(deal: Deal, seat: int) -> Deal:
+    """A trial copy of ``deal`` in which ``seat`` has just won a trick and may declare."""
+    trial = deal.copy()
+    trial.winner = seat
+    trial.window_open = True
+    trial.declared = []
+    trial.declarer = -1
+    trial.out = -1
+    return trial
 
 
 class NotCovered(Exception):
@@ -44,13 +57,14 @@ class Endgame:
         "_bits",
         "_worth",
         "base",
+        "blocks",
         "code",
         "deal",
         "declarable",
         "declared",
+        "end",
         "gained",
         "held",
-        "last_points",
         "last_trick",
         "leader",
         "must_lead",
@@ -65,7 +79,7 @@ class Endgame:
         "scorer",
         "scorers",
         "seven",
-        "seven_on_win",
+        "seven_bonus",
         "shares",
         "stack",
         "target",
@@ -115,18 +129,19 @@ class Endgame:
         self.stack: list[
             tuple[tuple[int, int, int, bool, int, int, tuple[int, ...]], tuple[int, ...], list[tuple[int, int]] | None]
         ] = []
-        values = rules.values(self.trump) if (rules.points_at_trick or rules.points_at_end) else [0] * CARD_INDICES
-        brisque = rules.brisque
-        self.trick_points = [values[c] + (rules.brisque_points if brisque[c] else 0) for c in range(CARD_INDICES)]
+        # What a card won is worth: its points booked at the trick (score_trick's), and what the end of the hand
+        # adds for it (end_worth's). The trick's own bonuses are asked of score_trick as each trick is won.
+        at_trick = rules.values(self.trump) if rules.points_at_trick else [0] * CARD_INDICES
+        self.end = end_worth(rules, self.trump)
+        self.trick_points = [a + e for a, e in zip(at_trick, self.end, strict=True)]
+        self.seven_bonus = [seven_played_bonus(rules, self.trump, c, 2) for c in range(CARD_INDICES)]
+        self.last_trick = rules.last_trick
+        self.shares: tuple[int, ...] = ()
+        if rules.last_trick_halves:
+            self.shares = tuple(side[0] for side in rules.sides)
+        # A trump seven that scores when played, or when it wins the trick (for the search's card worth below).
         seven = self.trump * 8 + _SEVEN if self.trump >= 0 and 2 in rules.seven_played_phases else -1
         self.seven = seven if rules.seven_played else -1
-        self.seven_on_win = rules.seven_played_must_win
-        self.last_trick = rules.last_trick
-        self.last_points = rules.last_trick_points
-        self.shares: tuple[tuple[int, int], ...] = ()
-        if rules.last_trick_halves and self.last_points:
-            share = self.last_points // len(rules.sides)
-            self.shares = tuple((side[0], share) for side in rules.sides)
         # What a card is worth to the search, for telling equivalent cards apart: its points, and a seven's bonus.
         self._worth = [
             self.trick_points[c] * 4 + (1 if c == self.seven else 0) + (2 if c == WILD_INDEX else 0)
@@ -141,6 +156,7 @@ class Endgame:
                     self.code += n << (self._bits * (seat * CARD_INDICES + card))
         self.must_lead = tuple(dict.fromkeys(deal.must_lead))
         self.offers: list[tuple[int, tuple[int, ...], int, str]] = []
+        self.blocks: list[int] = []
         self.declarable = False
         self.window = False
         self.declared = 0
@@ -153,13 +169,9 @@ class Endgame:
         """The declarations each seat could make on lead with the cards it holds now, each with its points, asked of
         the core: a trial copy of the deal opens the seat's window and declares."""
         self.declarable = True
+        after: list[Deal] = []
         for seat in range(self.players):
-            trial = deal.copy()
-            trial.winner = seat
-            trial.window_open = True
-            trial.declared = []
-            trial.declarer = -1
-            trial.out = -1
+            trial = _window(deal, seat)
             for spec, cards in trial.legal_declarations(seat):
                 scored = trial.copy()
                 scored.declare(seat, spec.kind, list(cards))
@@ -167,6 +179,17 @@ class Endgame:
                     continue
                 points = sum(e[3] for e in scored.events if e[1] == spec.kind)
                 self.offers.append((seat, tuple(cards), points, spec.kind))
+                after.append(scored)
+        # Which offers a declaration rules out: those its seat may no longer score once it has scored it (a card
+        # used again against the profile's re-use rule), asked of the core in a later window.
+        self.blocks = [0] * len(self.offers)
+        for i, (seat, _, _, _) in enumerate(self.offers):
+            for j, (other, cards, _, kind) in enumerate(self.offers):
+                if j != i and other == seat:
+                    again = _window(after[i], seat)
+                    again.declare(seat, kind, list(cards))
+                    if again.breaches:
+                        self.blocks[i] |= 1 << j
         # The deal's own window: the last trick's winner, on lead, may still declare (until he leads).
         self.window = deal.window_open and deal.winner == deal.leader and not deal.plays and not deal.declared
 
@@ -278,11 +301,9 @@ class Endgame:
         frame = (seat, card, self.leader, self.window, self.declared, self.out, self.must_lead)
         if move >= 64:
             offer = (move >> 6) - 1
-            _, meld, points, _ = self.offers[offer]
+            points = self.offers[offer][2]
             self.declared |= 1 << offer
-            for j, other in enumerate(self.offers):
-                if j != offer and set(other[1]) & set(meld):
-                    self.declared |= 1 << j  # a card is married once (reuse strict_text, the profile's)
+            self.declared |= self.blocks[offer]
             gained[self.scorer[seat]] += points
             scored = (self.scorer[seat], points)
             self._reach(seat)
@@ -291,29 +312,30 @@ class Endgame:
         self.held[seat][card] -= 1
         self.code -= 1 << (self._bits * (seat * CARD_INDICES + card))
         plays.append((seat, card))
-        if card == self.seven and not self.seven_on_win:
-            gained[self.scorer[seat]] += self.rules.seven_played
-            scored += (self.scorer[seat], self.rules.seven_played)
+        bonus = self.seven_bonus[card]
+        if bonus:
+            gained[self.scorer[seat]] += bonus
+            scored += (self.scorer[seat], bonus)
         if len(plays) < self.playing:
             self.stack.append((frame, scored, None))
             return
         cards = [c for _, c in plays]
-        winner, winning = plays[trick_winner(cards, self.trump)]
-        scorer = self.scorer[winner]
-        tp = self.trick_points
-        points = 0
-        for c in cards:
-            points += tp[c]
-        if winning == self.seven and self.seven_on_win:
-            points += self.rules.seven_played
         self.trick_no += 1
-        if self.trick_no == self.last_trick and self.last_points:
+        best, points, seven, last = score_trick(self.rules, self.trump, cards, self.trick_no, 2)
+        winner = plays[best][0]
+        scorer = self.scorer[winner]
+        end = self.end
+        points += seven
+        for c in cards:
+            points += end[c]
+        if last:
             if self.shares:
-                for first, share in self.shares:
+                share = last // len(self.shares)
+                for first in self.shares:
                     gained[self.scorer[first]] += share
                     scored += (self.scorer[first], share)
             else:
-                points += self.last_points
+                points += last
         gained[scorer] += points
         scored += (scorer, points)
         self.stack.append((frame, scored, plays))
@@ -353,8 +375,8 @@ class Endgame:
         total = sum(tp[c] * n for h in self.held for c, n in enumerate(h)) + sum(tp[c] for _, c in self.plays)
         if self.seven >= 0:
             total += self.rules.seven_played * sum(h[self.seven] for h in self.held)
-        if self.trick_no < self.last_trick and self.last_points:
-            total += self.last_points
+        if self.trick_no < self.last_trick:
+            total += self.rules.last_trick_points
         return total
 
     @property

@@ -19,7 +19,16 @@ if TYPE_CHECKING:
 
     _K = TypeVar("_K")
 
-__all__ = ["brisques_counted", "decide", "game_score", "game_winner", "next_dealer", "redeal_problem"]
+__all__ = [
+    "GameState",
+    "brisques_counted",
+    "decide",
+    "first_dealer",
+    "game_score",
+    "game_winner",
+    "next_dealer",
+    "redeal_problem",
+]
 
 
 def brisques_counted(scores: Sequence[int], brisques: Sequence[int], rubicon: int) -> bool:
@@ -79,6 +88,12 @@ def next_dealer(rules: Rules, dealer: int, won: Sequence[int], redealt: bool = F
     return winners[0] if rules.next_dealer == "winner" else rules.next_seat[winners[0]]
 
 
+def first_dealer(rules: Rules, leader: int) -> int:
+    """The dealer of a deal whose first leader is ``leader``: the profile's ``first_leader`` step taken back (the
+    seat to the dealer's left leads in most profiles, the seat to his right in seed 004's three-handed game)."""
+    return (leader - rules.first_leader_step) % rules.players
+
+
 def redeal_problem(rules: Rules, tricks: int) -> Breach | None:
     """Why a deal may not be declared a misdeal and dealt again (``redeal``): the profile has no such rule, or play
     has begun (002:L18 "Неправильная сдача нуждается в пересдаче": the deal, not a hand played on it)."""
@@ -121,3 +136,127 @@ def decide(
             if seat >= 0 and rules.scorer[seat] in over:
                 return rules.scorer[seat]
     return max(over, key=lambda scorer: totals[scorer])
+
+
+class GameState:
+    """A game over its deals: who deals each one, each scorer's total, the claims, and when the game is won.
+
+    The deal-level rules are :class:`~replayer.rules.deal.Deal`'s; this object holds what lies between deals. A game
+    played to a target ends at the end of the first deal after which a scorer has reached it (001:L6-L7, 002:L16,
+    003:L27, 004:L63); a one-hand game (Rubicon and the other profiles with ``game_scoring``) ends with its hand. No
+    deal may follow: :meth:`begin_deal` answers the breach ``BZ508``. A misdeal dealt again (``redeal``) is no
+    deal of the game.
+    """
+
+    __slots__ = (
+        "_redealt",
+        "_won",
+        "barred",
+        "claimed",
+        "dealer",
+        "deals",
+        "decided",
+        "history",
+        "over_after",
+        "rules",
+        "totals",
+    )
+
+    rules: Rules
+    totals: list[int]
+    """Each scorer's total from the deals ended so far (game points where the profile counts them)."""
+    dealer: int
+    """The dealer of the last deal begun (-1: none yet)."""
+    deals: int
+    """Deals ended (misdeals not counted)."""
+    decided: int
+    """The scorer who has won the game (-1: nobody, or a one-hand game tied)."""
+    over_after: int
+    """The deal after which the game ended (0: it goes on)."""
+    claimed: int
+    """The scorer who has rightly claimed the game (002:L16; -1: nobody)."""
+    barred: list[int]
+    """The scorers a false claim has cost the right to win this game (002:L16)."""
+    history: list[tuple[int, tuple[int, ...]]]
+    """After each deal ended: the scorer who had won the game by then (-1: nobody yet), and the totals."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.totals = [0] * len(rules.scorers)
+        self.dealer = -1
+        self.deals = 0
+        self.decided = -1
+        self.over_after = 0
+        self.claimed = -1
+        self.barred = []
+        self.history = []
+        self._won: list[int] = []
+        self._redealt = False
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: no deal may follow."""
+        return self.over_after > 0
+
+    def expected_dealer(self) -> int | None:
+        """Who deals the next deal by the rules (None at the first deal, where the record says or the leader
+        tells)."""
+        if self.dealer < 0:
+            return None
+        return next_dealer(self.rules, self.dealer, self._won, self._redealt)
+
+    def begin_deal(self, dealer: int) -> Breach | None:
+        """Start a deal dealt by ``dealer``; the breach when the game was already over (the deal is still played, so
+        that its own faults are found too)."""
+        self.dealer = dealer
+        if not self.over:
+            return None
+        rules = self.rules
+        if rules.game_scoring is not None:
+            return ("BZ508", "one_hand_game", (self.deals + 1,))
+        decided, totals = self.after(self.over_after)
+        return ("BZ508", "game_won", (self.deals + 1, decided, self.over_after, rules.target, totals))
+
+    def claim(self, scorer: int, right: bool | None) -> None:
+        """A claim of the game by ``scorer``: a right one wins it (002:L16), a false one may cost him the right to
+        it where the profile says so (``false_claim_loses``)."""
+        if right and self.claimed < 0:
+            self.claimed = scorer
+        elif right is False and self.rules.false_claim_loses and scorer not in self.barred:
+            self.barred.append(scorer)
+
+    def end_deal(
+        self, scores: Sequence[int], game_points: Sequence[int], trick_winners: Sequence[int], redealt: bool = False
+    ) -> None:
+        """End the deal begun: ``scores`` per scorer (the hand's points), ``game_points`` per seat where the profile
+        counts game points (sixty-six; empty otherwise), ``trick_winners`` the seat that won each trick (-1: none).
+        Adds to the totals and decides the game."""
+        rules = self.rules
+        self._won = list(game_points) if game_points else [0] * rules.players
+        self._redealt = redealt
+        if redealt:
+            return
+        self.deals += 1
+        if game_points:
+            for seat, points in enumerate(game_points):
+                self.totals[rules.scorer[seat]] += points
+        else:
+            for scorer, points in enumerate(scores):
+                self.totals[scorer] += points
+        if not self.over:
+            if rules.game_scoring is not None:
+                winner = game_winner(dict(enumerate(scores)))
+                self.decided = winner if winner is not None else -1
+                self.over_after = self.deals
+            else:
+                self.decided = decide(rules, self.totals, trick_winners, self.claimed, self.barred)
+                if self.decided >= 0:
+                    self.over_after = self.deals
+        self.history.append((self.decided, tuple(self.totals)))
+
+    def after(self, deals: int) -> tuple[int, tuple[int, ...]]:
+        """The game after its first ``deals`` deals: the scorer who had won it by then (-1: nobody yet), and the
+        totals."""
+        if 0 < deals <= len(self.history):
+            return self.history[deals - 1]
+        return -1, (0,) * len(self.totals)

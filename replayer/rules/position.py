@@ -1,0 +1,230 @@
+"""A deal in play, move by move: the legal moves, ``push`` and ``pop``, and the deal from a shuffled pack.
+
+:class:`Position` is what a player, a playout or a search works on, as python-chess's ``Board`` is: a
+:class:`~replayer.rules.deal.Deal` whose stock order is known, the seat to act, every move allowed now
+(:meth:`Position.legal_moves`), and an undo stack (:meth:`Position.push`, :meth:`Position.pop`). Every rule stays
+the deal's: a move is carried out by the deal's own action (``Deal.play``, ``Deal.draw``, ``Deal.exchange``,
+``Deal.declare``, ``Deal.go_out``) and is legal when the deal offers it (``Deal.legal_plays``,
+``Deal.legal_exchanges``, ``Deal.legal_declarations``). As python-chess keeps a snapshot of the board's state for
+each move, the undo stack keeps the deal's state before each move: a move is undone exactly, whatever rule it set
+off.
+
+The moves a position offers are the plays, the draws (forced: the next card of the stock), the exchange (or show)
+of the trump seven, the declarations of the trick's winner, and ``goes out`` where a hand target is reached. The
+conduct events of a record (claims, forfeits, penalties, a misdeal, the six-pack cut, a carte blanche, a partner's
+declaration) are the record's to state and the replay's to carry out; a position does not generate them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..cards import CARD_INDICES, WILD_INDEX
+from .compiled import Rules
+from .deal import Deal
+
+__all__ = ["DECLARE", "DRAW", "EXCHANGE", "GO_OUT", "PLAY", "Move", "Position", "deal_pack", "pack", "served"]
+
+PLAY, DRAW, EXCHANGE, DECLARE, GO_OUT = range(5)
+"""The kinds of :class:`Move`."""
+
+_KIND_NAMES = ("play", "draw", "exchange", "declare", "go_out")
+
+
+class Move(NamedTuple):
+    """One action of a seat: a card played, drawn or exchanged; a combination declared (its kind and cards); or the
+    seat that goes out. Cards are the core's ints (``Card.index``); ``Move.text`` names them for a reader."""
+
+    kind: int
+    seat: int
+    card: int = -1
+    meld: str = ""
+    cards: tuple[int, ...] = ()
+
+    def text(self, seats: Sequence[str]) -> str:
+        """The move in words close to the notation's (``N plays QS``, ``S declares marriage KH QH``)."""
+        from ..cards import CARDS  # (the core works on ints; only this view names cards)
+
+        seat = seats[self.seat]
+        if self.kind == DECLARE:
+            return f"{seat} declares {self.meld} {' '.join(str(CARDS[c]) for c in self.cards)}"
+        if self.kind == GO_OUT:
+            return f"{seat} goes out"
+        verb = {PLAY: "plays", DRAW: "draws", EXCHANGE: "exchanges"}[self.kind]
+        return f"{seat} {verb} {CARDS[self.card]}"
+
+    def __repr__(self) -> str:
+        return f"Move({_KIND_NAMES[self.kind]}, seat={self.seat}, card={self.card}, meld={self.meld!r})"
+
+
+_SIMPLE = [[[Move(kind, seat, card) for card in range(CARD_INDICES)] for seat in range(8)] for kind in range(3)]
+"""The plays, draws and exchanges, made once: ``_SIMPLE[kind][seat][card]`` (a move is immutable)."""
+
+
+def pack(rules: Rules) -> list[int]:
+    """Every card of the packs the game plays with, in index order (each copy once)."""
+    return [card for card in range(CARD_INDICES) for _ in range(rules.copies[card])]
+
+
+def served(rules: Rules, dealer: int) -> list[int]:
+    """The seats dealt a hand, in the order they are served: the seat order, or the dealer first where the profile
+    says so (seed 003, RULES.md §2.k rule 3); a dealer who sits the hand out is dealt none (004:L117)."""
+    seats = [s for s in range(rules.players) if not (rules.dealer_sits_out and s == dealer)]
+    if rules.profile.deal_order == "dealer_first":
+        seats = [dealer, *(s for s in seats if s != dealer)]
+    return seats
+
+
+def deal_pack(rules: Rules, dealer: int, cards: Sequence[int]) -> tuple[list[list[int]], int, list[int]]:
+    """Deal a shuffled pack: each seat's hand (in seat order; empty for a dealer who sits out, 004:L117), the
+    turn-up (-1 without one) and the face-down stock, top first.
+
+    The hands are dealt in the order :func:`served` gives, each its ``hand_size`` cards from the top; then the
+    turn-up, never the wild card (RULES.md §2.l rule 3: the next card is turned up instead).
+    """
+    order = served(rules, dealer)
+    size = rules.hand_size
+    hands: list[list[int]] = [[] for _ in range(rules.players)]
+    for i, seat in enumerate(order):
+        hands[seat] = list(cards[i * size : (i + 1) * size])
+    rest = list(cards[len(order) * size :])
+    if not rules.turnup:
+        return hands, -1, rest
+    if rest[0] == WILD_INDEX:
+        turned = next(i for i, c in enumerate(rest) if c != WILD_INDEX)
+        rest[0], rest[turned] = rest[turned], rest[0]
+    return hands, rest[0], rest[1:]
+
+
+class Position:
+    """A deal in play with its undo stack (see the module docstring). The deal's stock order must be known."""
+
+    __slots__ = ("_states", "deal", "move_stack")
+
+    deal: Deal
+    move_stack: list[Move]
+    """The moves pushed so far, oldest first."""
+
+    def __init__(self, deal: Deal) -> None:
+        if deal.stock is None and deal.stock_left:
+            raise ValueError("a position needs the stock's order (a deal that states or samples it)")
+        self.deal = deal
+        self.move_stack = []
+        self._states: list[Deal] = []
+
+    @classmethod
+    def new(cls, rules: Rules, dealer: int, rng: random.Random) -> Position:
+        """A new deal: the packs shuffled with ``rng`` and dealt by ``dealer``."""
+        cards = pack(rules)
+        rng.shuffle(cards)
+        return cls.dealt(rules, dealer, cards)
+
+    @classmethod
+    def dealt(cls, rules: Rules, dealer: int, cards: Sequence[int]) -> Position:
+        """The deal of the pack ``cards`` (top first) by ``dealer``."""
+        hands, turnup, stock = deal_pack(rules, dealer, cards)
+        trump = turnup >> 3 if turnup >= 0 else -1
+        return cls(Deal.start(rules, dealer, trump, turnup, hands, stock))
+
+    # --- what the position shows --------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the deal is played under."""
+        return self.deal.rules
+
+    @property
+    def over(self) -> bool:
+        """The hand has ended: every trick played, or a seat has gone out (and said so)."""
+        deal = self.deal
+        if deal.out >= 0:
+            return deal.out_stated
+        return deal.finished
+
+    @property
+    def turn(self) -> int:
+        """The seat to act: the one to draw, else the one to play (the trick's winner may first declare)."""
+        deal = self.deal
+        if deal.out >= 0 and not deal.out_stated:
+            return deal.out
+        if deal.to_draw:
+            return deal.to_draw[0]
+        plays = deal.plays
+        return deal.next_seat[plays[-1][0]] if plays else deal.leader
+
+    def legal_moves(self) -> list[Move]:
+        """Every move allowed now: the winner's exchanges and declarations while he may make them, then the draw
+        that is due or the plays of the seat to play. A position that is :attr:`over` has none."""
+        deal = self.deal
+        if deal.out >= 0:
+            return [] if deal.out_stated else [Move(GO_OUT, deal.out)]
+        if deal.finished:
+            return []
+        moves: list[Move] = []
+        if deal.window_open and deal.winner >= 0:
+            winner = deal.winner
+            moves.extend(Move(EXCHANGE, seat, card) for seat, card in deal.legal_exchanges())
+            moves.extend(Move(DECLARE, winner, -1, spec.kind, cards) for spec, cards in deal.legal_declarations(winner))
+        elif deal.to_draw or not deal.plays:
+            # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too.
+            moves.extend(_SIMPLE[EXCHANGE][seat][card] for seat, card in deal.legal_exchanges())
+        if deal.to_draw:
+            moves.append(_SIMPLE[DRAW][deal.to_draw[0]][self._next_card()])
+            return moves
+        plays = _SIMPLE[PLAY][self.turn]
+        moves.extend(plays[card] for card in sorted(deal.legal_plays(self.turn)))
+        return moves
+
+    def _next_card(self) -> int:
+        deal = self.deal
+        if deal.stock_left > 0:
+            assert deal.stock is not None
+            return deal.stock[0]
+        return deal.turnup
+
+    # --- push and pop -------------------------------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Carry out ``move`` (which should be legal: a breach it causes stays in ``deal.breaches``)."""
+        self._states.append(self.deal.copy())
+        self.move_stack.append(move)
+        self._apply(self.deal, move)
+
+    def pop(self) -> Move:
+        """Take back the last move pushed, and return it."""
+        self.deal = self._states.pop()
+        return self.move_stack.pop()
+
+    def play_on(self, move: Move) -> None:
+        """Carry out ``move`` with no way back (a playout, which never pops: no snapshot is kept)."""
+        self._apply(self.deal, move)
+
+    @staticmethod
+    def _apply(deal: Deal, move: Move) -> None:
+        kind = move.kind
+        if kind == PLAY:
+            deal.play(move.seat, move.card)
+        elif kind == DRAW:
+            deal.draw(move.seat, move.card)
+        elif kind == DECLARE:
+            deal.declare(move.seat, move.meld, list(move.cards))
+        elif kind == EXCHANGE:
+            deal.exchange(move.seat, move.card)
+        else:
+            deal.go_out(move.seat)
+        deal.events.clear()
+
+    def copy(self) -> Position:
+        """An independent position at the same point, with an empty undo stack."""
+        return Position(self.deal.copy())
+
+    def scores(self) -> list[int]:
+        """The final scores by scorer of a position that is :attr:`over` (the end of the hand counted on a copy),
+        or the running scores of one that is not."""
+        if not self.over:
+            return self.deal.scores()
+        end = self.deal.copy()
+        end.finish()
+        return end.scores()

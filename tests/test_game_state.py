@@ -1,0 +1,143 @@
+"""The game over its deals, in the core (``replayer.rules.GameState``): dealers, totals, the end of a game.
+
+A game played to a target ends with the deal in which someone reaches it (001:L6-L7, 002:L16, 003:L27, 004:L63); a
+one-hand game ends with its hand. No deal may follow (BZ508), `generate --deals` stops there, and a ``winner`` line
+is checked against the game as it stands where it is written.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from replayer.check import check_text
+from replayer.generate import generate_game, play_deal
+from replayer.profiles import load_profile
+from replayer.replay import to_json
+from replayer.rules import GameState, compile_rules, first_dealer
+
+# Games played to a target that a few seeded deals win (profile, seed): each reaches its target before deal 12.
+TARGET_GAMES = [
+    ("ua2", 3),
+    ("ru19", 3),
+    ("ruwiki", 3),
+    ("no-trump", 3),
+    ("three-handed", 3),
+    ("4h-three-001", 3),
+    ("4h-three-004", 3),
+    ("sixty-six", 3),
+]
+
+
+def _codes(text: str) -> list[str]:
+    return [d.code for d in check_text(text).diagnostics if d.severity == "error"]
+
+
+@pytest.mark.parametrize(("profile", "seed"), TARGET_GAMES)
+def test_generate_stops_at_the_deal_that_wins_the_game(profile: str, seed: int) -> None:
+    text = generate_game(profile, seed, deals=30)
+    result = check_text(text)
+    assert result.valid, [d.message for d in result.diagnostics]
+    game = result.games[0]
+    rules = compile_rules(game.profile, game.options)
+    assert rules.target is not None
+    counted = [d.game_points or d.scores for d in game.deals]
+    before_last = {s: sum(c.get(s, 0) for c in counted[:-1]) for s in rules.scorers}
+    # Nobody had the target before the last deal; somebody has it after, and the record names him.
+    assert max(before_last.values()) < rules.target <= max(game.scores.values())
+    assert game.winner is not None and re.search(rf"^winner {re.escape(game.winner)}$", text, re.M)
+
+
+def _one_deal_too_many(profile: str, seed: int) -> tuple[str, int]:
+    """A generated game that is won, with one more deal written after it (and no winner line); the line of that
+    deal's dealer."""
+    text = generate_game(profile, seed, deals=30)
+    text = re.sub(r"^winner .*\n", "", text, flags=re.M).rstrip("\n")
+    game = check_text(text).games[0]
+    rules = compile_rules(game.profile, game.options)
+    state = GameState(rules)
+    for deal in game.deals:
+        state.begin_deal(rules.seat_index[deal.dealer])
+        won = [deal.game_points.get(s, 0) for s in rules.seats] if deal.game_points else []
+        state.end_deal(
+            [deal.scores[s] for s in rules.scorers],
+            won,
+            [rules.seat_index.get(t.winner or "", -1) for t in deal.tricks],
+        )
+    expected = state.expected_dealer()
+    assert expected is not None
+    extra = play_deal(
+        load_profile(profile), random.Random(seed), rules.seats[expected], game.options, len(game.deals) + 1
+    )
+    lines = text.split("\n")
+    dealer_line = len(lines) + 2 + extra.lines.index(f"dealer: {rules.seats[expected]}")
+    return "\n".join([*lines, "", *extra.lines, ""]), dealer_line
+
+
+@pytest.mark.parametrize(("profile", "seed"), TARGET_GAMES)
+def test_a_deal_after_the_game_is_won_is_an_error(profile: str, seed: int) -> None:
+    text, line = _one_deal_too_many(profile, seed)
+    result = check_text(text)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ508"], [d.message for d in errors]
+    assert errors[0].span is not None and errors[0].span.line == line
+    assert "after the game was won" in errors[0].message
+
+
+def test_a_one_hand_game_has_one_deal() -> None:
+    text = generate_game("rubicon-000", 5)
+    game = check_text(text).games[0]
+    rules = compile_rules(game.profile, game.options)
+    second = play_deal(load_profile("rubicon-000"), random.Random(1), game.deals[0].dealer, game.options, 2)
+    codes = _codes(text.rstrip("\n") + "\n\n" + "\n".join(second.lines) + "\n")
+    assert codes == ["BZ508"]
+    assert rules.game_scoring is not None
+
+
+def test_generate_plays_one_deal_of_a_one_hand_game() -> None:
+    text = generate_game("rubicon-000", 5, deals=4)
+    assert len(re.findall(r"^deal \d+", text, re.M)) == 1
+
+
+def test_the_winner_line_is_checked_where_it_stands() -> None:
+    # ua2, seed 3: N passes 1,000 after deal 5. A winner line written after deal 4 names a winner too early.
+    text = generate_game("ua2", 3, deals=30)
+    assert re.search(r"^winner N$", text, re.M)
+    text = re.sub(r"^winner .*\n", "", text, flags=re.M)
+    fifth = text.index("\ndeal 5\n")
+    early = text[:fifth] + "\nwinner N\n" + text[fifth:]
+    result = check_text(early)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ505"]
+    assert "nobody has reached the target yet" in errors[0].message
+    # The same line at the end is right.
+    assert check_text(text.rstrip("\n") + "\n\nwinner N\n").valid
+
+
+def test_first_dealer_takes_the_profile_step_back() -> None:
+    left = compile_rules(load_profile("three-handed"), {"first_leader": "left"})
+    right = compile_rules(load_profile("three-handed"), {"first_leader": "right"})
+    for rules in (left, right):
+        for dealer in range(rules.players):
+            leader = (dealer + rules.first_leader_step) % rules.players
+            assert first_dealer(rules, leader) == dealer
+    assert first_dealer(left, 0) != first_dealer(right, 0)
+
+
+def test_three_handed_dealer_from_the_leader_follows_first_leader() -> None:
+    # A three-handed record that names only the leader: with first_leader=right the dealer sits on the leader's
+    # left (004:L35), so when N leads, E deals.
+    text = generate_game("three-handed", 4, options={"first_leader": "right"})
+    dealer = re.search(r"^dealer: (\w+)$", text, re.M)
+    assert dealer is not None
+    game = check_text(text).games[0]
+    rules = compile_rules(game.profile, game.options)
+    leader = game.deals[0].leader
+    assert rules.seats[first_dealer(rules, rules.seat_index[leader])] == dealer.group(1)
+    without = text.replace(dealer.group(0), f"leader: {leader}")
+    data = to_json(check_text(without))
+    assert data["games"][0]["deals"][0]["dealer"] == dealer.group(1)
+    assert json.dumps(data)

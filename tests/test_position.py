@@ -1,0 +1,118 @@
+"""The core plays whole deals by itself (``replayer.rules.position``): legal moves, push and pop.
+
+Every move a position offers is one the deal's own actions accept without a breach, in every profile; every card
+it does not offer is one they refuse; and pop takes a push back exactly.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from replayer.profiles import load_profile, profile_names
+from replayer.rules import compile_rules
+from replayer.rules.deal import Deal
+from replayer.rules.position import DECLARE, DRAW, PLAY, Move, Position, deal_pack, pack
+
+
+def _rules(profile: str):  # type: ignore[no-untyped-def]
+    p = load_profile(profile)
+    return compile_rules(p, p.default_options())
+
+
+def _fingerprint(deal: Deal) -> tuple[object, ...]:
+    """Everything a deal's state holds, comparable (the tabled cards by their card, uid and kinds)."""
+    parts: list[object] = []
+    for name in Deal.__slots__:
+        value = getattr(deal, name)
+        if name == "tables":
+            value = [[(t.uid, t.card, sorted(t.kinds)) for t in table] for table in value]
+        elif name in ("rules", "breaches", "events"):
+            continue
+        parts.append(repr(value))
+    return tuple(parts)
+
+
+@pytest.mark.parametrize("profile", profile_names())
+def test_every_offered_move_is_legal_and_the_deal_ends(profile: str) -> None:
+    rules = _rules(profile)
+    rng = random.Random(7)
+    for n in range(2):
+        pos = Position.new(rules, n % rules.players, rng)
+        moves = 0
+        while not pos.over:
+            legal = pos.legal_moves()
+            assert legal, f"no legal move in a deal that is not over (after {moves} moves)"
+            seat = pos.turn
+            plays = [m for m in legal if m.kind == PLAY]
+            if plays:
+                # A card the position does not offer is one the deal refuses.
+                held = {c for c in range(33) if pos.deal.held[seat][c]}
+                for card in held - {m.card for m in plays}:
+                    trial = pos.deal.copy()
+                    trial.play(seat, card)
+                    assert trial.breaches, f"{card} was refused by legal_moves but accepted by the deal"
+            move = rng.choice(legal)
+            pos.play_on(move)
+            assert not pos.deal.breaches, (move, pos.deal.breaches)
+            moves += 1
+        end = pos.deal.copy()
+        end.finish()
+        assert not end.breaches, end.breaches
+        assert pos.legal_moves() == []
+
+
+@pytest.mark.parametrize("profile", ["classic", "sixty-six", "rubicon-000", "three-handed", "4h-six-000"])
+def test_pop_takes_back_every_push(profile: str) -> None:
+    rules = _rules(profile)
+    rng = random.Random(3)
+    pos = Position.new(rules, 0, rng)
+    prints = []
+    while not pos.over:
+        prints.append(_fingerprint(pos.deal))
+        pos.push(rng.choice(pos.legal_moves()))
+    kinds = {m.kind for m in pos.move_stack}
+    assert {PLAY, DRAW} <= kinds
+    while pos.move_stack:
+        pos.pop()
+        assert _fingerprint(pos.deal) == prints.pop()
+    assert not prints
+
+
+def test_draws_are_forced_and_follow_the_stock() -> None:
+    rules = _rules("classic")
+    cards = pack(rules)
+    random.Random(5).shuffle(cards)
+    hands, turnup, stock = deal_pack(rules, 0, cards)
+    assert [len(h) for h in hands] == [rules.hand_size] * 2
+    assert turnup == cards[2 * rules.hand_size] and stock == cards[2 * rules.hand_size + 1 :]
+    pos = Position.dealt(rules, 0, cards)
+    drawn = []
+    while not pos.over:
+        legal = pos.legal_moves()
+        draws = [m for m in legal if m.kind == DRAW]
+        if draws:
+            assert len(draws) == 1
+            drawn.append(draws[0].card)
+            pos.push(draws[0])
+        else:
+            pos.push(next(m for m in legal if m.kind != DECLARE))
+    # Every face-down card is drawn in order, then the turn-up (or the seven exchanged for it).
+    assert drawn[: len(stock)] == stock
+    assert len(drawn) == len(stock) + 1
+
+
+def test_the_dealer_sits_out_and_the_wild_card_is_never_turned_up() -> None:
+    profile = load_profile("infuzorka")
+    rules = compile_rules(profile, profile.resolve_options({"players": "4"}))
+    assert rules.dealer_sits_out
+    cards = sorted(pack(rules), key=lambda c: -c)  # the wild card (32) on top of what is left after the hands
+    hands, turnup, _ = deal_pack(rules, 2, cards)
+    assert hands[2] == [] and all(len(h) == rules.hand_size for i, h in enumerate(hands) if i != 2)
+    assert turnup != 32
+
+
+def test_move_text_names_the_cards() -> None:
+    assert Move(PLAY, 0, 12).text(("N", "S")) == "N plays QH"
+    assert Move(DECLARE, 1, -1, "marriage", (13, 12)).text(("N", "S")) == "S declares marriage KH QH"
