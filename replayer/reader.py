@@ -1162,6 +1162,7 @@ class _Builder:
         game = self.game_header(tokens[0])
         if game is not None:
             game.target = int(tokens[1][1])
+            game.target_span = _made(self.span(tokens[1]))
         self.attach(self.comments(tokens))
 
     def deal_header(self, keyword: _Tok) -> Deal | None:

@@ -727,6 +727,7 @@ class Game(_Node):
         "profile",
         "profile_span",
         "target",
+        "target_span",
         "title",
         "winner",
         "winner_span",
@@ -765,6 +766,7 @@ class Game(_Node):
         winner: str | None = None,
         winner_span: Span | None = None,
         comments: list[Comment] | None = None,
+        target_span: Span | None = None,
     ) -> None:
         self._span = span
         self.title = title
@@ -776,6 +778,8 @@ class Game(_Node):
         self.option_spans = option_spans if option_spans is not None else {}
         self.player_spans = player_spans if player_spans is not None else {}
         self.target = target
+        self.target_span = target_span
+        """Where the ``target`` header's value is written."""
         self.deals = deals if deals is not None else []
         self.winner = winner
         self.winner_span = winner_span

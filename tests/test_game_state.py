@@ -12,6 +12,7 @@ import random
 import re
 
 import pytest
+from conftest import GAMES
 
 from replayer.check import check_text
 from replayer.generate import generate_game, play_deal
@@ -141,3 +142,21 @@ def test_three_handed_dealer_from_the_leader_follows_first_leader() -> None:
     data = to_json(check_text(without))
     assert data["games"][0]["deals"][0]["dealer"] == dealer.group(1)
     assert json.dumps(data)
+
+
+def test_a_target_header_where_one_hand_is_the_game_is_refused() -> None:
+    text = (GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8")
+    text = text.replace("profile: rubicon-000\n", "profile: rubicon-000\ntarget: 777\n")
+    errors = [d for d in check_text(text).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ104"]
+    assert errors[0].span is not None and text.split("\n")[errors[0].span.line - 1] == "target: 777"
+    assert "one hand is the game" in errors[0].message
+
+
+def test_a_target_written_twice_is_refused_unless_the_same() -> None:
+    text = (GAMES / "constructed-three-handed.bzq").read_text(encoding="utf-8")
+    assert "target: 1500\n" in text
+    twice = text.replace("target: 1500\n", "target: 1500\noptions: target=1000\n")
+    errors = [d for d in check_text(twice).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ104"] and "written twice" in errors[0].message
+    assert check_text(text.replace("target: 1500\n", "target: 1500\noptions: target=1500\n")).valid
