@@ -31,10 +31,13 @@ __all__ = [
     "CardParseError",
     "Rank",
     "Suit",
+    "display_key",
     "format_cards",
     "make_pack",
     "parse_rank",
     "parse_suit",
+    "rank_of",
+    "suit_of",
 ]
 
 
@@ -119,6 +122,24 @@ WILD_INDEX = 32
 trumps."""
 CARD_INDICES = 33
 """How many card indices there are: the 32 cards of a piquet pack and the wild card."""
+
+
+def suit_of(index: int) -> int:
+    """The suit index (``SUITS``) of a card index; 4 for the wild card, which has no suit."""
+    return index >> 3
+
+
+def rank_of(index: int) -> int:
+    """The rank of a card index, from 0 (the seven) to 7 (the ace), as ``Rank`` numbers them."""
+    return index & 7
+
+
+def display_key(index: int) -> tuple[int, int]:
+    """A card index's place in display order: spades, hearts, diamonds, clubs; high ranks first
+    (``Card.sort_key``)."""
+    return (index >> 3, -(index & 7))
+
+
 _WILD_SORT_KEY = (len(_SUIT_ORDER), 0)
 _GLYPHS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_NAMES_EN = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}

@@ -24,7 +24,7 @@ from ..cards import CARD_INDICES, WILD_INDEX
 from .compiled import FREE
 from .deal import Deal, end_worth, obligation, score_trick, seven_played_bonus
 
-__all__ = ["Endgame", "NotCovered"]
+__all__ = ["Endgame", "NotCovered", "move_card", "move_offer"]
 
 _SEVEN = 0
 
@@ -38,6 +38,16 @@ def _window(deal: Deal, seat: int) -> Deal:
     trial.declarer = -1
     trial.out = -1
     return trial
+
+
+def move_card(move: int) -> int:
+    """The card an endgame move plays (a declaration's move leads this card after it)."""
+    return move & 63
+
+
+def move_offer(move: int) -> int:
+    """The index in ``Endgame.offers`` of the declaration a move makes before its card (-1: none)."""
+    return (move >> 6) - 1
 
 
 class NotCovered(Exception):
