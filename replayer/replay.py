@@ -254,33 +254,9 @@ class _Replayer:
     def deal(
         self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None = None
     ) -> DealResult | None:
-        profile = rules.named
-        seats = rules.seats  # (as the game plays: an option may change them)
-        dealer = deal.dealer or dealer_given
-        if dealer is None:
-            dealer = expected_dealer
-        elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
-            rule = rules.next_dealer
-            said = "the deal passes in turn" if rule == "alternate" else f"the {rule} of the hand before deals next"
-            self.report(
-                "BZ110",
-                f"{expected_dealer} deals hand {number}: under this profile {said}",
-                deal.spans.get("dealer", deal.span),
-            )
-        if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
-            dealer = rules.seats[first_dealer(rules, rules.seat_index[deal.leader])]
-        for name, seat in (("dealer", dealer), ("leader", deal.leader)):
-            if seat is not None and seat not in rules.seat_index:
-                self.report(
-                    "BZ105",
-                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(seats)})",
-                    deal.spans.get(name, deal.span),
-                )
-                return None
-        if self.play is not None and dealer is not None:
-            over = self.play.begin_deal(rules.seat_index[dealer])
-            if over is not None:
-                self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
+        ok, dealer = self.dealer(deal, rules, number, expected_dealer, dealer_given)
+        if not ok:
+            return None
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
         # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
         index = rules.seat_index
@@ -311,38 +287,74 @@ class _Replayer:
             and position is None
             and deal_has_unknowns(deal, rules.profile, dealer)
         ):
-            # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
-            strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
-            for trick in strangers:
-                self.report(
-                    "BZ105",
-                    f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(seats)})",
-                    trick.winner_span or trick.span,
-                )
-            if strangers:
-                return None
-            why = self.complete.refuses(rules.profile)
-            if why is not None:
-                if not deal.repaired:  # (cards made unknown for a line that did not read: its error says it)
-                    self.report(
-                        "BZ603",
-                        f"this deal leaves cards unknown, which the replayer completes only for some profiles: "
-                        f"{why}; write every card (hands, plays and draws)",
-                        deal.span,
-                    )
-                return None
-            inference = self.complete(deal, profile, dict(rules.options), dealer)
-            if inference.deal is None:
-                self.report(
-                    "BZ601",
-                    f"no completion of the {len(inference.unknowns)} unknown card(s) satisfies "
-                    f"the record: {inference.failure}",
-                    deal.span,
-                )
-                for statement in inference.conflict:
-                    self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
+            inference = self.completed(deal, rules, dealer)
+            if inference is None or inference.deal is None:
                 return None
             deal = inference.deal
+        state = self.start(deal, rules, number, dealer, position)
+        if state is None:
+            return None
+        assert dealer is not None
+        if deal.cut is not None:
+            state.cut(deal.cut, deal.guess)
+        self.winners = []
+        self.offsets = [0] * len(rules.scorers)
+        self.repaired = deal.repaired
+        for item in deal.opening:
+            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
+                # The completion of unknown cards starts at the deal: a declaration before the first trick must
+                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
+                if not deal.repaired:
+                    self.report(
+                        "BZ603",
+                        "a declaration before the first trick names every card: unknown cards are completed only "
+                        "from the deal on",
+                        item.span,
+                    )
+                continue
+            self.item(item, state, [])
+        opening = state.events
+        state.events = []
+        outcome = DealResult(
+            number=deal.number or number,
+            dealer=dealer,
+            leader=rules.seats[state.leader],
+            trump=SUITS[state.trump] if state.trump >= 0 else None,
+            turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
+            hands={s: sorted_cards(deal.hands.get(s, ())) for s in rules.seats},
+            scoring=[scoring(rules, e) for e in opening],
+            comments=list(deal.comments),
+            inference=inference,
+        )
+        before = Snapshot.of(state) if self.views else None
+        for trick in deal.tricks:
+            state, before = self.trick(trick, state, outcome, before)
+        self.current_trick = 1000.0
+        outcome._line = deal.span.line
+        if self.views:
+            outcome._state = state.copy()
+        if position is not None:
+            # A fragment may end before the deal does, and what was won before its position is not known: no
+            # end of the deal is counted (its result line checks the running scores).
+            outcome.scores = state_scores(state)
+            for check in deal.end:
+                outcome.end_comments.extend(check.comments)
+                if check.what == "result":
+                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+                elif check.what == "brisques":
+                    self.report(
+                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
+                    )
+            return outcome
+        self.finish(deal, state, outcome, rules)
+        return outcome
+
+    def start(
+        self, deal: Deal, rules: Rules, number: int, dealer: str | None, position: Position | None
+    ) -> DealState | None:
+        """The core's state after the deal (a fragment's: at its position), each fault of the deal reported at the
+        header that states it; None, reported, when the record leaves out what a deal needs."""
+        seats = rules.seats
         stock = deal.stock
         if stock is not None and not all(isinstance(c, Card) for c in stock):
             self.report(
@@ -420,57 +432,11 @@ class _Replayer:
                 span = deal.spans.get("table")
             self.report(code, explain(rules, breach), span or deal.span)
         state.breaches.clear()
-        if deal.cut is not None:
-            state.cut(deal.cut, deal.guess)
-        self.winners = []
-        self.offsets = [0] * len(rules.scorers)
-        self.repaired = deal.repaired
-        for item in deal.opening:
-            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
-                # The completion of unknown cards starts at the deal: a declaration before the first trick must
-                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
-                if not deal.repaired:
-                    self.report(
-                        "BZ603",
-                        "a declaration before the first trick names every card: unknown cards are completed only "
-                        "from the deal on",
-                        item.span,
-                    )
-                continue
-            self.item(item, state, [])
-        opening = state.events
-        state.events = []
-        outcome = DealResult(
-            number=deal.number or number,
-            dealer=dealer,
-            leader=rules.seats[state.leader],
-            trump=SUITS[state.trump] if state.trump >= 0 else None,
-            turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
-            hands={s: sorted_cards(deal.hands.get(s, ())) for s in seats},
-            scoring=[scoring(rules, e) for e in opening],
-            comments=list(deal.comments),
-            inference=inference,
-        )
-        before = Snapshot.of(state) if self.views else None
-        for trick in deal.tricks:
-            state, before = self.trick(trick, state, outcome, before)
-        self.current_trick = 1000.0
-        outcome._line = deal.span.line
-        if self.views:
-            outcome._state = state.copy()
-        if position is not None:
-            # A fragment may end before the deal does, and what was won before its position is not known: no
-            # end of the deal is counted (its result line checks the running scores).
-            outcome.scores = state_scores(state)
-            for check in deal.end:
-                outcome.end_comments.extend(check.comments)
-                if check.what == "result":
-                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-                elif check.what == "brisques":
-                    self.report(
-                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
-                    )
-            return outcome
+        return state
+
+    def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules) -> None:
+        """The end of a whole deal: the core counts the end of the hand; the deal's brisques, result and game points
+        go into ``outcome``, and the record's end-of-deal lines are checked against them."""
         state.finish()
         last_span = deal.tricks[-1].span if deal.tricks else deal.span
         self.breaches(state, deal.end[0].span if deal.end else last_span)
@@ -494,7 +460,80 @@ class _Replayer:
                 self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-        return outcome
+
+    def dealer(
+        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None
+    ) -> tuple[bool, str | None]:
+        """The deal's dealer: as written, else as the game's rules expect, else from its leader by the profile's
+        step (the core's); reports a dealer the rules do not expect, a seat the game does not have, and a deal after
+        the game is over. False when the deal cannot be replayed."""
+        profile = rules.named
+        seats = rules.seats
+        dealer = deal.dealer or dealer_given
+        if dealer is None:
+            dealer = expected_dealer
+        elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
+            rule = rules.next_dealer
+            said = "the deal passes in turn" if rule == "alternate" else f"the {rule} of the hand before deals next"
+            self.report(
+                "BZ110",
+                f"{expected_dealer} deals hand {number}: under this profile {said}",
+                deal.spans.get("dealer", deal.span),
+            )
+        if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
+            dealer = rules.seats[first_dealer(rules, rules.seat_index[deal.leader])]
+        for name, seat in (("dealer", dealer), ("leader", deal.leader)):
+            if seat is not None and seat not in rules.seat_index:
+                self.report(
+                    "BZ105",
+                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(seats)})",
+                    deal.spans.get(name, deal.span),
+                )
+                return False, None
+        if self.play is not None and dealer is not None:
+            over = self.play.begin_deal(rules.seat_index[dealer])
+            if over is not None:
+                self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
+        return True, dealer
+
+    def completed(self, deal: Deal, rules: Rules, dealer: str) -> Completion | None:
+        """The completion of a deal that leaves cards unknown (None, reported, when there is none to try; a
+        completion without a deal, reported, when no completion fits the record)."""
+        assert self.complete is not None
+        profile = rules.named
+        seats = rules.seats
+        # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
+        strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
+        for trick in strangers:
+            self.report(
+                "BZ105",
+                f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(seats)})",
+                trick.winner_span or trick.span,
+            )
+        if strangers:
+            return None
+        why = self.complete.refuses(rules.profile)
+        if why is not None:
+            if not deal.repaired:  # (cards made unknown for a line that did not read: its error says it)
+                self.report(
+                    "BZ603",
+                    f"this deal leaves cards unknown, which the replayer completes only for some profiles: "
+                    f"{why}; write every card (hands, plays and draws)",
+                    deal.span,
+                )
+            return None
+        inference = self.complete(deal, profile, dict(rules.options), dealer)
+        if inference.deal is None:
+            self.report(
+                "BZ601",
+                f"no completion of the {len(inference.unknowns)} unknown card(s) satisfies "
+                f"the record: {inference.failure}",
+                deal.span,
+            )
+            for statement in inference.conflict:
+                self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
+            return None
+        return inference
 
     def position_missing(self, deal: Deal, position: Position, rules: Rules) -> list[str]:
         """What a fragment's position leaves unstated (each named as the deal's missing headers are), and each
