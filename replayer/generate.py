@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from . import writer as write
 from .cards import CARDS, Card
 from .engine import (
     DealState,
@@ -38,10 +39,6 @@ from .rules.position import deal_pack
 from .rules.position import served as served_order
 
 __all__ = ["PLAYERS", "PlayedDeal", "generate_deal", "generate_game", "play_deal"]
-
-
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in sorted(cards, key=lambda c: c.sort_key))
 
 
 @dataclass
@@ -135,7 +132,8 @@ def play_deal(
         state = bonus.state
     for s in seats:
         if s in hands:
-            lines.append(f"hand {s}: {_cards(hands[s])}")
+            ordered: list[Card] = sorted(hands[s], key=lambda c: c.sort_key)
+            lines.append(write.hand(s, ordered))
     lines.append("")
     for s in served:
         state = _carte_blanche(state, s, rng, lines, all_events, eager)
@@ -150,11 +148,11 @@ def play_deal(
             step = apply_play(state, seat, choice)
             state = step.state
             events.extend(step.events)
-            plays.append(f"{seat} {choice}")
+            plays.append((seat, choice))
         winner = step.winner
         assert winner is not None
         won_by.append(state.profile.seats.index(winner))
-        lines.append(f"trick {state.trick_no}: {', '.join(plays)} -> {winner}")
+        lines.append(write.trick(state.trick_no, plays, winner))
         if state.window_open:
             # Where the profile lets the winner act until his next lead, he sometimes declares after drawing.
             late = state.profile.declare_until == "lead" and not eager and rng.random() < 0.5
@@ -166,9 +164,9 @@ def play_deal(
                 card = stock.pop(0) if stock else state.turnup
                 assert card is not None
                 state = apply_draw(state, seat, card).state
-                draws.append(f"{seat} {card}")
+                draws.append((seat, card))
             if draws:
-                lines.append(f"  draws {', '.join(draws)}")
+                lines.append(write.draws(draws))
             for seat in served:
                 state = _carte_blanche(state, seat, rng, lines, events, eager)
             state = _exchanges(state, rng, lines, events, eager)
@@ -180,9 +178,9 @@ def play_deal(
             step = apply_out(state, out, state.seats[out].score)
             state = step.state
             events.extend(step.events)
-            lines.append(f"  {out} goes out = {state.seats[out].score}")
+            lines.append(write.goes_out(out, state.seats[out].score))
         all_events.extend(events)
-        lines.append("  score " + ", ".join(f"{s} {v}" for s, v in state.scores().items()))
+        lines.append(write.scores("score", state.scores(), item=True))
     final = finish_deal(state)
     all_events.extend(final.events)
     played = PlayedDeal(lines, dealt, turnup, shuffled_stock, final.state, all_events, per_trick, won_by)
@@ -190,15 +188,15 @@ def play_deal(
     counted = {e.seat: e.points for e in final.events if e.kind == "card_points"}
     lines.append("")
     if brisques:
-        lines.append("brisques " + ", ".join(f"{s} {v}" for s, v in brisques.items()))
-    result = "result " + ", ".join(f"{s} {v}" for s, v in played.scores.items())
+        lines.append(write.scores("brisques", brisques))
+    result = write.scores("result", played.scores)
     if counted:
         # The notation has no statement for card points added at the end: the comment says what the result holds.
         result += "  { card points " + ", ".join(f"{s} {v}" for s, v in counted.items()) + " }"
     lines.append(result)
     if state.profile.game_scoring is not None:
         scored = game_score(state.profile.game_scoring, played.scores)
-        lines.append("game score " + ", ".join(f"{s} {v}" for s, v in scored.items()))
+        lines.append(write.scores("game score", scored))
     return played
 
 
@@ -227,7 +225,7 @@ def _exchanges(
         step = apply_exchange(state, seat, seven)
         state = step.state
         events.extend(step.events)
-        lines.append(f"  {seat} exchanges {seven} = {step.events[0].points}")
+        lines.append(write.exchange(seat, seven, step.events[0].points))
 
 
 def _declaration(
@@ -250,7 +248,7 @@ def _declaration(
         step = apply_pass(state, winner, partner, force=True)
         if not step.violations:  # only while he may still declare
             state = step.state
-            lines.append(f"  {winner} passes to {partner}")
+            lines.append(write.passes(winner, partner))
             declarer = partner
     options_now = legal_declarations(state, declarer)
     offer: tuple[MeldSpec, tuple[Card, ...], tuple[Card, ...]] | None = None
@@ -267,8 +265,7 @@ def _declaration(
         state = step.state
         # (the meld's value, what it scores when it fixes trumps, or a repeat's points: 004-C's progressions)
         points = step.events[-1].points
-        joint = f" with {state.profile.partner(declarer)} {' '.join(str(c) for c in theirs)}" if theirs else ""
-        lines.append(f"  {declarer} declares {spec.kind} {' '.join(str(c) for c in cards)}{joint} = {points}")
+        lines.append(write.declare(declarer, spec.kind, cards, points, state.profile.partner(declarer), theirs))
     return state
 
 
@@ -284,7 +281,7 @@ def _carte_blanche(
         # Partners neither of whom was dealt a court card (RULES.md §2.g.1 rule 5): one of them declares it.
         step = apply_carte_blanche(state, seat, side, [])
         events.extend(step.events)
-        lines.append(f"  {seat} declares {side.kind} = {side.points}")
+        lines.append(write.declare(seat, side.kind, (), side.points))
         state = step.state
     if spec is None or not legal_carte_blanche(state, seat, spec) or (not eager and rng.random() >= 0.9):
         return state
@@ -292,7 +289,7 @@ def _carte_blanche(
     card = state.seats[seat].blanche_card
     step = apply_carte_blanche(state, seat, spec, [card] if repeat and card else [])
     events.extend(step.events)
-    lines.append(f"  {seat} declares {spec.kind}{f' {card}' if repeat else ''} = {spec.points}")
+    lines.append(write.declare(seat, spec.kind, [card] if repeat and card else [], spec.points))
     return step.state
 
 
@@ -361,7 +358,7 @@ def generate_game(
             played.winners,
         )
         if deals > 1:
-            lines.append("total " + ", ".join(f"{s} {v}" for s, v in zip(rules.scorers, game.totals, strict=True)))
+            lines.append(write.scores("total", dict(zip(rules.scorers, game.totals, strict=True))))
         lines.append("")
         if game.over:
             # No deal follows a won game (a one-hand game ends with its hand): ``deals`` is the most played.

@@ -1,0 +1,51 @@
+"""The notation's one writer (``replayer.writer``) spells each statement as ``bezique fmt`` does: what it writes is
+canonical, reads back to the same statements, and the generated records of every profile are written with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from replayer import writer as write
+from replayer.cards import Card
+from replayer.fmt import format_text
+from replayer.generate import generate_game
+from replayer.profiles import profile_names
+from replayer.reader import read_record
+
+
+def _c(text: str) -> Card:
+    return Card.parse(text)
+
+
+def test_each_statement_is_canonical_and_reads_back() -> None:
+    lines = [
+        'game "Writer"',
+        "profile: classic",
+        "",
+        "deal 1",
+        "dealer: N",
+        write.hand("N", [_c("AS"), 13, _c("9C")]),
+        "",
+        write.trick(1, [("S", _c("9C")), ("N", 31)], "N"),
+        write.exchange("N", _c("7C"), 10),
+        write.declare("N", "marriage", [13, 12], 20),
+        write.declare("N", "carte_blanche", (), 50),
+        write.draws([("N", _c("KC")), ("S", 9)]),
+        write.scores("score", {"N": 80, "S": 0}, item=True),
+        "",
+        write.scores("brisques", {"N": 60, "S": 100}),
+        write.scores("result", {"N": 590, "S": 730}),
+        write.scores("game score", {"N+S": 0, "E+W": 2370}),
+    ]
+    text = "\n".join(lines) + "\n"
+    assert format_text(text) == text
+    trick = read_record(text).games[0].deals[0].tricks[0]
+    assert [(p.seat, str(p.card)) for p in trick.plays] == [("S", "9C"), ("N", "AC")]
+    assert write.declare("N", "marriage", [13], 40, "S", [_c("QH")]) == "  N declares marriage KH with S QH = 40"
+    assert write.trick(2, [("N", 0)]) == "trick 2: N 7S"
+
+
+@pytest.mark.parametrize("profile", profile_names())
+def test_generated_records_are_canonical(profile: str) -> None:
+    text = generate_game(profile, 2, deals=2)
+    assert format_text(text) == text
