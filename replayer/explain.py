@@ -106,7 +106,7 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     ),
     "wild_turnup": lambda r: "the wild card has no suit and cannot be turned up (004:L157)",
     "turnup_not_trumps": lambda r, turnup, trump: (
-        f"the turn-up {_card(turnup)} fixes trumps as {SUITS[turnup >> 3].english}, "
+        f"the turn-up {_card(turnup)} fixes trumps as {CARDS[turnup].suit.english}, "
         f"not {SUITS[trump].english if trump >= 0 else 'none'}"
     ),
     "hand_size": lambda r, seat, n: f"{r.seats[seat]} is dealt {n} cards; the {r.name} profile deals {r.hand_size}",
