@@ -899,7 +899,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "tie_rule": ("higher_total", "last_trick"),
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
-        "phase2_play": ("follow_win_trump", "follow_trump", "follow", "free"),
+        "phase2_play": ("follow_win_trump", "follow_win_overtrump", "follow_trump", "follow", "free"),
         "deal_order": ("non_dealer_first", "dealer_first"),
         "played_out": ("no_game_points", "last_trick_wins"),
         "next_dealer": ("alternate", "winner", "loser"),

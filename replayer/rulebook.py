@@ -219,7 +219,8 @@ _PLAY_WORDS = {
     "leader_first": "the leader draws first",
     "free": "any card",
     "follow_suit": "follow suit if able, else any card",
-    "follow_win_trump": "follow suit and win if able, else trump, else any card",
+    "follow_win_trump": "follow suit and win if able, else trump (over-trump if able), else any card",
+    "follow_win_overtrump": "follow suit and win if able, else win by trumping if able, else any card",
     "follow_trump": "follow suit if able, else trump, else any card",
     "follow": "follow suit if able, else any card",
 }
@@ -238,6 +239,10 @@ _REUSE_WORDS = {
 def _play_lines(profile: RuleProfile) -> list[str]:
     """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
     until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
+    if profile.declare_until != "draw" and 2 not in profile.declare_phases:
+        # Declarations end with the stock: the winner of the trick that takes its last cards has no later moment
+        # (RULES.md §3 D4; the core answers BZ302 to a declaration after that draw).
+        until = until[:-1] + "; the winner of the trick that empties the stock declares before he draws)"
     phases = " and ".join(str(p) for p in profile.declare_phases)
     lines = [f"seats in playing order: {' '.join(profile.seats)}"]
     if profile.sides:

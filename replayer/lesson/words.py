@@ -395,6 +395,11 @@ MESSAGES: tuple[Message, ...] = (
         "In the last tricks a player must follow suit and win the trick if he can; void in the suit led, he must "
         "trump if he can.",
     ),
+    M(
+        "rule_phase2_play_follow_win_overtrump",
+        "In the last tricks a player must follow suit and win the trick if he can; void in the suit led, he must win "
+        "it by trumping if he can, and may otherwise play any card.",
+    ),
     M("rule_phase2_play_follow", "In the last tricks a player must follow suit if he can."),
     M(
         "rule_declare_after_won_trick",

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
-from .compiled import COURT, FOLLOW_TRUMP, FOLLOW_WIN_TRUMP, FREE, Rules
+from .compiled import COURT, FOLLOW_TRUMP, FOLLOW_WIN_OVERTRUMP, FOLLOW_WIN_TRUMP, FREE, Rules
 from .game import brisques_counted
 from .melds import (
     Assignment,
@@ -83,25 +83,27 @@ def obligation(
     top = played[trick_winner(played, trump)]
     base = led * 8
     same = [base + r for r in range(8) if held[base + r]]
+    wins = rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP)
     if same:
-        if rule == FOLLOW_WIN_TRUMP and top >> 3 == led:
+        if wins and top >> 3 == led:
             higher = {c for c in same if c > top}
             if higher:
                 return higher, ("BZ204", "must_win", (max(higher), top))
         # (one suit: high ranks first)
         return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led) if explain else ())
-    if rule in (FOLLOW_WIN_TRUMP, FOLLOW_TRUMP) and trump >= 0:
+    if rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP, FOLLOW_TRUMP) and trump >= 0:
         base = trump * 8
         trumps = [base + r for r in range(8) if held[base + r]]
         if trumps:
-            if top >> 3 == trump:
+            if wins and top >> 3 == trump:
+                # Only with three or more cards to a trick can an earlier player have trumped. The rule to win
+                # obliges an over-trump; "follow suit, else trump" does not (001:L7, issue 25 item 11).
                 over = {c for c in trumps if c > top}
                 if over:
                     return over, ("BZ204", "must_win", (max(over), top))
-                if rule == FOLLOW_WIN_TRUMP:
-                    # Only with three or more cards to a trick: an earlier player has trumped and no trump held
-                    # beats his; the third hand "unable to follow or win by trumping" may discard anything
-                    # (RULES.md §2.f rule 7, [BR9]).
+                if rule == FOLLOW_WIN_OVERTRUMP:
+                    # The third hand "unable to follow or win by trumping" may discard anything (RULES.md §2.f
+                    # rule 7, [BR9]); under FOLLOW_WIN_TRUMP he still trumps (§2.g.1 rule 7, issue 25 item 17).
                     return None, ("", "", ())
             return set(trumps), ("BZ205", "must_trump", (led, tuple(trumps[::-1])) if explain else ())
     return None, ("", "", ())
