@@ -231,8 +231,12 @@ _REUSE_WORDS = {
     "strict_text": "a new card in each class, no card twice in one kind",
     "new_card_refill": "a new card in each class",
     "higher_other_kind": "a declared card serves again only in another kind worth more",
-    "refill": "a new card in each class; a combination broken by a play re-formed with a like card",
-    "refill_swap": "as refill, and two marriages of one suit re-paired (the marriage swap)",
+    "refill": (
+        "a new card in each class; a card serves in other kinds at will, and in a kind it was scored in only once "
+        "every such combination has lost a card to a play, refilled with a card new to the kind (000:L49, L315, L457; "
+        "001:L65)"
+    ),
+    "refill_swap": "as refill, and two marriages of one suit on the table re-paired, each card once (000:L319)",
 }
 
 

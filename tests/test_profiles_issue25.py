@@ -3,12 +3,16 @@ checks (seed NNN line L is NNN:LL, ../shared/seeds/) and fails on the code befor
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
+import pytest
 from conftest import C, cards, phase_two, play, violation
+from test_profiles_rubicon import declare, holding, won_trick
+from test_profiles_rubicon import table as two_handed
 
 from replayer.cards import Card, Suit
-from replayer.engine import DealState, apply_play, legal_plays, start_deal
+from replayer.engine import DealState, apply_declare, apply_play, legal_plays, start_deal
 from replayer.profiles import load_profile, profile_names
 from replayer.rulebook import describe
 
@@ -107,3 +111,85 @@ def test_the_rules_say_the_last_draw_ends_the_declarations() -> None:
     text = describe(load_profile("ua2"))
     assert "the winner of the trick that empties the stock declares before he draws" in text
     assert "empties the stock" not in describe(load_profile("classic"))  # (classic declares before drawing anyway)
+
+
+# --- items 16 and 13: the re-use rule of the multi-pack games ------------------------------------------------------
+# (000:L49 a card once scored forms no second combination of the kind; L315 a combination broken by a play may be
+# refilled and scored again; L457 table cards are playable and a card counts in different combinations; 001:L65.)
+
+MULTI_PACK = ["rubicon-000", "rubicon-001", "chinese-000", "8p-000"]
+
+
+def _lead_and_win(state: DealState, seat: str, card: str) -> DealState:
+    """``seat`` leads ``card`` (from his table or hand) and wins the trick."""
+    other = next(s for s in state.profile.seats if s != seat)
+    state = state.copy()
+    state.leader, state.to_draw = seat, []
+    state.seats[other].hand = Counter([C("7S")])  # (void in the suit led: rubicon-001 follows suit)
+    step = play(state, f"{seat} {card}", f"{other} 7S")
+    assert step.winner == seat
+    return step.state
+
+
+@pytest.mark.parametrize("profile", MULTI_PACK)
+def test_a_broken_four_is_refilled_with_a_table_card(profile: str) -> None:
+    """Item 16, too strict: four queens QC QD QH QH, a marriage KS QS, QH led, then four queens QC QD QH QS: the QS
+    lies on the table, never scored in a four queens (000:L457, L315)."""
+    state = won_trick(holding(two_handed(profile), "S", "QC QD QH QH KS QS KD 7D"), "S")
+    state = won_trick(declare(state, "S", None, "KD QD", 40).state, "S")  # (diamonds trumps)
+    state = won_trick(declare(state, "S", "four_queens", "QC QD QH QH", 60).state, "S")
+    state = declare(state, "S", "marriage", "KS QS", 20).state
+    state = _lead_and_win(state, "S", "QH")
+    assert declare(state, "S", "four_queens", "QC QD QH QS", 60).events[-1].points == 60
+
+
+@pytest.mark.parametrize("profile", MULTI_PACK)
+def test_a_refilled_marriage_after_its_queen_served_in_a_four(profile: str) -> None:
+    """Item 16, too strict (001:L65 "Карти з комбінацій дозволяється використовувати"): KH QH married, that QH
+    played, another QH drawn and scored in four queens, then KH QH married again."""
+    state = won_trick(holding(two_handed(profile), "S", "KH QH KC QC QD QS 7D"), "S")
+    state = won_trick(declare(state, "S", None, "KC QC", 40).state, "S")
+    state = declare(state, "S", "marriage", "KH QH", 20).state
+    state = _lead_and_win(state, "S", "QH")
+    state.seats["S"].hand += Counter([C("QH")])
+    state = won_trick(declare(state, "S", "four_queens", "QH QD QS QC", 60).state, "S")
+    assert declare(state, "S", "marriage", "KH QH", 20).events[-1].points == 20
+
+
+@pytest.mark.parametrize("profile", MULTI_PACK)
+def test_a_whole_four_is_not_scored_again(profile: str) -> None:
+    """Item 16, too lax: four jacks refilled once (JD led, JC added) and still whole; three of its jacks with a
+    fresh JH are not another four jacks (000:L49; 000:L315 asks for a card of it to be played first)."""
+    state = won_trick(holding(two_handed(profile), "S", "JS JH JH JD JC JH 7D"), "S")
+    state = declare(state, "S", "four_jacks", "JS JH JH JD", 40).state
+    state = _lead_and_win(state, "S", "JD")
+    state = won_trick(declare(state, "S", "four_jacks", "JS JH JH JC", 40).state, "S")
+    assert violation(declare, state, "S", "four_jacks", "JS JH JH JH").code == "BZ307"
+
+
+def test_a_refill_needs_a_card_of_the_refilled_four_played() -> None:
+    """Item 13: four aces AH AH AD AC, AC led, refilled with AS; AH AH AD and a new AC are not scored again while
+    the refilled four lies whole (000:L315 "если игрок ходит с карты, лежащей в заявленной комбинации"). (The
+    issue refills with AS; ``won_trick`` leads an AS, so here the refill is a second AD.)"""
+    state = won_trick(holding(two_handed("rubicon-000"), "S", "AH AH AD AC AD AC 7D"), "S")
+    state = declare(state, "S", "four_aces", "AH AH AD AC", 100).state
+    state = _lead_and_win(state, "S", "AC")
+    state = won_trick(declare(state, "S", "four_aces", "AH AH AD AD", 100).state, "S")
+    assert violation(declare, state, "S", "four_aces", "AH AH AD AC").code == "BZ307"
+
+
+def test_the_marriage_swap_gives_each_card_one_new_partner() -> None:
+    """Item 13: "поменять местами королей и дам … и заявить еще два" (000:L319): three heart marriages and their
+    swaps make at most six heart marriages (each card swapped once), not the nine pairings of three kings and three
+    queens that the rule before issue 25 accepted."""
+    state = won_trick(holding(two_handed("rubicon-000"), "N", "KH QH KH QH KH QH KC QC"), "N")
+    state = won_trick(declare(state, "N", None, "KC QC", 40).state, "N")
+    accepted = 0
+    while accepted < 9:
+        step = apply_declare(state, "N", "marriage", cards("KH QH"), 20, force=True)
+        if step.violations:
+            assert step.violations[0].code in ("BZ306", "BZ307")
+            break
+        accepted += 1
+        state = won_trick(step.state, "N")
+    assert 3 < accepted <= 6
