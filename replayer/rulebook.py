@@ -278,4 +278,9 @@ def _play_lines(profile: RuleProfile) -> list[str]:
         lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
     if profile.declare_lead_from:
         lines.append("a declarer leads one of the declared cards to the next trick")
+    if profile.next_dealer != "alternate":
+        lines.append(
+            f"next dealer: the {profile.next_dealer} of the hand before; after a hand nobody won, the next seat "
+            f"(inferred: the seed names only the loser)"
+        )
     return lines

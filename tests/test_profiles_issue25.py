@@ -12,7 +12,9 @@ from test_profiles_rubicon import declare, holding, won_trick
 from test_profiles_rubicon import table as two_handed
 
 from replayer.cards import Card, Suit
+from replayer.check import check_text
 from replayer.engine import DealState, apply_declare, apply_play, legal_plays, start_deal
+from replayer.generate import generate_game
 from replayer.profiles import load_profile, profile_names
 from replayer.rulebook import describe
 
@@ -193,3 +195,24 @@ def test_the_marriage_swap_gives_each_card_one_new_partner() -> None:
         accepted += 1
         state = won_trick(step.state, "N")
     assert 3 < accepted <= 6
+
+
+# --- item 15: sixty-six ----------------------------------------------------------------------------------------------
+
+
+def test_reaching_66_without_goes_out_is_named_as_such() -> None:
+    """Item 15: a complete record that reaches 66 (003:L25 "заканчивает игру") but leaves out its 'goes out' line is
+    answered BZ507 at the hand's end, not BZ603 ("leaves cards unknown") on its deal line, whichever trick ends it."""
+    codes: Counter[str] = Counter()
+    for seed in range(1, 11):
+        text = generate_game("sixty-six", seed)
+        assert "goes out" in text
+        result = check_text("\n".join(line for line in text.split("\n") if "goes out" not in line), "x.bzq")
+        codes.update(d.code for d in result.diagnostics)
+    assert set(codes) == {"BZ507"}, codes
+
+
+def test_sixty_six_says_who_deals_after_a_hand_nobody_won() -> None:
+    """Item 15: 003:L13 names only the loser; after a hand nobody won the deal passes in turn, marked inferred."""
+    text = describe(load_profile("sixty-six"))
+    assert "after a hand nobody won, the next seat (inferred" in text
