@@ -121,7 +121,8 @@ def describe(profile: RuleProfile) -> str:
         counts = " or ".join(str(n) for n in profile.seven_exchange_players)
         out(f"  the exchange             only when {counts} play")
     if profile.seven_second:
-        out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
+        each = "; each other trump seven, inferred (001:L7)" if profile.seven_second_each else ""
+        out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven{each})")
     if profile.seven_played:
         phases = " and ".join(str(p) for p in profile.seven_played_phases)
         how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"

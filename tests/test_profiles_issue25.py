@@ -13,7 +13,7 @@ from test_profiles_rubicon import table as two_handed
 
 from replayer.cards import Card, Suit
 from replayer.check import check_text
-from replayer.engine import DealState, apply_declare, apply_play, legal_plays, start_deal
+from replayer.engine import DealState, apply_declare, apply_exchange, apply_play, legal_plays, start_deal
 from replayer.generate import generate_game
 from replayer.profiles import load_profile, profile_names
 from replayer.rulebook import describe
@@ -216,3 +216,43 @@ def test_sixty_six_says_who_deals_after_a_hand_nobody_won() -> None:
     """Item 15: 003:L13 names only the loser; after a hand nobody won the deal passes in turn, marked inferred."""
     text = describe(load_profile("sixty-six"))
     assert "after a hand nobody won, the next seat (inferred" in text
+
+
+# --- item 14: the third trump seven -------------------------------------------------------------------------------
+
+
+def _won(state: DealState, winner: str, lead: str) -> DealState:
+    """``winner`` leads ``lead`` (a card he holds) and the others answer with a 7S they are given: he wins."""
+    state = state.copy()
+    state.leader, state.to_draw = winner, []
+    order = state.profile.seats
+    first = order.index(winner)
+    plays = [f"{winner} {lead}"]
+    for k in (1, 2):
+        seat = order[(first + k) % len(order)]
+        state.seats[seat].hand += Counter([C("7S")])  # (the hands are void in the suits led)
+        plays.append(f"{seat} 7S")
+    step = play(state, *plays)
+    assert step.winner == winner
+    return step.state
+
+
+@pytest.mark.parametrize(("options", "third"), [({}, 10), ({"other_sevens": "first_only"}, None)])
+def test_each_holder_of_a_trump_seven_scores_it(options: dict[str, str], third: int | None) -> None:
+    """Item 14: three packs, clubs trumps. S exchanges 7C, E shows a 7C, N shows the third: 001:L7 read literally
+    ("Той гравець, у якого виявиться на руках козирна сімка, записує собі 10 очок") scores each; the option
+    first_only scores only the first one shown (BZ309 for the third)."""
+    hands = {"N": "7C AH JC QC KC 9C 8C AC", "E": "7C AD JC QC KC 9C 8C AC", "S": "7C AS JC QC KC 9C 8C 10C"}
+    state = table("three-handed", hands, turnup="10C", dealer="E", options=options)
+    state = _won(state, "S", "AS")
+    state = apply_exchange(state, "S", C("7C"), 10).state
+    state = _won(state, "E", "AD")
+    assert apply_exchange(state, "E", C("7C"), 10).events[-1].points == 10
+    state = _won(apply_exchange(state, "E", C("7C"), 10).state, "N", "AH")
+    if third is None:
+        assert violation(apply_exchange, state, "N", C("7C"), 10).code == "BZ309"
+    else:
+        assert apply_exchange(state, "N", C("7C"), 10).events[-1].points == third
+    assert "other seven shown        10  (once the turn-up is a seven; each other trump seven, inferred" in (
+        describe(load_profile("three-handed"))
+    )

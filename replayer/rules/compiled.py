@@ -114,6 +114,8 @@ class Rules:
         self.seven_turnup = p.seven_turnup
         self.seven_exchange = p.seven_exchange
         self.seven_second = p.seven_second
+        self.sevens_to_show = max(p.copies(CARDS[_SEVEN]) - 1, 1) if p.seven_second_each else 1
+        """How many other trump sevens may be shown and scored in a deal (the turn-up's, or the exchanged, is not)."""
         self.seven_played = p.seven_played
         self.seven_played_phases = frozenset(p.seven_played_phases)
         self.seven_played_must_win = p.seven_played_must_win

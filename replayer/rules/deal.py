@@ -143,8 +143,8 @@ class Deal:
         "revokes",
         "rules",
         "score",
-        "second_seven_shown",
         "seen",
+        "sevens_shown",
         "side_blanche",
         "stock",
         "stock_left",
@@ -208,7 +208,7 @@ class Deal:
     """Seats that still draw after the last trick, in order."""
     next_uid: int
     exchanged: bool
-    second_seven_shown: bool
+    sevens_shown: int
     """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
     out: int
     """The seat whose score reached the profile's ``hand_target``: the hand ended there (-1: none)."""
@@ -352,7 +352,7 @@ class Deal:
         deal.to_draw = []
         deal.next_uid = 0
         deal.exchanged = False
-        deal.second_seven_shown = False
+        deal.sevens_shown = 0
         deal.out = -1
         deal.out_stated = False
         deal.must_lead = ()
@@ -777,7 +777,7 @@ class Deal:
             breaches.append(("BZ309", "exchange_no_turnup", ()))
         elif self._is_exchange_card(turnup) and not rules.seven_second:
             breaches.append(("BZ309", "exchange_turnup_is_seven", (turnup,)))
-        elif self._is_exchange_card(turnup) and self.second_seven_shown:
+        elif self._is_exchange_card(turnup) and self.sevens_shown >= rules.sevens_to_show:
             breaches.append(("BZ309", "exchange_second_shown", ()))
         elif held[card] <= 0:
             breaches.append(("BZ309", "exchange_not_held", (seat, card)))
@@ -787,7 +787,7 @@ class Deal:
         if points is not None and points != awarded:
             breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
         if show:
-            self.second_seven_shown = True
+            self.sevens_shown += 1
             self._score(seat, "seven_shown", (card,), awarded)
             return
         if held[card] > 0 and turnup >= 0:
@@ -805,7 +805,7 @@ class Deal:
             return []
         seven = self.trump * 8 + self.rules.exchange_rank
         found = []
-        done = not self.rules.seven_second or self.second_seven_shown
+        done = not self.rules.seven_second or self.sevens_shown >= self.rules.sevens_to_show
         for seat in range(self.rules.players):
             if self.held[seat][seven] <= 0 or self._exchange_window(seat) is not None:
                 continue
