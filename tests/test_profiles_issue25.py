@@ -3,11 +3,12 @@ checks (seed NNN line L is NNN:LL, ../shared/seeds/) and fails on the code befor
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 
 import pytest
-from conftest import C, cards, phase_two, play, violation
+from conftest import ROOT, C, cards, phase_two, play, violation
 from test_profiles_rubicon import declare, holding, won_trick
 from test_profiles_rubicon import table as two_handed
 
@@ -256,3 +257,93 @@ def test_each_holder_of_a_trump_seven_scores_it(options: dict[str, str], third: 
     assert "other seven shown        10  (once the turn-up is a seven; each other trump seven, inferred" in (
         describe(load_profile("three-handed"))
     )
+
+
+# --- items 1 to 9: the profiles' texts and options -------------------------------------------------------------
+
+
+def _yaml(name: str) -> str:
+    return (ROOT / "replayer" / "profiles" / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def test_infuzorka_exchange_comment_says_why_a_won_trick() -> None:
+    """Item 1: "после того как перекроете" is a won trick in 004-C (L123 «Ход всегда принадлежит перекрывающему»,
+    L161 «т. е. не заручившись ходом»): the comment beside exchange_when says so."""
+    text = _yaml("infuzorka")
+    at = text.index("exchange_when: won_trick")
+    assert "Ход всегда принадлежит перекрывающему" in text[at - 600 : at]
+
+
+def test_no_trump_cites_the_target_where_it_is_written() -> None:
+    """Item 3: the game of 1000 is 001:L6-L7, not 001:L50."""
+    doc = load_profile("no-trump").options["players"].doc
+    assert re.search(r"game of 1000[^.]*001:L6", doc)
+    assert not re.search(r"game of\s+1000 \(001:L50\)", doc)
+
+
+def test_no_trump_names_the_table_it_refuses() -> None:
+    """Item 4: three players with 004:L95's four packs leave 104 stock cards, which three cannot draw evenly:
+    `bezique rules` names the refusal and its reason."""
+    text = describe(load_profile("no-trump"))
+    assert "players=3 with packs=4: not played:" in text and "104 cards" in text
+
+
+def test_no_trump_on_seed_004s_own_base() -> None:
+    """Item 5: 004:L363, L375 put no-trump on 004's base: ruwiki's play, 004-E's penalties, 80 and 300 (L367,
+    L369), the lead from the dealer's right with three (L343), and 004-E's claim (L333)."""
+    nt = load_profile("no-trump")
+    ruwiki = load_profile("ruwiki")
+    on = nt.with_options(nt.resolve_options({"base": "004"}))
+    assert (on.draw_order, on.phase1_play, on.phase2_play, on.reuse) == (
+        ruwiki.draw_order,
+        ruwiki.phase1_play,
+        ruwiki.phase2_play,
+        ruwiki.reuse,
+    )
+    assert dict(on.penalties) == dict(ruwiki.penalties)
+    assert dict(on.trump_fixing)["double_royal_marriage"] == 80 and on.meld("sequence").points == 300
+    assert on.claim == "hand_end"
+    three = nt.with_options(nt.resolve_options({"base": "004", "players": "3"}))
+    assert three.first_leader == "dealer_right"
+    assert check_text(generate_game("no-trump", 3, options={"base": "004"}), "x.bzq").valid
+
+
+def test_chinese_001_play_rules_change_the_last_tricks_too() -> None:
+    """Item 6: the option play_rules gives Rubicon-001's phase 2 (001:L7, follow suit else trump) by default and
+    chinese-000's (000:L461, follow suit and win) with chinese_000."""
+    six = load_profile("chinese-001")
+    old = six.with_options(six.resolve_options({"play_rules": "chinese_000"}))
+    assert six.phase2_play == load_profile("rubicon-001").phase2_play == "follow_trump"
+    assert old.phase2_play == load_profile("chinese-000").phase2_play
+
+
+@pytest.mark.parametrize(("name", "size"), [("rubicon-001", 9), ("chinese-001", 12), ("8p-001", 13)])
+def test_the_001_penalties_are_read_for_the_hand_size(name: str, size: int) -> None:
+    """Item 7: 001:L38-L41 speak of 8-card hands; with larger hands `bezique rules` and the YAML read them for the
+    profile's size, marked inferred."""
+    text = describe(load_profile(name))
+    assert f"nine_cards               120  (a hand of {size + 1}: 001's 8-card wording adapted" in text
+    assert f"the last {size} cards" in text and "inferred" in text
+    assert f"here a hand of\n                                   # {size + 1}" in _yaml(name)
+    assert "adapted" not in describe(load_profile("ua2"))
+
+
+def test_ru19_conduct_marks_what_it_infers() -> None:
+    """Item 8: 002:L16 says the claimer wins the game, not that the hand ends; 002:L18 says a misdeal is dealt
+    again, not before which trick nor by whom: `bezique rules` and docs/notation.md mark both inferred."""
+    text = describe(load_profile("ru19"))
+    assert re.search(r"right, it ends the hand and wins the game \(inferred", text)
+    assert re.search(r"misdeal .*002:L18\); before the first trick, by the same dealer: inferred", text)
+    notation = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    assert "the hand ends and the game is its (inferred" in notation
+    assert "same dealer deals again are inferred" in notation
+
+
+def test_each_table_option_shows_its_own_seed_lines() -> None:
+    """Item 9: players=3 of no-trump shows the three-handed line (001:L46), not the four-handed one (001:L50)."""
+    text = describe(load_profile("no-trump"))
+    three = re.search(r"\n  players=3: [^\n]*\n {6}([^\n]*)", text)
+    four = re.search(r"\n  players=4: [^\n]*\n {6}([^\n]*)", text)
+    assert three is not None and four is not None
+    assert "001:L46" in three.group(1) and "001:L50" not in three.group(1)
+    assert "001:L50" in four.group(1) and "001:L46" not in four.group(1)
