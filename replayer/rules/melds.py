@@ -27,6 +27,7 @@ __all__ = [
     "mark_scored",
     "matches",
     "reuse_problem",
+    "table_signature",
 ]
 
 Breach = tuple[str, str, tuple[object, ...]]
@@ -146,6 +147,29 @@ def choose_instances(cards: Sequence[int], hand: Sequence[int], tabled: Sequence
         assignments.append(Assignment(tuple(uids), tuple(hand_cards)))
     assignments.sort(key=lambda a: -len(a.tabled))
     return assignments
+
+
+def table_signature(tables: Sequence[Sequence[TabledCard]]) -> tuple[object, ...]:
+    """What the re-use rules can still tell apart in the seats' tables: each tabled card with what it was scored in,
+    its combinations and partners named by card (a card since played named -1), not by uid. Two choices of
+    identical copies that leave the same signature leave the same declarations legal (issue 25 item 12)."""
+    card_of = {t.uid: t.card for table in tables for t in table}
+    seats = []
+    for table in tables:
+        described = []
+        for t in table:
+            combinations = tuple(
+                sorted(
+                    (kind, tuple(sorted(tuple(sorted(card_of.get(u, -1) for u in c)) for c in combos)))
+                    for kind, combos in t.declared_with.items()
+                )
+            )
+            partners = tuple(sorted(card_of.get(u, -1) for u in t.partners))
+            described.append(
+                (t.card, tuple(sorted(t.classes)), tuple(sorted(t.scored_at.items())), combinations, partners)
+            )
+        seats.append(tuple(sorted(described)))
+    return tuple(seats)
 
 
 def mark_scored(table: Iterable[TabledCard], uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
