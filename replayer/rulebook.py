@@ -109,6 +109,9 @@ def describe(profile: RuleProfile) -> str:
         f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
         f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
     )
+    packs = profile.options.get("packs")
+    if packs is not None and packs.default == "by_players":
+        out("  (the number of packs goes with the number of players: inferred, see option packs)")
     tables = configurations(profile)
     if tables:
         out(

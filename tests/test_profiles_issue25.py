@@ -380,3 +380,41 @@ def test_a_played_copy_is_the_one_that_keeps_the_record_legal_rubicon() -> None:
     state = _lead_and_win(state, "S", "QC")
     state = _lead_and_win(state, "S", "QC")
     assert declare(state, "S", "marriage", "KC QC", 20).events[-1].points == 20
+
+
+def test_infuzorka_packs_go_with_the_players() -> None:
+    """Item 2: 004:L109 ties the packs to the players; three hands leave 160 of ten packs (not divisible by three)
+    and 120 of eight, so two play with 10 and three or four with 8 (inferred, arithmetic); 8 with two is an option.
+    The pairing is marked inferred in the YAML and in `bezique rules`."""
+    rules = load_profile("infuzorka")
+    packs = {
+        key: rules.with_options(rules.resolve_options(chosen)).packs
+        for key, chosen in (("2", {}), ("3", {"players": "3"}), ("4", {"players": "4"}), ("2/8", {"packs": "8"}))
+    }
+    assert packs == {"2": 10, "3": 8, "4": 8, "2/8": 8}
+    assert (
+        re.search(r"^packs: 10 .*\n(?:\s+#.*\n)*?\s+#.*inferred", _yaml("infuzorka"), re.M)
+        or "Inferred" in (_yaml("infuzorka").split("packs: 10", 1)[1][:300])
+    )
+    text = describe(rules)
+    assert "the number of packs goes with the number of players: inferred" in text
+
+
+# --- item 10: seed content modelled or listed -------------------------------------------------------------------
+
+
+def test_three_handed_004_claims_as_004_e() -> None:
+    """Item 10: 004-E's claim rule (004:L333) reaches three players through 004:L343 «Вышеприведенные правила
+    прилагаются и для безика втроем»: the 004 reading of three-handed bezique claims as ruwiki does."""
+    rules = load_profile("three-handed")
+    reading = rules.with_options(rules.resolve_options({"reading": "004"}))
+    assert reading.claim == load_profile("ruwiki").claim == "hand_end"
+    assert "`N claims game`, once the hand is played out" in describe(reading)
+
+
+def test_the_seed_notes_answer_what_no_profile_models() -> None:
+    """Item 10: docs/seed-notes.md lists each point no profile models, with its seed line, in both languages."""
+    notes = (ROOT / "docs" / "seed-notes.md").read_text(encoding="utf-8")
+    for cite in ("004:L35", "000:L311", "004:L87", "004:L91", "001:L4"):
+        assert cite in notes, cite
+    assert "## По-русски" in notes
