@@ -16,6 +16,7 @@ from replayer.cards import Card, Suit
 from replayer.check import check_text
 from replayer.engine import DealState, apply_declare, apply_exchange, apply_play, legal_plays, start_deal
 from replayer.generate import generate_game
+from replayer.lesson.rules_pages import build_rules
 from replayer.profiles import load_profile, profile_names
 from replayer.rulebook import describe
 
@@ -418,3 +419,15 @@ def test_the_seed_notes_answer_what_no_profile_models() -> None:
     for cite in ("004:L35", "000:L311", "004:L87", "004:L91", "001:L4"):
         assert cite in notes, cite
     assert "## По-русски" in notes
+
+
+def test_the_rules_pages_mark_the_adapted_penalties_in_both_languages() -> None:
+    """Items 7 and 2: the lesson rules page reads 001's 8-card penalties for rubicon-001's 9 cards and says it is
+    inferred, in English and Russian; ua2's page keeps the source's words. Infuzorka's page shows the packs' pairing
+    as inferred through its option text."""
+    for lang, mark in (("en", "inferred"), ("ru", "выведено")):
+        names = [name for _, name, _ in build_rules(load_profile("rubicon-001"), lang).penalties]
+        assert any("9" in name and mark in name for name in names), names
+        assert not any(mark in name for _, name, _ in build_rules(load_profile("ua2"), lang).penalties)
+        packs = next(o for o in build_rules(load_profile("infuzorka"), lang).options if o.name == "packs")
+        assert mark in packs.doc and packs.default == "by_players"
