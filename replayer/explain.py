@@ -272,6 +272,11 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "reuse_same_kind": lambda r, card, kind: (
         f"{_card(card)} was already scored in a {meld_label(kind)}; a card scores only once in each kind of combination"
     ),
+    "reuse_intact": lambda r, card, kind: (
+        f"{_card(card)} is still in a {meld_label(kind)} scored earlier, from which no card has been played; a "
+        f"combination is scored again only after one of its cards is played, refilled with a like card (000:L49, "
+        f"L315)"
+    ),
     "extends_too_few": lambda r, kind, extends, n, scored: (
         f"a {meld_label(kind)} adds one card to a declared {meld_label(extends)}: {n} of its cards must already be "
         f"scored in a {meld_label(extends)} (here {scored})"

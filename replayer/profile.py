@@ -263,6 +263,9 @@ class RuleProfile(_Value):
     any two tricks while the turn-up lies."""
     seven_second: int = 0
     """Points for showing the other trump seven once the turn-up is a seven (it cannot be exchanged any more)."""
+    seven_second_each: bool = False
+    """With more than two packs: each other trump seven is shown and scored (001:L7 read literally, "Той гравець, у
+    якого виявиться на руках козирна сімка, записує собі 10 очок"); False: only the first one shown scores."""
     card_points: tuple[tuple[Rank, int], ...] = ()
     """Points of each rank in the tricks a seat wins (A 11, 10 10, K 4, Q 3, J 2 where a profile counts them)."""
     card_points_when: str = "trick"
@@ -837,6 +840,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         no_reuse=tuple(no_reuse),
         seven_exchange_when=seven.get("exchange_when", str, "won_trick"),
         seven_second=seven.get("second", int, 0),
+        seven_second_each=seven.get("second_each", bool, False),
         card_points=point_table,
         card_points_when=card_points.get("when", str, "trick"),
         card_points_trump_seven=card_points.get("trump_seven", int, 0),
@@ -906,7 +910,7 @@ def _build(data: Any, where: str, check_sets: bool = True) -> RuleProfile:
         "tie_rule": ("higher_total", "last_trick"),
         "draw_order": ("winner_first", "leader_first"),
         "phase1_play": ("free", "follow_suit"),
-        "phase2_play": ("follow_win_trump", "follow_trump", "follow", "free"),
+        "phase2_play": ("follow_win_trump", "follow_win_overtrump", "follow_trump", "follow", "free"),
         "deal_order": ("non_dealer_first", "dealer_first"),
         "played_out": ("no_game_points", "last_trick_wins"),
         "next_dealer": ("alternate", "winner", "loser"),

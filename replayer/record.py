@@ -845,5 +845,9 @@ def deal_has_unknowns(deal: Deal, profile: RuleProfile, dealer: str | None = Non
             elif kind is GoesOut:
                 has_draws = ended = True  # a hand that ends at its target (sixty-six's 66) draws no more
         if not has_draws and index < profile.phase1_tricks and deal.stock is None:
+            if profile.hand_target and index == len(deal.tricks) - 1:
+                # A hand may end at its target after its last trick (003:L25, 66 "заканчивает игру"): no draws
+                # follow; a missing 'goes out' is the replay's to report (BZ507), not a card left unknown.
+                continue
             return True
     return False

@@ -6,10 +6,11 @@ Generated from the profile's data (:class:`~replayer.profile.RuleProfile`), so t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .profile import RuleProfile
 
-__all__ = ["configurations", "describe", "seed_lines", "table_line"]
+__all__ = ["configurations", "describe", "seed_lines", "table_line", "value_text"]
 
 _TABLE_KEYS = frozenset({"players", "seats", "sides", "packs", "sit_out"})
 """The profile keys that make another configuration of the table: who plays, with how many packs."""
@@ -30,6 +31,28 @@ def configurations(profile: RuleProfile) -> list[tuple[str, RuleProfile]]:
 _CITE = re.compile(r"(\d{3}):(L\d+(?:[-–]L?\d+)?)((?:,\s*L\d+(?:[-–]L?\d+)?)*)")
 
 
+def _unplayable(profile: RuleProfile) -> list[tuple[str, str]]:
+    """The pairs of table options that together describe no playable deal, with the reason (three players with
+    four packs of no-trump: 104 stock cards do not divide between three), so that ``bezique rules`` names the
+    refusal instead of leaving it to a record (issue 25 item 4)."""
+    tables = [
+        (option.name, value)
+        for option in profile.options.values()
+        for value, change in option.sets.items()
+        if _TABLE_KEYS & set(change)
+    ]
+    found = []
+    for i, (name, value) in enumerate(tables):
+        for other, other_value in tables[i + 1 :]:
+            if other == name:
+                continue
+            try:
+                profile.resolve_options({name: value, other: other_value})
+            except ValueError as exc:
+                found.append((f"{name}={value} with {other}={other_value}", str(exc).split(": ", 1)[-1]))
+    return found
+
+
 def seed_lines(text: str) -> list[str]:
     """The seed lines a text cites, in order and once each: ``004:L41, L95`` gives ``004:L41`` and ``004:L95``."""
     found: list[str] = []
@@ -39,6 +62,23 @@ def seed_lines(text: str) -> list[str]:
             if cite not in found:
                 found.append(cite)
     return found
+
+
+def value_text(doc: str, values: Sequence[str], value: str) -> str:
+    """The part of an option's text that tells ``value``: the text before the first value it names, and the text
+    from ``value`` (written ``"3"``, ``3:`` or ``3,``) to the next value it names; the whole text when it names no
+    value. So that ``players=3`` is shown with the seed lines of three players, not of four (issue 25 item 9)."""
+    starts: dict[str, int] = {}
+    for v in values:
+        found = re.search(rf'(?<![\w"])"?{re.escape(v)}"?(?=[,:;)])', doc)
+        if found is not None:
+            starts[v] = found.start()
+    if value not in starts:
+        return doc
+    first = min(starts.values())
+    begin = starts[value]
+    end = min((at for at in starts.values() if at > begin), default=len(doc))
+    return doc[:first] + doc[begin:end]
 
 
 def _kinds(profile: RuleProfile) -> list[str]:
@@ -69,6 +109,9 @@ def describe(profile: RuleProfile) -> str:
         f"  {profile.players} players, {profile.packs} packs ({profile.deck_size} cards), {profile.hand_size} "
         f"cards each, {profile.total_tricks} tricks ({profile.phase1_tricks} while the stock lasts)"
     )
+    packs = profile.options.get("packs")
+    if packs is not None and packs.default == "by_players":
+        out("  (the number of packs goes with the number of players: inferred, see option packs)")
     tables = configurations(profile)
     if tables:
         out(
@@ -83,11 +126,14 @@ def describe(profile: RuleProfile) -> str:
             target = dict(effective.option_defaults).get("target")
             if target is not None:
                 more.append(f"game {target}")
-            cited = seed_lines(profile.options[chosen.split("=", 1)[0]].doc)
+            name, value = chosen.split("=", 1)
+            cited = seed_lines(value_text(profile.options[name].doc, profile.options[name].values, value))
             if cited:
                 more.append(f"seeds {', '.join(cited)}")
             if more:
                 out(f"      {'; '.join(more)}")
+        for chosen, reason in _unplayable(profile):
+            out(f"  {chosen}: not played: {reason}")
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
@@ -121,7 +167,8 @@ def describe(profile: RuleProfile) -> str:
         counts = " or ".join(str(n) for n in profile.seven_exchange_players)
         out(f"  the exchange             only when {counts} play")
     if profile.seven_second:
-        out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven)")
+        each = "; each other trump seven, inferred (001:L7)" if profile.seven_second_each else ""
+        out(f"  other seven shown        {profile.seven_second}  (once the turn-up is a seven{each})")
     if profile.seven_played:
         phases = " and ".join(str(p) for p in profile.seven_played_phases)
         how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
@@ -165,18 +212,38 @@ def describe(profile: RuleProfile) -> str:
     if profile.penalties:
         out("\nPenalties (`N penalty KIND = POINTS`, deducted from the offender's score):")
         words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
+        adapted = {
+            "revoke_last_eight": f"the last {profile.hand_size} cards",
+            "played_before_drawing": f"before drawing the {profile.hand_size}th card",
+            "nine_cards": f"a hand of {profile.hand_size + 1}",
+        }
         for kind, amount in profile.penalties:
-            out(f"  {kind:<24} {words.get(str(amount), amount)}")
+            # 001:L38-L41 were written for 8-card hands; with other hands they read as the profile's size.
+            note = (
+                f"  ({adapted[kind]}: 001's 8-card wording adapted to {profile.hand_size}-card hands, inferred)"
+                if kind in adapted and profile.hand_size != 8
+                else ""
+            )
+            out(f"  {kind:<24} {words.get(str(amount), amount)}{note}")
     if profile.claim != "none" or profile.forfeit or profile.redeal:
         out("\nConduct:")
         if profile.claim != "none":
             when = "once the stock is gone" if profile.claim == "stock_out" else "once the hand is played out"
             false = "loses the game's prize" if profile.false_claim == "loses_game" else "costs nothing stated"
-            out(f"  claim of the game        `N claims game`, {when}; right, it wins the game; false, it {false}")
+            right = (
+                "it ends the hand and wins the game (inferred: the seed says the claimer wins the game, not that "
+                "the hand stops)"
+                if profile.claim == "stock_out"
+                else "it wins the game"
+            )
+            out(f"  claim of the game        `N claims game`, {when}; right, {right}; false, it {false}")
         if profile.forfeit:
             out("  illegal play             `N forfeits = P`: what it won is not counted; earlier tricks stand")
         if profile.redeal:
-            out("  misdeal                  `redeal` before the first trick: dealt again by the same dealer")
+            out(
+                '  misdeal                  `redeal`: dealt again ("Неправильная сдача нуждается в пересдаче", '
+                "002:L18); before the first trick, by the same dealer: inferred"
+            )
     out("\nOptions:")
     for opt in profile.options.values():
         values = f" ({' | '.join(opt.values)})" if opt.values else ""
@@ -219,7 +286,8 @@ _PLAY_WORDS = {
     "leader_first": "the leader draws first",
     "free": "any card",
     "follow_suit": "follow suit if able, else any card",
-    "follow_win_trump": "follow suit and win if able, else trump, else any card",
+    "follow_win_trump": "follow suit and win if able, else trump (over-trump if able), else any card",
+    "follow_win_overtrump": "follow suit and win if able, else win by trumping if able, else any card",
     "follow_trump": "follow suit if able, else trump, else any card",
     "follow": "follow suit if able, else any card",
 }
@@ -230,14 +298,22 @@ _REUSE_WORDS = {
     "strict_text": "a new card in each class, no card twice in one kind",
     "new_card_refill": "a new card in each class",
     "higher_other_kind": "a declared card serves again only in another kind worth more",
-    "refill": "a new card in each class; a combination broken by a play re-formed with a like card",
-    "refill_swap": "as refill, and two marriages of one suit re-paired (the marriage swap)",
+    "refill": (
+        "a new card in each class; a card serves in other kinds at will, and in a kind it was scored in only once "
+        "every such combination has lost a card to a play, refilled with a card new to the kind (000:L49, L315, L457; "
+        "001:L65)"
+    ),
+    "refill_swap": "as refill, and two marriages of one suit on the table re-paired, each card once (000:L319)",
 }
 
 
 def _play_lines(profile: RuleProfile) -> list[str]:
     """The play and declaration rules of a profile, one short line each, for ``bezique rules``."""
     until = "before drawing" if profile.declare_until == "draw" else "until his next lead (before or after drawing)"
+    if profile.declare_until != "draw" and 2 not in profile.declare_phases:
+        # Declarations end with the stock: the winner of the trick that takes its last cards has no later moment
+        # (RULES.md §3 D4; the core answers BZ302 to a declaration after that draw).
+        until = until[:-1] + "; the winner of the trick that empties the stock declares before he draws)"
     phases = " and ".join(str(p) for p in profile.declare_phases)
     lines = [f"seats in playing order: {' '.join(profile.seats)}"]
     if profile.sides:
@@ -269,4 +345,9 @@ def _play_lines(profile: RuleProfile) -> list[str]:
         lines.append(f"no {kind.replace('_', ' ')} on cards scored in a {earlier.replace('_', ' ')}")
     if profile.declare_lead_from:
         lines.append("a declarer leads one of the declared cards to the next trick")
+    if profile.next_dealer != "alternate":
+        lines.append(
+            f"next dealer: the {profile.next_dealer} of the hand before; after a hand nobody won, the next seat "
+            f"(inferred: the seed names only the loser)"
+        )
     return lines

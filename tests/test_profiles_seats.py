@@ -80,7 +80,7 @@ def test_three_handed_readings_follow_their_base_game() -> None:
         assert {m.kind for m in on[reading].melds} == {m.kind for m in two.melds} | {"triple_bezique"}, reading
     assert on["000"].brisque_points == 10 and on["000"].seven_played == 10  # §2.a rules 15c, 16
     assert on["004"].reuse == "higher_other_kind"  # §2.d rule 13
-    assert on["000"].phase2_play == "follow_win_trump"  # §2.a rule 18, §2.f rule 7
+    assert on["000"].phase2_play == "follow_win_overtrump"  # §2.a rule 18, §2.f rule 7 ([BR9])
 
 
 @pytest.mark.parametrize(

@@ -408,14 +408,17 @@ def north_wins(state: DealState, south: str = "9C", north: str = "QC") -> DealSt
 
 def test_infuzorka_values() -> None:
     rules = load_profile(INFUZORKA)
-    # §2.l rule 1: 8 packs of A K Q J 10 (20 cards), 12 nines (three a suit), 2 wild cards: 8 × 20 + 12 + 2 = 174.
-    assert (rules.packs, len(rules.ranks) * 4, rules.deck_size) == (8, 20, 174)
+    # §2.l rule 1: two players play 10 packs of A K Q J 10 (20 cards; the pairing inferred, issue 25 item 2), 12 nines
+    # (three a suit), 2 wild cards: 10 × 20 + 12 + 2 = 214.
+    assert (rules.packs, len(rules.ranks) * 4, rules.deck_size) == (10, 20, 214)
     pack = Counter(rules.pack())
-    assert sum(pack.values()) == 174
-    assert (pack[C("QS")], pack[C("9S")], pack[WILD], pack[C("8S")]) == (8, 3, 2, 0)
+    assert sum(pack.values()) == 214
+    assert (pack[C("QS")], pack[C("9S")], pack[WILD], pack[C("8S")]) == (10, 3, 2, 0)
     assert rules.copies(C("9H")) == 3 and rules.copies(WILD) == 2 and rules.copies(C("7C")) == 0
-    # §2.l rule 3: 18 cards each, the 37th card turned up: a stock of 138 with it, 69 tricks with drawing, 87 in all.
-    assert (rules.hand_size, rules.stock_size, rules.phase1_tricks, rules.total_tricks) == (18, 138, 69, 87)
+    # §2.l rule 3: 18 cards each, the 37th card turned up: a stock of 178 with it, 89 tricks with drawing, 107 in all.
+    assert (rules.hand_size, rules.stock_size, rules.phase1_tricks, rules.total_tricks) == (18, 178, 89, 107)
+    eight = rules.with_options(rules.resolve_options({"packs": "8"}))  # 8 packs, 174 cards: an option for two
+    assert (eight.deck_size, eight.stock_size, eight.total_tricks) == (174, 138, 87)
     # §2.l rule 4: the nine exchange, no points stated; rule 5: no tricks kept, so no card points or brisques.
     assert rules.seven_rank == Rank.NINE and rules.seven_exchange == 0
     assert (rules.card_points, rules.brisque_points, rules.last_trick_points) == ((), 0, 0)
@@ -568,8 +571,8 @@ def test_infuzorka_random_deals() -> None:
     for seed in range(200):
         played = soak_deal(INFUZORKA, {}, seed, round_trip=seed % 25 == 0)
         state = played.state
-        # Card conservation: the 174 cards, every one played to a trick by the end.
-        assert state.finished and state.trick_no == 87
+        # Card conservation: the 214 cards (ten packs for two), every one played to a trick by the end.
+        assert state.finished and state.trick_no == rules.total_tricks == 107
         assert Counter(c for s in state.seats.values() for c in s.won) == Counter(rules.pack())
         assert played.turnup is not None and not played.turnup.is_wild
         # Nothing scores but declarations and the (optional) nine exchange.

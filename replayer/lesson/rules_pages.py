@@ -169,6 +169,16 @@ def _choice_sentence(t: Words, key: str, value: str, what: str) -> str:
     return t.get(f"rule_{key}_{value}") or t["rule_fallback"].format(what=what, value=value)
 
 
+def _penalty_name(t: Words, kind: str, hand_size: int) -> str:
+    """A penalty in words; seed 001's table speaks of 8-card hands (001:L38-L41), read for the profile's hand size
+    where it differs, marked inferred."""
+    if hand_size != 8:
+        adapted = t.get(f"penalty_{kind}_adapted")
+        if adapted:
+            return adapted.format(n=hand_size, more=hand_size + 1)
+    return t.get(f"penalty_{kind}", kind.replace("_", " "))
+
+
 def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     """The rules page of a profile in ``lang``: every number and switch comes from the profile itself."""
     t = interface(lang)
@@ -286,7 +296,7 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     penalties = [
         (
             kind,
-            t.get(f"penalty_{kind}", kind.replace("_", " ")),
+            _penalty_name(t, kind, profile.hand_size),
             str(points) if isinstance(points, int) else t["penalty_all"],
         )
         for kind, points in profile.penalties

@@ -395,6 +395,11 @@ MESSAGES: tuple[Message, ...] = (
         "In the last tricks a player must follow suit and win the trick if he can; void in the suit led, he must "
         "trump if he can.",
     ),
+    M(
+        "rule_phase2_play_follow_win_overtrump",
+        "In the last tricks a player must follow suit and win the trick if he can; void in the suit led, he must win "
+        "it by trumping if he can, and may otherwise play any card.",
+    ),
     M("rule_phase2_play_follow", "In the last tricks a player must follow suit if he can."),
     M(
         "rule_declare_after_won_trick",
@@ -551,6 +556,19 @@ MESSAGES: tuple[Message, ...] = (
     M("penalty_played_before_drawing", "playing before drawing after a trick"),
     M("penalty_extra_card", "taking an extra card from the stock"),
     M("penalty_nine_cards", "playing on with nine cards"),
+    M(
+        "penalty_revoke_last_eight_adapted",
+        "not following suit or trumping in the last {n} tricks (the source's eight, read for {n}-card hands: inferred)",
+    ),
+    M(
+        "penalty_played_before_drawing_adapted",
+        "playing before drawing back to {n} cards after a trick (the source's eighth card, read for {n}-card hands: "
+        "inferred)",
+    ),
+    M(
+        "penalty_nine_cards_adapted",
+        "playing on with {more} cards (the source's nine, one over an 8-card hand, read for {n}-card hands: inferred)",
+    ),
     M("penalty_false_declaration", "declaring a combination not held"),
     M("penalty_all", "all the offender's points"),
     M("rules_penalties", "Penalties"),

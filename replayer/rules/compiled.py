@@ -16,12 +16,26 @@ from itertools import permutations
 from ..cards import CARD_INDICES, CARDS, SUITS, WILD_INDEX, Rank
 from ..profile import GameScoring, MeldSpec, RuleProfile
 
-__all__ = ["FOLLOW", "FOLLOW_TRUMP", "FOLLOW_WIN_TRUMP", "FREE", "Rules", "compile_rules"]
+__all__ = [
+    "FOLLOW",
+    "FOLLOW_TRUMP",
+    "FOLLOW_WIN_OVERTRUMP",
+    "FOLLOW_WIN_TRUMP",
+    "FREE",
+    "Rules",
+    "compile_rules",
+]
 
-FREE, FOLLOW, FOLLOW_TRUMP, FOLLOW_WIN_TRUMP = range(4)
-"""The play rules of a phase: any card; follow suit; follow suit, else trump; follow suit and win, else trump (and
-over-trump): RULES.md §2.a rule 18."""
-_PLAY_RULES = {"free": FREE, "follow_trump": FOLLOW_TRUMP, "follow_win_trump": FOLLOW_WIN_TRUMP}
+FREE, FOLLOW, FOLLOW_TRUMP, FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP = range(5)
+"""The play rules of a phase: any card; follow suit; follow suit, else any trump (001:L7, 004:L61); follow suit and
+win, else trump, over-trumping if able (RULES.md §2.a rule 18, §2.g.1 rule 7); follow suit and win, else win by
+trumping if able, else any card (RULES.md §2.f rule 7, [BR9]: the third hand may discard)."""
+_PLAY_RULES = {
+    "free": FREE,
+    "follow_trump": FOLLOW_TRUMP,
+    "follow_win_trump": FOLLOW_WIN_TRUMP,
+    "follow_win_overtrump": FOLLOW_WIN_OVERTRUMP,
+}
 COURT = tuple(card.rank in (Rank.KING, Rank.QUEEN, Rank.JACK) for card in CARDS)
 """Whether each card is a court card (a figure), which a carte blanche may not hold."""
 _SEVEN = int(Rank.SEVEN)
@@ -100,6 +114,8 @@ class Rules:
         self.seven_turnup = p.seven_turnup
         self.seven_exchange = p.seven_exchange
         self.seven_second = p.seven_second
+        self.sevens_to_show = max(p.copies(CARDS[_SEVEN]) - 1, 1) if p.seven_second_each else 1
+        """How many other trump sevens may be shown and scored in a deal (the turn-up's, or the exchanged, is not)."""
         self.seven_played = p.seven_played
         self.seven_played_phases = frozenset(p.seven_played_phases)
         self.seven_played_must_win = p.seven_played_must_win

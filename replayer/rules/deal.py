@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
-from .compiled import COURT, FOLLOW_TRUMP, FOLLOW_WIN_TRUMP, FREE, Rules
+from .compiled import COURT, FOLLOW_TRUMP, FOLLOW_WIN_OVERTRUMP, FOLLOW_WIN_TRUMP, FREE, Rules
 from .game import brisques_counted
 from .melds import (
     Assignment,
@@ -32,6 +32,7 @@ from .melds import (
     identify,
     mark_scored,
     reuse_problem,
+    table_signature,
 )
 
 __all__ = [
@@ -155,25 +156,27 @@ def obligation(
     top = played[trick_winner(played, trump)]
     base = led * 8
     same = [base + r for r in range(8) if held[base + r]]
+    wins = rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP)
     if same:
-        if rule == FOLLOW_WIN_TRUMP and top >> 3 == led:
+        if wins and top >> 3 == led:
             higher = {c for c in same if c > top}
             if higher:
                 return higher, ("BZ204", "must_win", (max(higher), top))
         # (one suit: high ranks first)
         return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led) if explain else ())
-    if rule in (FOLLOW_WIN_TRUMP, FOLLOW_TRUMP) and trump >= 0:
+    if rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP, FOLLOW_TRUMP) and trump >= 0:
         base = trump * 8
         trumps = [base + r for r in range(8) if held[base + r]]
         if trumps:
-            if top >> 3 == trump:
+            if wins and top >> 3 == trump:
+                # Only with three or more cards to a trick can an earlier player have trumped. The rule to win
+                # obliges an over-trump; "follow suit, else trump" does not (001:L7, issue 25 item 11).
                 over = {c for c in trumps if c > top}
                 if over:
                     return over, ("BZ204", "must_win", (max(over), top))
-                if rule == FOLLOW_WIN_TRUMP:
-                    # Only with three or more cards to a trick: an earlier player has trumped and no trump held
-                    # beats his; the third hand "unable to follow or win by trumping" may discard anything
-                    # (RULES.md §2.f rule 7, [BR9]).
+                if rule == FOLLOW_WIN_OVERTRUMP:
+                    # The third hand "unable to follow or win by trumping" may discard anything (RULES.md §2.f
+                    # rule 7, [BR9]); under FOLLOW_WIN_TRUMP he still trumps (§2.g.1 rule 7, issue 25 item 17).
                     return None, ("", "", ())
             return set(trumps), ("BZ205", "must_trump", (led, tuple(trumps[::-1])) if explain else ())
     return None, ("", "", ())
@@ -213,8 +216,8 @@ class Deal:
         "revokes",
         "rules",
         "score",
-        "second_seven_shown",
         "seen",
+        "sevens_shown",
         "side_blanche",
         "stock",
         "stock_left",
@@ -228,6 +231,7 @@ class Deal:
         "window_open",
         "winner",
         "won",
+        "worlds",
     )
 
     rules: Rules
@@ -277,8 +281,12 @@ class Deal:
     to_draw: list[int]
     """Seats that still draw after the last trick, in order."""
     next_uid: int
+    worlds: list[tuple[list[list[TabledCard]], list[list[tuple[str, tuple[int, ...]]]]]]
+    """The other (tables, pending) the record may have left: which of several identical copies a play took, or a
+    declaration used, is not written, and a record is legal when some choice of copies makes it legal (docs/notation.md,
+    issue 25 item 12). ``tables`` and ``pending`` are the choice kept first."""
     exchanged: bool
-    second_seven_shown: bool
+    sevens_shown: int
     """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
     out: int
     """The seat whose score reached the profile's ``hand_target``: the hand ended there (-1: none)."""
@@ -385,6 +393,7 @@ class Deal:
         deal.dealt = tuple(tuple(cards) for cards in hands)
         deal.tables = [[] for _ in range(players)]
         deal.pending = [[] for _ in range(players)]
+        deal.worlds = []
         deal.won = [[] for _ in range(players)]
         deal.score = [0] * players
         deal.tricks_won = [0] * players
@@ -422,7 +431,7 @@ class Deal:
         deal.to_draw = []
         deal.next_uid = 0
         deal.exchanged = False
-        deal.second_seven_shown = False
+        deal.sevens_shown = 0
         deal.out = -1
         deal.out_stated = False
         deal.must_lead = ()
@@ -509,6 +518,7 @@ class Deal:
         other.held = [list(h) for h in self.held]
         other.tables = [[t.copy() for t in table] for table in self.tables]
         other.pending = [list(p) for p in self.pending]
+        other.worlds = [_copy_world(tables, pending) for tables, pending in self.worlds]
         other.won = [list(w) for w in self.won]
         other.score = list(self.score)
         other.tricks_won = list(self.tricks_won)
@@ -579,19 +589,32 @@ class Deal:
                     self.breaches.append(("BZ404", "too_many_copies", (card, n, copies[card])))
 
     def _take(self, seat: int, card: int) -> None:
-        """A held card leaves the seat: from the table first (the instance scored in most kinds), else the hand."""
-        self.held[seat][card] -= 1
-        table = self.tables[seat]
-        if table:
-            chosen = None
-            for t in table:
-                if t.card == card and (chosen is None or len(t.kinds) > len(chosen.kinds)):
-                    chosen = t
-            if chosen is not None:
-                table.remove(chosen)
-                pending = self.pending[seat]
-                if pending:
-                    self.pending[seat] = [p for p in pending if chosen.uid not in p[1]]
+        """A held card leaves the seat: from the table first (the instance scored in most kinds), else the hand.
+
+        Where another copy could have left instead (a tabled copy with another history, or one from the hand), that
+        choice is kept too, as another world (:attr:`worlds`), for the declarations still to come."""
+        held = self.held[seat]
+        held[card] -= 1
+        worlds = [(self.tables, self.pending), *self.worlds]
+        if not any(t.card == card for tables, _ in worlds for t in tables[seat]):
+            return
+        successors: list[_World] = []
+        for tables, pending in worlds:
+            copies = sorted((t for t in tables[seat] if t.card == card), key=lambda t: -len(t.kinds))
+            choices: list[TabledCard | None] = list(copies)  # (the first: the instance scored in most kinds)
+            if held[card] + 1 > len(copies):
+                choices.append(None)  # a copy from the concealed hand
+            branches = []
+            for chosen in choices[1:]:
+                other = _copy_world(tables, pending)
+                if chosen is not None:
+                    _remove(other, seat, other[0][seat][tables[seat].index(chosen)])
+                branches.append(other)
+            if choices[0] is not None:
+                _remove((tables, pending), seat, choices[0])
+            successors.append((tables, pending))
+            successors.extend(branches)
+        self.worlds = _distinct(successors[0], successors[1:])
 
     def _reach_target(self, seat: int) -> None:
         """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
@@ -753,6 +776,7 @@ class Deal:
             for seat_index in range(rules.players):
                 self.tables[seat_index] = []
                 self.pending[seat_index] = []
+            self.worlds = []
 
     # --- declaring: who may, when ------------------------------------------------------------------------------
 
@@ -834,7 +858,7 @@ class Deal:
             breaches.append(("BZ309", "exchange_no_turnup", ()))
         elif self._is_exchange_card(turnup) and not rules.seven_second:
             breaches.append(("BZ309", "exchange_turnup_is_seven", (turnup,)))
-        elif self._is_exchange_card(turnup) and self.second_seven_shown:
+        elif self._is_exchange_card(turnup) and self.sevens_shown >= rules.sevens_to_show:
             breaches.append(("BZ309", "exchange_second_shown", ()))
         elif held[card] <= 0:
             breaches.append(("BZ309", "exchange_not_held", (seat, card)))
@@ -844,7 +868,7 @@ class Deal:
         if points is not None and points != awarded:
             breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
         if show:
-            self.second_seven_shown = True
+            self.sevens_shown += 1
             self._score(seat, "seven_shown", (card,), awarded)
             return
         if held[card] > 0 and turnup >= 0:
@@ -862,7 +886,7 @@ class Deal:
             return []
         seven = self.trump * 8 + self.rules.exchange_rank
         found = []
-        done = not self.rules.seven_second or self.second_seven_shown
+        done = not self.rules.seven_second or self.sevens_shown >= self.rules.sevens_to_show
         for seat in range(self.rules.players):
             if self.held[seat][seven] <= 0 or self._exchange_window(seat) is not None:
                 continue
@@ -903,10 +927,15 @@ class Deal:
         return found[0], None
 
     def _pick(
-        self, parts: Sequence[tuple[int, Sequence[int]]], spec: MeldSpec, check_reuse: bool
+        self,
+        parts: Sequence[tuple[int, Sequence[int]]],
+        spec: MeldSpec,
+        check_reuse: bool,
+        others: list[list[Assignment]] | None = None,
     ) -> tuple[list[Assignment] | None, Breach | None]:
         """Choose the physical cards for a declaration, one assignment per (seat, cards) part (two parts for a
-        declaration formed with the partner's cards): the first legal choice, preferring tabled cards."""
+        declaration formed with the partner's cards): the first legal choice, preferring tabled cards. ``others``,
+        when given, receives a few more legal choices that leave the tables otherwise (kept as other worlds)."""
         per_part = []
         gained_problem: Breach | None = None
         for seat, cards in parts:
@@ -940,7 +969,10 @@ class Deal:
         mates = rules.mates[parts[0][0]]
         table = [t for seat in mates for t in self.tables[seat]]
         first_problem = None
-        for choice in choices:
+        found: list[Assignment] | None = None
+        for tried, choice in enumerate(choices):
+            if found is not None and (others is None or len(others) >= _CHOICES_MAX or tried >= _CHOICES_TRIED):
+                break
             merged = (
                 choice[0]
                 if len(choice) == 1
@@ -952,13 +984,77 @@ class Deal:
             if problem is None:
                 problem = extends_problem(spec, merged, table)
             if problem is None:
-                return choice, None
+                if found is None:
+                    found = choice
+                elif others is not None:
+                    others.append(choice)
+                continue
             # A choice that takes a fresh card from the hand names the real breach (a card scored again in the same
             # kind, BZ307) better than one that adds no card from the hand (BZ306), which is only the first choice
             # because tabled cards are preferred.
             if first_problem is None or (first_problem[1] == "no_new_card" and merged.from_hand):
                 first_problem = problem
+        if found is not None:
+            return found, None
         return choices[0], first_problem
+
+    def _place(
+        self,
+        seat: int,
+        parts: Sequence[tuple[int, Sequence[int]]],
+        spec: MeldSpec,
+        cards: Sequence[int],
+        check_reuse: bool,
+        score: bool,
+    ) -> tuple[Breach | None, list[_World]]:
+        """Lay out the cards of a declaration (``score``: marked as scored in ``spec``; a shown combination of the
+        same cards is scored as it lies) or of a show, in the tables kept first; the rule the choice of cards breaks,
+        and the worlds of the other legal choices of copies (a declaration's copies are not written either)."""
+        if score:
+            pending = self._pending_match(seat, spec, cards) if len(parts) == 1 else -1
+            if pending >= 0:
+                uids = self.pending[seat].pop(pending)[1]
+                mark_scored(self.tables[seat], uids, spec, self.trick_no)
+                return None, []
+        others: list[list[Assignment]] | None = [] if score else None
+        assignments, problem = self._pick(parts, spec, check_reuse, others)
+        if assignments is None:
+            return problem, []
+        if not score:
+            self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
+            return problem, []
+        spawned = [(_copy_world(self.tables, self.pending), choice) for choice in others or ()]
+        here = (self.tables, self.pending)
+        first = self.next_uid
+        last = first
+        for world, choice in [(here, assignments), *spawned]:
+            self.tables, self.pending = world
+            self.next_uid = first
+            uids = tuple(u for (owner, _), a in zip(parts, choice, strict=True) for u in self._lay_out(owner, a))
+            for owner, _ in parts:
+                mark_scored(self.tables[owner], uids, spec, self.trick_no)
+            last = max(last, self.next_uid)
+        self.tables, self.pending = here
+        self.next_uid = last
+        return problem, [world for world, _ in spawned]
+
+    def _in_worlds(self, place: Callable[[], tuple[Breach | None, list[_World]]]) -> Breach | None:
+        """Carry out ``place`` under every choice of copies kept (:attr:`worlds`): the choices under which it breaks
+        no rule are kept, the first of them first, with the other legal choices of copies ``place`` made; when it
+        breaks a rule under all, the first choice's breach is the answer and that choice alone is kept."""
+        first = self.next_uid
+        results = []
+        for world in [(self.tables, self.pending), *self.worlds]:
+            self.tables, self.pending = world
+            self.next_uid = first
+            problem, spawned = place()
+            results.append((world, problem, spawned, self.next_uid))
+        kept = [r for r in results if r[1] is None] or results[:1]
+        self.tables, self.pending = kept[0][0]
+        worlds = [w for world, _, spawned, _ in kept for w in (world, *spawned)]
+        self.worlds = _distinct(worlds[0], worlds[1:])
+        self.next_uid = max(r[3] for r in kept)
+        return kept[0][1]
 
     def _lay_out(self, seat: int, assignment: Assignment) -> tuple[int, ...]:
         table = self.tables[seat]
@@ -1043,18 +1139,9 @@ class Deal:
             if points:
                 self._score(seat, kind or "declaration", everything, points)
             return
-        uids: tuple[int, ...] = ()
-        pending = self._pending_match(seat, spec, cards) if len(parts) == 1 else -1
-        if pending >= 0:
-            uids = self.pending[seat].pop(pending)[1]
-        else:
-            assignments, hold_problem = self._pick(parts, spec, check_reuse=problem is None)
-            if hold_problem is not None and problem is None:
-                breaches.append(hold_problem)
-            if assignments is not None:
-                uids = tuple(
-                    u for (owner, _), a in zip(parts, assignments, strict=True) for u in self._lay_out(owner, a)
-                )
+        hold_problem = self._in_worlds(lambda: self._place(seat, parts, spec, cards, problem is None, True))
+        if hold_problem is not None and problem is None:
+            breaches.append(hold_problem)
         # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
         counted = spec.counts_as or spec.kind  # (a kind may share another's progression, 004:L155)
         nth = self.declared_kinds[seat][counted] + 1
@@ -1066,8 +1153,6 @@ class Deal:
             value = rules.fixing[spec.kind]
         if points is not None and points != value:
             breaches.append(("BZ305", "meld_points", (spec.kind, points, value, nth)))
-        for owner, _ in parts:
-            mark_scored(self.tables[owner], uids, spec, self.trick_no)
         self.declared_kinds[seat][counted] += 1
         self.declared.append(everything)
         self._score(seat, spec.kind, everything, value)
@@ -1080,11 +1165,9 @@ class Deal:
         _, spec, _ = self._judge(seat, "show a combination", cards, kind)
         if spec is None:
             return
-        assignments, hold_problem = self._pick([(seat, cards)], spec, check_reuse=True)
+        hold_problem = self._in_worlds(lambda: self._place(seat, [(seat, cards)], spec, cards, True, False))
         if hold_problem is not None:
             self.breaches.append(hold_problem)
-        if assignments is not None:
-            self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
 
     # --- carte blanche ------------------------------------------------------------------------------------------
 
@@ -1266,6 +1349,8 @@ class Deal:
         elif amount == "unscored":
             deducted = 0
             self.pending[seat] = []
+            for _, pending in self.worlds:
+                pending[seat] = []
         else:
             deducted = int(amount)
         if points is not None and points != deducted:
@@ -1421,6 +1506,58 @@ class Deal:
         lost = self.score[loser]
         result[winner] = next(points for lowest, points in rules.game_points if lost >= lowest)
         return result
+
+
+_World = tuple[list[list[TabledCard]], list[list[tuple[str, tuple[int, ...]]]]]
+"""The seats' tables and shown combinations under one choice of identical copies (see :attr:`Deal.worlds`)."""
+
+_CHOICES_MAX = 2
+"""How many other legal choices of copies a declaration keeps as worlds."""
+
+_CHOICES_TRIED = 24
+"""How many choices of copies a declaration tries before it stops looking for other legal ones."""
+
+_WORLDS_MAX = 6
+"""How many choices of copies a deal keeps at once (the first included): enough for the few copies a hand holds,
+bounded so that a many-pack deal stays fast; past it the later choices are let go."""
+
+
+def _copy_world(tables: list[list[TabledCard]], pending: list[list[tuple[str, tuple[int, ...]]]]) -> _World:
+    return [[t.copy() for t in table] for table in tables], [list(p) for p in pending]
+
+
+def _remove(world: _World, seat: int, chosen: TabledCard) -> None:
+    """The tabled card ``chosen`` leaves ``seat``'s table, and the shown combinations it was part of lapse."""
+    tables, pending = world
+    tables[seat].remove(chosen)
+    if pending[seat]:
+        pending[seat] = [p for p in pending[seat] if chosen.uid not in p[1]]
+
+
+def _world_key(world: _World) -> tuple[object, ...]:
+    tables, pending = world
+    card_of = {t.uid: t.card for table in tables for t in table}
+    shown = tuple(
+        tuple(sorted((kind, tuple(sorted(card_of.get(u, -1) for u in uids))) for kind, uids in p)) for p in pending
+    )
+    return table_signature(tables), shown
+
+
+def _distinct(first: _World, others: Sequence[_World]) -> list[_World]:
+    """The worlds of ``others`` that differ from ``first`` and from one another, at most ``_WORLDS_MAX - 1``."""
+    if not others:
+        return []
+    seen = {_world_key(first)}
+    kept = []
+    for world in others:
+        key = _world_key(world)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(world)
+        if len(kept) == _WORLDS_MAX - 1:
+            break
+    return kept
 
 
 def _elements(counts: Sequence[int]) -> tuple[int, ...]:

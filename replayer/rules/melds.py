@@ -27,6 +27,7 @@ __all__ = [
     "mark_scored",
     "matches",
     "reuse_problem",
+    "table_signature",
 ]
 
 Breach = tuple[str, str, tuple[object, ...]]
@@ -35,9 +36,9 @@ Breach = tuple[str, str, tuple[object, ...]]
 
 class TabledCard:
     """A declared card lying face up on the table, with what it has been scored in: ``kinds`` and ``classes``;
-    ``partners``, the uids of the cards it was married to (for the re-marriage exception); ``scored_at``, the trick
-    after which it was scored in each kind; ``declared_with``, per kind, the uids of the cards it was scored with (a
-    combination broken by a play may be refilled)."""
+    ``partners``, the uids of the cards it was married to (for the re-marriage exception and the marriage swap);
+    ``scored_at``, the trick after which it was scored in each kind; ``declared_with``, per kind, each combination
+    it was scored in, as the uids of the other cards (a combination broken by a play may be refilled)."""
 
     __slots__ = ("card", "classes", "declared_with", "kinds", "partners", "scored_at", "uid")
 
@@ -48,7 +49,7 @@ class TabledCard:
         self.classes: set[str] = set()
         self.partners: set[int] = set()
         self.scored_at: dict[str, int] = {}
-        self.declared_with: dict[str, set[int]] = {}
+        self.declared_with: dict[str, list[frozenset[int]]] = {}
 
     def copy(self) -> TabledCard:
         """An independent copy."""
@@ -57,7 +58,7 @@ class TabledCard:
         other.classes = set(self.classes)
         other.partners = set(self.partners)
         other.scored_at = dict(self.scored_at)
-        other.declared_with = {k: set(v) for k, v in self.declared_with.items()}
+        other.declared_with = {k: list(v) for k, v in self.declared_with.items()}
         return other
 
 
@@ -148,6 +149,29 @@ def choose_instances(cards: Sequence[int], hand: Sequence[int], tabled: Sequence
     return assignments
 
 
+def table_signature(tables: Sequence[Sequence[TabledCard]]) -> tuple[object, ...]:
+    """What the re-use rules can still tell apart in the seats' tables: each tabled card with what it was scored in,
+    its combinations and partners named by card (a card since played named -1), not by uid. Two choices of
+    identical copies that leave the same signature leave the same declarations legal (issue 25 item 12)."""
+    card_of = {t.uid: t.card for table in tables for t in table}
+    seats = []
+    for table in tables:
+        described = []
+        for t in table:
+            combinations = tuple(
+                sorted(
+                    (kind, tuple(sorted(tuple(sorted(card_of.get(u, -1) for u in c)) for c in combos)))
+                    for kind, combos in t.declared_with.items()
+                )
+            )
+            partners = tuple(sorted(card_of.get(u, -1) for u in t.partners))
+            described.append(
+                (t.card, tuple(sorted(t.classes)), tuple(sorted(t.scored_at.items())), combinations, partners)
+            )
+        seats.append(tuple(sorted(described)))
+    return tuple(seats)
+
+
 def mark_scored(table: Iterable[TabledCard], uids: Sequence[int], spec: MeldSpec, trick: int) -> None:
     """Record on the tabled cards ``uids`` that they were scored together in ``spec`` after ``trick`` (what
     :func:`reuse_problem` later reads)."""
@@ -158,7 +182,7 @@ def mark_scored(table: Iterable[TabledCard], uids: Sequence[int], spec: MeldSpec
         t.kinds.add(spec.kind)
         t.scored_at.setdefault(spec.kind, trick)
         t.classes.add(spec.klass)
-        t.declared_with.setdefault(spec.kind, set()).update(others)
+        t.declared_with.setdefault(spec.kind, []).append(frozenset(others))
         if spec.marriage:
             t.partners.update(others)
 
@@ -168,16 +192,15 @@ def reuse_problem(
 ) -> Breach | None:
     """Why this use of cards breaks the profile's re-use rule; None when it is allowed.
 
-    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; ``refill``
-    (Rubicon, RULES.md §2.e rules 10, 12): a card scores again in the same kind only when a card of the combination it
-    was scored in has since been played and the new declaration adds a card from the hand (which also covers the
-    re-marriage); ``refill_swap``: ``refill`` and the marriage swap of §2.e rule 11; and ``higher_other_kind``
-    (RULES.md §2.d rule 13, 004:L181): a declared card serves again only in a meld of another kind worth more than
-    every meld it was scored in. ``no_reuse`` lists (kind, earlier kind) pairs: a card scored in the earlier kind may
-    not be used in the kind (an option of RULES.md §2.b rule 13 for double marriages). ``trick`` is the trick just
-    won: under ``higher_other_kind``, combinations laid out together after it are not "already declared" for one
-    another (004:L185: K♠ Q♠ J♦ score the bezique now and the marriage after the next trick), whatever order the
-    record writes them in.
+    Modes (RULES.md §2.a rule 14): ``text_with_remarriage``, ``strict_text``, ``new_card_refill``; ``refill``, the
+    multi-pack games' rule (see :func:`_refill_problem`); ``refill_swap``: ``refill`` and the marriage swap of §2.e
+    rule 11 (:func:`_swap`); and ``higher_other_kind`` (RULES.md §2.d rule 13, 004:L181): a declared card serves again
+    only in a meld of another kind worth more than every meld it was scored in. ``no_reuse`` lists (kind, earlier
+    kind) pairs: a card scored in the earlier kind may not be used in the kind (an option of RULES.md §2.b rule 13 for
+    double marriages). ``tabled`` is the declaring side's whole table. ``trick`` is the trick just won: under
+    ``higher_other_kind``, combinations laid out together after it are not "already declared" for one another
+    (004:L185: K♠ Q♠ J♦ score the bezique now and the marriage after the next trick), whatever order the record
+    writes them in.
     """
     by_uid = {t.uid: t for t in tabled}
     used = [by_uid[u] for u in assignment.tabled]
@@ -197,25 +220,42 @@ def reuse_problem(
                 earlier = max(earlier_kinds, key=lambda k: values.get(k, 0))
                 return ("BZ307", "reuse_not_higher", (t.card, earlier, best, spec.kind, spec.points))
         return None
-    if mode == "refill_swap" and _swap(spec, assignment, used):
+    if mode == "refill_swap" and _swap(spec, assignment, used, by_uid):
         return None
     if not assignment.from_hand and all(spec.klass in t.classes for t in used):
         return ("BZ306", "no_new_card", (spec.kind, tuple(t.card for t in used), spec.klass))
     if mode == "new_card_refill":
         return None
+    if mode in ("refill", "refill_swap"):
+        return _refill_problem(spec, used, by_uid)
     on_table = set(by_uid)
     for t in used:
         if spec.kind not in t.kinds:
             continue
         if mode == "text_with_remarriage" and spec.marriage and not (t.partners & on_table):
             continue  # re-marriage: its first partner has been played (the worked deal, trick 22)
-        if (
-            mode in ("refill", "refill_swap")
-            and assignment.from_hand
-            and t.declared_with.get(spec.kind, set()) - on_table
-        ):
-            continue  # refill: a card of the combination it was scored in has been played (RULES.md §2.e rule 10)
         return ("BZ307", "reuse_same_kind", (t.card, spec.kind))
+    return None
+
+
+def _refill_problem(spec: MeldSpec, used: Sequence[TabledCard], by_uid: dict[int, TabledCard]) -> Breach | None:
+    """The re-use rule of the multi-pack games (Rubicon, six, eight packs), written once from four seed lines.
+
+    A declared card stays playable and "одна и та же карта может учитываться в разных комбинациях" (000:L457): it may
+    serve in a combination of another kind at will. In a combination of a kind it was already scored in, it may serve
+    again only as a refill: "Карта, которую однажды засчитали, не может быть использована для формирования еще
+    одной такой же комбинации" (000:L49), unless "игрок ходит с карты, лежащей в заявленной комбинации" and "эта
+    комбинация может быть дополнена подходящей картой и засчитана снова" (000:L315; 001:L65 "якщо дама, яка
+    входить в комбінацію з чотирьох дам, використана в грі, то інша дама може бути додана"). So: every combination
+    of this kind the card was scored in has lost a card to a play (a combination still whole may not be scored
+    again, in whole or in part), and the new combination adds a card never scored in this kind (from the hand or
+    from the table). A re-marriage after the partner was played is such a refill.
+    """
+    # (The card never scored in this kind is asked for by the class rule before this, BZ306: a kind is in one class.)
+    for t in used:
+        for combination in t.declared_with.get(spec.kind, ()):
+            if combination <= by_uid.keys():
+                return ("BZ307", "reuse_intact", (t.card, spec.kind))
     return None
 
 
@@ -230,15 +270,20 @@ def extends_problem(spec: MeldSpec, assignment: Assignment, table: Sequence[Tabl
     return ("BZ304", "extends_too_few", (spec.kind, spec.extends, spec.size - 1, scored))
 
 
-def _swap(spec: MeldSpec, assignment: Assignment, used: Sequence[TabledCard]) -> bool:
-    """The Rubicon marriage swap (RULES.md §2.e rule 11, 000:L319): a king and a queen on the table, each already
-    scored in a marriage of this kind but never with each other, are married again without a new card."""
+def _swap(spec: MeldSpec, assignment: Assignment, used: Sequence[TabledCard], by_uid: dict[int, TabledCard]) -> bool:
+    """The Rubicon marriage swap (RULES.md §2.e rule 11, 000:L319): "если игрок заявляет два марьяжа одной масти, он
+    может поменять местами королей и дам, выложенных на столе, и заявить еще два". A king and a queen on the table,
+    each married once so far, to partners still on the table, are married to each other without a new card. Each
+    card is swapped once: the two marriages give "еще два", not every pairing of their cards (issue 25 item 13)."""
     if not spec.marriage or assignment.from_hand or len(used) != 2:
         return False
     first, second = used
     return (
         spec.kind in first.kinds
         and spec.kind in second.kinds
+        and len(first.partners) == 1
+        and len(second.partners) == 1
         and second.uid not in first.partners
-        and first.uid not in second.partners
+        and first.partners <= by_uid.keys()
+        and second.partners <= by_uid.keys()
     )
