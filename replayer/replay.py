@@ -473,8 +473,12 @@ class _Replayer:
         if dealer is None:
             dealer = expected_dealer
         elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
-            rule = rules.next_dealer
-            said = "the deal passes in turn" if rule == "alternate" else f"the {rule} of the hand before deals next"
+            rule = self.play.dealer_rule() if self.play is not None else rules.next_dealer
+            said = {
+                "alternate": "the deal passes in turn",
+                "no_winner": "the deal passes in turn when nobody won the hand before (inferred)",
+                "redeal": "a misdeal is dealt again by the same dealer",
+            }.get(rule, f"the {rule} of the hand before deals next")
             self.report(
                 "BZ110",
                 f"{expected_dealer} deals hand {number}: under this profile {said}",

@@ -13,6 +13,7 @@ import pytest
 from replayer.profiles import load_profile, profile_names
 from replayer.rules import compile_rules
 from replayer.rules.deal import Deal
+from replayer.rules.melds import TabledCard
 from replayer.rules.position import DECLARE, DRAW, PLAY, Move, Position, deal_pack, pack
 
 
@@ -21,17 +22,18 @@ def _rules(profile: str):  # type: ignore[no-untyped-def]
     return compile_rules(p, p.default_options())
 
 
+def _plain(value: object) -> object:
+    """A value of a deal's state with its tabled cards as (uid, card, kinds): comparable by value."""
+    if isinstance(value, TabledCard):
+        return ("tabled", value.uid, value.card, repr(sorted(value.kinds, key=repr)))
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return repr(value)
+
+
 def _fingerprint(deal: Deal) -> tuple[object, ...]:
-    """Everything a deal's state holds, comparable (the tabled cards by their card, uid and kinds)."""
-    parts: list[object] = []
-    for name in Deal.__slots__:
-        value = getattr(deal, name)
-        if name == "tables":
-            value = [[(t.uid, t.card, sorted(t.kinds)) for t in table] for table in value]
-        elif name in ("rules", "breaches", "events"):
-            continue
-        parts.append(repr(value))
-    return tuple(parts)
+    """Everything a deal's state holds, comparable."""
+    return tuple(_plain(getattr(deal, name)) for name in Deal.__slots__ if name not in ("rules", "breaches", "events"))
 
 
 @pytest.mark.parametrize("profile", profile_names())

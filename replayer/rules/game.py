@@ -205,6 +205,17 @@ class GameState:
             return None
         return next_dealer(self.rules, self.dealer, self._won, self._redealt)
 
+    def dealer_rule(self) -> str:
+        """Which rule names the next dealer: ``alternate`` (the deal passes in turn), ``winner`` or ``loser`` (of
+        the hand before), ``no_winner`` (the hand before had no single winner, so the deal passes in turn:
+        inferred, 003:L13 speaks only of the loser), ``redeal`` (a misdeal is dealt again by the same dealer)."""
+        rule = self.rules.next_dealer
+        if self._redealt:
+            return "redeal"
+        if rule != "alternate" and sum(1 for points in self._won if points) != 1:
+            return "no_winner"
+        return rule
+
     def begin_deal(self, dealer: int) -> Breach | None:
         """Start a deal dealt by ``dealer``; the breach when the game was already over (the deal is still played, so
         that its own faults are found too)."""
