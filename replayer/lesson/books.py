@@ -16,10 +16,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, Rank, Suit
+from ..cards import CARDS, SUITS, Card, Rank, Suit
 from ..explain import Scoring
 from ..profile import MeldSpec, RuleProfile
 from ..replay import Snapshot, TrickResult
+from ..rules.compiled import compile_rules
+from ..rules.melds import meld_targets, trumps_to_try
 from .views import Board, Book, CardView, TargetView, card_view
 from .words import Words, interface
 
@@ -116,24 +118,26 @@ class Pack:
 
 
 def targets_of(profile: RuleProfile, trump: Suit | None, pack: Pack) -> list[Target]:
-    """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
+    """Every combination a seat could declare in a deal with these trumps (None: not fixed yet), as the core
+    enumerates them (:func:`replayer.rules.melds.meld_targets`): one per suit for plain and any-suit patterns, and
+    before trumps are fixed, one per suit for a kind that fixes them."""
+    rules = compile_rules(profile, profile.default_options())
+    fixed = SUITS.index(trump) if trump is not None else -1
     targets: list[Target] = []
     for spec in profile.melds:
-        if spec.cards or spec.trump_ranks or spec.partner_ranks:
-            exact = spec.cards_for(trump)
-            if exact:
-                targets.append(pack.target(spec, None, exact))
-        elif spec.distinct and spec.rank is not None:
-            targets.append(pack.target(spec, None, (Card(s, spec.rank) for s in list(Suit)[: spec.count])))
-        elif spec.ranks and spec.suit:
-            if spec.suit == "trump":
-                if trump is not None:
-                    targets.append(pack.target(spec, None, (Card(trump, r) for r in spec.ranks)))
-                continue
-            suits = [s for s in Suit if s != trump] if spec.suit == "plain" else list(Suit)
-            targets.extend(pack.target(spec, s, (Card(s, r) for r in spec.ranks)) for s in suits)
-        elif spec.rank is not None and spec.count:
+        if spec.rank is not None and spec.count and not spec.distinct:
             targets.append(pack.of_kind(spec, spec.rank, spec.count))
+            continue
+        # A suit pattern names its suit, except the trump suit's once trumps are fixed (it is the trump marriage).
+        named = bool(spec.ranks and spec.suit) and not (spec.suit == "trump" and fixed >= 0)
+        seen: set[tuple[int, ...]] = set()
+        for suit in trumps_to_try(rules, spec, fixed):
+            for cards, _ in meld_targets(rules, spec, suit):
+                if cards not in seen:
+                    seen.add(cards)
+                    targets.append(
+                        pack.target(spec, SUITS[cards[0] >> 3] if named else None, (CARDS[c] for c in cards))
+                    )
     return targets
 
 
