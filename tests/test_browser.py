@@ -772,3 +772,55 @@ def test_puzzle_page_works_from_file(browser: Browser, tmp_path: Path) -> None:
     reader.shot("puzzles.png")
     with pytest.raises(StopIteration):
         next(readers)  # (closes the page and checks its watch: no network, no script error)
+
+
+# --- accessibility ------------------------------------------------------------------------------------------------
+
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+WCAG_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def _axe_violations(page: Page) -> list[str]:
+    """axe-core's WCAG 2 A and AA violations on the page as shown, one line each: rule, impact, the elements."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'], preload: false})"
+        ".then(r => r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)"
+        ".map(n => n.target.join(' ')).join(', ') + ' [' + v.nodes.length + ']'))",
+        WCAG_A_AA,
+    )
+    return [str(line) for line in found]
+
+
+@pytest.fixture(scope="module")
+def puzzle_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle page of a few generated deals' puzzles, as ``bezique puzzles`` writes it."""
+    from replayer.generate import generate_game
+    from replayer.puzzles import mine_game, write_puzzles
+
+    puzzles = []
+    for seed in range(100, 140):
+        puzzles.extend(mine_game(generate_game("classic", seed), f"seed-{seed}.bzq", 1, seed))
+        if len(puzzles) >= 3:
+            break
+    assert puzzles
+    folder = tmp_path_factory.mktemp("puzzles")
+    write_puzzles(puzzles, folder)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["index.html", LESSON, f"ru/{LESSON}", "rules-classic.html", "glossary.html", "ru/glossary.html", "puzzles"],
+)
+def test_axe_finds_no_wcag_violation(browser: Browser, site: Path, puzzle_site: Path, name: str) -> None:
+    """axe-core (vendored, run offline) reports no WCAG 2 A or AA violation on the index, a lesson in each
+    language, a rules page, the glossary and the puzzle page, with the page's script run."""
+    assert AXE.is_file()
+    folder, page_name = (puzzle_site, "index.html") if name == "puzzles" else (site, name)
+    readers = _reader(browser, folder)
+    reader = next(readers)
+    page = reader.open(page_name)
+    assert _axe_violations(page) == []
+    with pytest.raises(StopIteration):
+        next(readers)
