@@ -637,3 +637,59 @@ def test_three_and_four_seats_render(tmp_path: Path, record: str, seats: dict[st
     board = _board(html, "trick-6")
     for i, seat in enumerate(data["seats"]):
         assert board["scores"][i] == before[game.profile.scorer(seat["seat"])], seat
+
+
+# --- the deal's chart ---------------------------------------------------------------------------------------------
+
+
+def _charts(html: str) -> list[str]:
+    return re.findall(r'<svg class="score-chart".*?</svg>', html, re.S)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_each_deal_has_a_chart_of_its_scores(lang: str) -> None:
+    """Each deal's end shows its running scores as SVG written at render time: a line per scorer from the deal to
+    the last trick, each ending at the deal's result, a mark at each declaration, and a text alternative that says
+    the result and every declaration."""
+    paths = [ROOT / "games" / "worked-deal-000.bzq", ROOT / "games" / "constructed-4h-three-001.bzq"]
+    for path in paths:
+        result = _replay(path.read_text(encoding="utf-8"), str(path))
+        game = result.games[0]
+        lesson = build_lesson(game, lang)
+        t = interface(lang)
+        for deal, view in zip(game.deals, lesson.deals, strict=True):
+            [svg] = _charts(view.chart)
+            scorers = list(game.profile.with_options(game.options).scorers)
+            lines = re.findall(r'<polyline class="line" points="([^"]*)"', svg)
+            assert len(lines) == len(scorers)
+            for points in lines:
+                xs = [float(p.split(",")[0]) for p in points.split()]
+                assert xs == sorted(xs) and len(set(xs)) == len(deal.tricks) + 1
+            for seat in scorers:
+                label = {s.seat: s.label for s in view.result}[seat]
+                assert f"{escape(label)} {deal.scores[seat]}</text>" in svg
+            declared = [
+                e for trick in deal.tricks for e in trick.scoring if game.profile.meld(e.kind) is not None and e.points
+            ]
+            declared += [e for e in deal.scoring if game.profile.meld(e.kind) is not None and e.points]
+            assert svg.count('<circle class="mark"') == len(declared) > 0
+            desc = re.search(r"<desc[^>]*>(.*?)</desc>", svg, re.S)
+            assert desc is not None and desc.group(1).startswith(escape(t["chart_final"].split("{")[0]))
+            assert all(f"{escape(s.label)} {s.value}" in desc.group(1) for s in view.result)
+            assert desc.group(1).count(":") >= len(declared)
+            assert 'class="margin"' not in svg  # no sampled analysis: no margin panel, and no value made up
+
+
+def test_the_chart_draws_expected_margins_only_when_the_deal_has_them() -> None:
+    """The hook for the sampled analysis: a deal whose analysis holds expected margins gets them drawn under the
+    scores, one vertex per play given (and the polygon closed on the zero line)."""
+    path = ROOT / "games" / "worked-deal-000.bzq"
+    game = _replay(path.read_text(encoding="utf-8"), str(path)).games[0]
+    margins = [[0.0, 0.0], [0.5, 12.5], [1.0, -30.0], [1.5, 4.0]]
+    [svg] = _charts(build_lesson(game, "en", analysis=[{"expected_margins": margins}]).deals[0].chart)
+    panel = re.search(r'<g class="margin">.*?<polygon points="([^"]*)"', svg, re.S)
+    assert panel is not None
+    assert len(panel.group(1).split()) == len(margins) + 2
+    ys = [float(p.split(",")[1]) for p in panel.group(1).split()[1:-1]]
+    # Higher margins are drawn higher: y grows downwards.
+    assert ys[1] < ys[3] < ys[0] < ys[2]

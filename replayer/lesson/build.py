@@ -19,6 +19,7 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from .books import BookKeeper, Knowledge, Target
+from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
 from .views import (
@@ -666,6 +667,51 @@ class Builder(BookKeeper):
             seat_labels=[self.seat(s) for s in self.scorers],
             sheet=sheet,
             targets=self.target_views(deal.trump),
+            chart=self.chart(f"deal-{index}-chart", steps, sheet, [deal.scores.get(s, 0) for s in self.scorers], found),
+        )
+
+    def chart(
+        self,
+        chart_id: str,
+        steps: Sequence[Step],
+        sheet: Sequence[SheetRow],
+        final: list[int],
+        found: Mapping[str, Any] | None,
+    ) -> str:
+        """The deal's chart: each scorer's running score step by step, its declarations marked (SVG markup).
+
+        ``found`` is the deal's analysis; when it holds ``expected_margins`` (the sampled analysis of every play: a
+        list of ``[position in tricks, expected final margin of the first scorer over the second]``), the chart draws
+        them under the scores, as lichess draws its evaluation. Nothing here estimates them.
+        """
+        t = self.t
+        labels = [self.seat(s) for s in self.scorers]
+        scores = [[row.scores[i] for row in sheet] for i in range(len(labels))]
+        marks: list[ChartMark] = []
+        profile = self.profile
+        for x, step in enumerate(steps):
+            for event in step.scoring:
+                if profile.meld(event.kind) is not None and event.points:
+                    line = self.scorers.index(profile.scorer(event.seat))
+                    text = t["chart_at"].format(n=x, text=event.text) if x else event.text
+                    marks.append(ChartMark(x, line, text))
+        ended = ", ".join(f"{label} {value}" for label, value in zip(labels, final, strict=True))
+        said = t["chart_declared"].format(items="; ".join(m.text for m in marks)) if marks else t["chart_none"]
+        summary = f"{t['chart_final'].format(scores=ended, tricks=t.count('n_tricks', len(steps) - 1))} {said}"
+        margin = [(float(x), float(v)) for x, v in (found or {}).get("expected_margins", ())]
+        return chart_svg(
+            ScoreChart(
+                id=chart_id,
+                title=t["chart_title"],
+                labels=labels,
+                scores=scores,
+                marks=marks,
+                final=final,
+                axis=t["chart_axis"],
+                summary=summary,
+                margin=margin,
+                margin_label=t["chart_margin"].format(seat=labels[0]) if margin and labels else "",
+            )
         )
 
     def target_views(self, trump: Suit | None) -> list[TargetView]:

@@ -407,6 +407,8 @@ class DealView:
     sheet: list[SheetRow]
     targets: list[TargetView] = field(default_factory=list)
     """The combinations the books follow in this deal (its trumps decide some)."""
+    chart: str = ""
+    """The deal's chart of the running scores (SVG markup, escaped; see :mod:`.chart`)."""
     end_prev_anchor: str = ""
     end_prev_title: str = ""
     end_next_anchor: str = ""
