@@ -713,10 +713,20 @@ def test_the_step_list_has_a_legend(reader: Reader) -> None:
     )
 
 
+def _pdf_text(pdf: bytes) -> tuple[int, str]:
+    """A PDF's pages and its text, as a reader's PDF viewer extracts it."""
+    import io
+
+    from pypdf import PdfReader
+
+    document = PdfReader(io.BytesIO(pdf))
+    return len(document.pages), "\n".join(p.extract_text() for p in document.pages)
+
+
 @pytest.mark.parametrize("lang", ["", "ru/"])
 def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: str) -> None:
-    """The 32-trick deal printed on A4: several tricks a page, the answers shown, the notes at the end; Chromium's
-    own PDF counts the pages."""
+    """The 32-trick deal printed on A4: several tricks a page, the hands as dealt and as the last tricks begin, the
+    answers shown, the notes at the end; Chromium's own PDF counts the pages, and its text holds every dealt card."""
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -734,6 +744,24 @@ def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: s
         pdf = page.pdf(format="A4")
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert 1 <= pages <= 8, f"{lang}{LESSON} prints on {pages} pages"
+        counted, text = _pdf_text(pdf)
+        assert counted == pages
+        # Every card dealt, seat by seat, in the order the page lays the hand out (the replay's cards in the page's
+        # language), and the hands as they stand when the last tricks begin (drawn by the script before printing).
+        game = check_text(WORKED.read_text(encoding="utf-8"), str(WORKED)).games[0]
+        lesson = build_lesson(game, "ru" if lang else "en")
+        deal, view = game.deals[0], lesson.deals[0]
+        dealt = view.steps[0].seats
+        assert sum(len(seat.hand) for seat in dealt) == sum(len(h) for h in deal.hands.values()) == 16
+        lines = [line.split(" ", 1)[-1] for line in text.splitlines()]
+        for seat in dealt:
+            assert sorted(c.code for c in seat.hand) == sorted(str(c) for c in deal.hands[seat.seat])
+            assert " ".join(c.glyph for c in seat.hand) in lines, seat.seat
+        last = next(t for t in deal.tricks if t.phase == 2)
+        for seat, hand in last.before.hands.items():
+            shown = page.locator(f"#trick-{last.n} .seat[data-seat='{seat}'] .hand-cards .card")
+            glyphs = " ".join(shown.evaluate_all("cards => cards.map(c => c.textContent.replace('\\ufe0e', ''))"))
+            assert len(hand) == shown.count() > 0 and glyphs in text, seat
         # No blank first page: nothing before the first step breaks the page.
         breaks = page.evaluate(
             "() => [...document.querySelectorAll('body *')].slice(0, 400).filter(e => e.closest('#start') === null"
