@@ -852,3 +852,106 @@ def test_axe_finds_no_wcag_violation(browser: Browser, site: Path, puzzle_site: 
     assert _axe_violations(page) == []
     with pytest.raises(StopIteration):
         next(readers)
+
+
+# --- words whole at every width -----------------------------------------------------------------------------------
+
+# Every word (split where a line may break: spaces, hyphens and dashes, slashes) whose letters the browser laid out on
+# more than one line: a word or number broken inside itself. Addresses and screen-reader-only text are left out.
+BROKEN_WORDS = r"""
+() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let node;
+  while ((node = walker.nextNode())) {
+    const text = node.textContent;
+    if (!text.trim()) continue;
+    const parent = node.parentElement;
+    if (!parent || parent.closest("script, style, .visually-hidden, svg, a[href^='http']")) continue;
+    const re = /[^\s\-\u2010-\u2015\/·,;:(]+/g;
+    let m;
+    while ((m = re.exec(text))) {
+      if (m[0].length < 2) continue;
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (rects.length > 1 && new Set(rects.map(r => Math.round(r.top))).size > 1) {
+        found.push(m[0] + " in <" + parent.tagName.toLowerCase() + "." + parent.className + ">");
+        if (found.length > 30) return found;
+      }
+    }
+  }
+  return found;
+}
+"""
+NARROW, WIDTHS = 320, [390, 768, 1280, 1920]
+
+
+def test_no_word_breaks_and_no_sideways_scroll(browser: Browser, full_site: Path, puzzle_site: Path) -> None:
+    """Every page of the site (each lesson, rules page, glossary and index in both languages) at the narrowest
+    width, 320 px, and one page of each kind at 390 to 1,920 px: no word or number breaks inside itself, and the page
+    never scrolls sideways (a wide table scrolls inside itself)."""
+    pages = sorted(full_site.rglob("*.html"))
+    assert len(pages) > 60
+    kinds = [
+        full_site / LESSON,
+        full_site / "ru" / LESSON,
+        full_site / "constructed-4h-three-001-1.html",
+        full_site / "rules-classic.html",
+        full_site / "ru" / "rules-classic.html",
+        full_site / "glossary.html",
+        full_site / "ru" / "glossary.html",
+        full_site / "index.html",
+        puzzle_site / "index.html",
+    ]
+    readers = _reader(browser, full_site)
+    reader = next(readers)
+    page = reader.page
+    problems: list[str] = []
+    for path, widths in [*((p, [NARROW]) for p in pages), *((p, WIDTHS) for p in kinds)]:
+        page.set_viewport_size({"width": widths[0], "height": 900})
+        page.goto(path.as_uri())
+        for width in widths:
+            page.set_viewport_size({"width": width, "height": 900})
+            broken = page.evaluate(BROKEN_WORDS)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if broken or wide > width:
+                problems.append(f"{path.relative_to(path.parent.parent)} at {width}px: {wide}px wide, {broken[:5]}")
+    assert problems == []
+    with pytest.raises(StopIteration):
+        next(readers)
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 390])
+def test_the_toolbar_never_covers_the_step(browser: Browser, site: Path, width: int) -> None:
+    """Whichever way a step is reached (a link to it, the keys, the step list), its title shows whole below the
+    sticky toolbar, and the toolbar's counter shows the step's title whole, the last step's too."""
+    # (Reduced motion: the page scrolls at once, not smoothly, so that where it ends up can be measured.)
+    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto((site / LESSON).as_uri() + "#trick-17")
+        counter = page.locator(".player-bar .counter")
+
+        def check(anchor: str) -> None:
+            expect(page.locator(f"#{anchor}.current")).to_be_visible()
+            bar = page.locator(".player-bar").bounding_box()
+            title = page.locator(f"#{anchor} h3").bounding_box()
+            assert bar is not None and title is not None
+            sticky = page.locator(".player-bar").evaluate("e => getComputedStyle(e).position") == "sticky"
+            if sticky:
+                assert title["y"] >= bar["y"] + bar["height"] - 0.5, (anchor, title, bar)
+            whole = counter.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
+            assert whole, counter.inner_text()
+            assert counter.inner_text().endswith(page.locator(f"#{anchor} h3").inner_text())
+
+        check("trick-17")
+        page.keyboard.press("ArrowRight")
+        check("trick-18")
+        page.keyboard.press("End")
+        check("end")
+        page.locator(".step-list a[href='#trick-5']").first.click()
+        check("trick-5")
+    finally:
+        context.close()

@@ -554,11 +554,21 @@
     });
     // Bring the step's top just below the toolbar (which sticks to the top of the window) when it is out of view.
     var top = step.getBoundingClientRect().top;
-    var below = bar.getBoundingClientRect().height + 8;
+    var below = barHeight() + 8;
     if (top < below || top > window.innerHeight * 0.6) {
       window.scrollTo(0, window.pageYOffset + top - below);
     }
   }
+
+  // The toolbar's height, kept in the --bar property for the stylesheet: an anchor followed in the page (a step, a
+  // note) is scrolled to below the toolbar, not under it, however many rows the toolbar wraps to.
+  function barHeight() {
+    var height = bar.getBoundingClientRect().height;
+    root.style.setProperty("--bar", height + "px");
+    return height;
+  }
+
+  window.addEventListener("resize", barHeight);
 
   function commented(direction) {
     for (var i = index + direction; i >= 0 && i < steps.length; i += direction) {
