@@ -91,7 +91,8 @@ def describe(profile: RuleProfile) -> str:
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
-    out("\nMelds (name, then the word a record writes: N declares royal_marriage KC QC):")
+    out("\nMelds (name, then the word a record writes: N declares royal_marriage KC QC; a new declaration needs a")
+    out("card not yet scored in a combination of its re-use group):")
     for meld in profile.melds:
         more = []
         if meld.repeats:
@@ -99,7 +100,8 @@ def describe(profile: RuleProfile) -> str:
         if meld.extends:
             more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
         extra = f"; {'; '.join(more)}" if more else ""
-        out(f"  {meld.label:<22} {meld.kind:<22} {meld.points:>5}  (class {meld.klass}{extra})")
+        group = _GROUPS.get(meld.klass, meld.klass)
+        out(f"  {meld.label:<22} {meld.kind:<22} {meld.points:>5}  (re-use group: {group}{extra})")
     if profile.repeat_rule == "multiply":
         out("  (another kind declared again in a hand: n times its value the n-th time)")
     if profile.extra_cards:
@@ -205,10 +207,31 @@ def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
         if not parts:
             parts.append("the same meld table")
     if rest:
-        import json
-
-        parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
+        parts.append("changes " + ", ".join(f"{key} to {value}" for key, value in _settings(rest)))
     return "; ".join(parts)
+
+
+def _settings(change: dict[str, object], prefix: str = "") -> list[tuple[str, object]]:
+    """An option's changes to the profile as (setting, value) pairs, a nested setting named by its path in words:
+    ``{"seven": {"exchange": 20}}`` is ``("seven exchange", 20)``."""
+    found: list[tuple[str, object]] = []
+    for key, value in change.items():
+        name = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(value, dict):
+            found.extend(_settings(value, f"{name} "))
+        else:
+            found.append((name, value))
+    return found
+
+
+_GROUPS = {
+    "M": "marriages and sequences",
+    "B": "beziques",
+    "F": "four of a kind",
+    "C": "carte blanche",
+    "S": "trump sevens",
+}
+"""The re-use groups of the profiles' meld tables (their ``class``), in words."""
 
 
 _PLAY_WORDS = {

@@ -134,18 +134,19 @@ def chart_svg(chart: ScoreChart) -> str:
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{base + 30:.1f}" text-anchor="middle" class="axis">'
         f"{escape(chart.axis)}</text></g>"
     )
+    xs = [str(round(x_of(x))) for x in range(tricks + 1)]
     ends: list[tuple[float, int]] = []
     for i, series in enumerate(chart.scores):
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
-        # A score changes at a trick, not between two: each step is drawn as a stair.
-        points = []
-        for x, v in enumerate(series):
-            if x:
-                points.append(f"{x_of(x):.1f},{y_of(series[x - 1]):.1f}")
-            points.append(f"{x_of(x):.1f},{y_of(v):.1f}")
+        # A score changes at a trick, not between two: each step is drawn as a stair. (Whole units of a 640-wide
+        # picture are fine enough, and a page's charts are written at every render: no decimals to format.)
+        ys = [str(round(y_of(v))) for v in series]
+        points = [f"{xs[0]},{ys[0]}"]
+        for x in range(1, len(series)):
+            points.append(f"{xs[x]},{ys[x - 1]} {xs[x]},{ys[x]}")
         end = chart.final[i] if chart.final else series[-1]
         if end != series[-1]:
-            points.append(f"{x_of(len(series) - 1):.1f},{y_of(end):.1f}")
+            points.append(f"{xs[len(series) - 1]},{round(y_of(end))}")
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<polyline class="line" points="{" ".join(points)}" stroke="{colour}"{dashed}/>')
         ends.append((y_of(end), i))
