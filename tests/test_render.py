@@ -693,3 +693,18 @@ def test_the_chart_draws_expected_margins_only_when_the_deal_has_them() -> None:
     ys = [float(p.split(",")[1]) for p in panel.group(1).split()[1:-1]]
     # Higher margins are drawn higher: y grows downwards.
     assert ys[1] < ys[3] < ys[0] < ys[2]
+
+
+def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
+    """The puzzle page's position is the one the player to move sees: the card led to the trick lies on the table,
+    gone from its player's hand; every card is named as the lessons name it."""
+    from replayer.puzzles import _position
+
+    hands = {"N": ["AS", "10S", "KH"], "S": ["QS", "JD", "7C"]}
+    data = {"hands": hands, "trick_so_far": [{"seat": "N", "card": "10S"}], "choices": ["QS", "7C"]}
+    shown = _position(data)
+    assert [c["code"] for c in shown["hands"]["N"]] == ["AS", "KH"]
+    assert [c["code"] for c in shown["hands"]["S"]] == hands["S"]
+    assert shown["trick"] == [{"seat": "N", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
+    assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
+    assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
