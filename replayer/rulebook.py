@@ -129,12 +129,7 @@ def describe(profile: RuleProfile) -> str:
         how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
         out(f"  seven played             {profile.seven_played}  ({how}, phase {phases})")
     if profile.last_trick_points:
-        which = (
-            f"trick {profile.phase1_tricks}"
-            if profile.last_trick_at == "stock_end"
-            else f"trick {profile.total_tricks}, the final one"
-        )
-        out(f"  last trick               {profile.last_trick_points}  ({which})")
+        out(f"  last trick               {profile.last_trick_points}  ({last_trick_words(profile)})")
     if profile.brisque_points:
         ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
         out(f"  brisques ({ranks})  {profile.brisque_points} each")
@@ -188,6 +183,14 @@ def describe(profile: RuleProfile) -> str:
         for value, change in opt.sets.items():
             out(f"      {value}: {_describe_change(profile, change)}")
     return "\n".join(lines)
+
+
+def last_trick_words(profile: RuleProfile) -> str:
+    """Which trick earns the last trick's points, in words: "trick 24" (the stock's end) or "trick 32, the final
+    one"."""
+    if profile.last_trick_at == "stock_end":
+        return f"trick {profile.phase1_tricks}"
+    return f"trick {profile.total_tricks}, the final one"
 
 
 def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:

@@ -708,3 +708,19 @@ def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
     assert shown["trick"] == [{"seat": "N", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
     assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
     assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
+
+
+def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
+    """A puzzle's page says which options its game was played with and which trick earns the last trick's points
+    (with last_trick=final, the ten points that can make a margin of 30 between two cards)."""
+    from replayer.puzzles import Puzzle, _house
+
+    text = generate_game("classic", SEED)
+    plain = _house(Puzzle({"profile": "classic"}, text))
+    assert plain == ["the last trick scores 10 (trick 24)"]
+    final = _house(
+        Puzzle(
+            {"profile": "classic"}, text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
+        )
+    )
+    assert final == ["last_trick = final", "the last trick scores 10 (trick 32, the final one)"]
