@@ -240,6 +240,45 @@ class _Bar:
             sys.stderr.flush()
 
 
+def _position(data: dict[str, Any]) -> dict[str, Any]:
+    """The position as a player sees it: each hand without the cards already played to the trick (those lie on the
+    table), every card as the lessons name it (Q♠, "queen of spades")."""
+    from .lesson import card_view, interface
+
+    words = interface("en")
+
+    def view(code: str) -> dict[str, Any]:
+        card = card_view(Card.parse(code), words)
+        return {"code": code, "glyph": card.glyph, "label": card.label, "red": card.red}
+
+    hands = {seat: list(cards) for seat, cards in data["hands"].items()}
+    for played in data["trick_so_far"]:
+        hand = hands.get(played["seat"], [])
+        if played["card"] in hand:
+            hand.remove(played["card"])
+    return {
+        "hands": {seat: [view(c) for c in cards] for seat, cards in hands.items()},
+        "trick": [{"seat": p["seat"], **view(p["card"])} for p in data["trick_so_far"]],
+        "choices": [view(c) for c in data["choices"]],
+    }
+
+
+def _house(puzzle: Puzzle) -> list[str]:
+    """The rules of the puzzle's game that its values depend on, in words: the options its record sets, and which
+    trick earns the last trick's points (often the margin between two cards)."""
+    from .profiles import load_profile
+    from .reader import read_record
+    from .rulebook import last_trick_words
+
+    game = read_record(puzzle.record).games[0]
+    profile = load_profile(puzzle.data["profile"])
+    rules = profile.with_options({**profile.default_options(), **game.options})
+    found = [f"{name} = {value}" for name, value in game.options.items()]
+    if rules.last_trick_points:
+        found.append(f"the last trick scores {rules.last_trick_points} ({last_trick_words(rules)})")
+    return found
+
+
 def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
     """Write each puzzle's record (``puzzle-0001.bzq``, ...) and the puzzle page ``index.html`` into ``out``."""
     from .render import make_environment
@@ -251,7 +290,9 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
         name = f"puzzle-{n:04d}.bzq"
         write_atomic(out / name, canonical(puzzle.record), durable=False)
         written.append(out / name)
-        entries.append({**puzzle.data, "number": n, "file": name})
+        entries.append(
+            {**puzzle.data, "number": n, "file": name, "shown": _position(puzzle.data), "house": _house(puzzle)}
+        )
     env = make_environment()
     page = env.get_template("puzzles.html").render(puzzles=entries, margin=MARGIN)
     write_atomic(out / "index.html", page, durable=False)

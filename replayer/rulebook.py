@@ -137,7 +137,8 @@ def describe(profile: RuleProfile) -> str:
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
-    out("\nMelds (name, then the word a record writes: N declares royal_marriage KC QC):")
+    out("\nMelds (name, then the word a record writes: N declares royal_marriage KC QC; a new declaration needs a")
+    out("card not yet scored in a combination of its re-use group):")
     for meld in profile.melds:
         more = []
         if meld.repeats:
@@ -145,7 +146,8 @@ def describe(profile: RuleProfile) -> str:
         if meld.extends:
             more.append(f"adds a card to a {meld.extends.replace('_', ' ')}")
         extra = f"; {'; '.join(more)}" if more else ""
-        out(f"  {meld.label:<22} {meld.kind:<22} {meld.points:>5}  (class {meld.klass}{extra})")
+        group = _GROUPS.get(meld.klass, meld.klass)
+        out(f"  {meld.label:<22} {meld.kind:<22} {meld.points:>5}  (re-use group: {group}{extra})")
     if profile.repeat_rule == "multiply":
         out("  (another kind declared again in a hand: n times its value the n-th time)")
     if profile.extra_cards:
@@ -174,12 +176,7 @@ def describe(profile: RuleProfile) -> str:
         how = "winning a trick with it" if profile.seven_played_must_win else "played, won or lost"
         out(f"  seven played             {profile.seven_played}  ({how}, phase {phases})")
     if profile.last_trick_points:
-        which = (
-            f"trick {profile.phase1_tricks}"
-            if profile.last_trick_at == "stock_end"
-            else f"trick {profile.total_tricks}, the final one"
-        )
-        out(f"  last trick               {profile.last_trick_points}  ({which})")
+        out(f"  last trick               {profile.last_trick_points}  ({last_trick_words(profile)})")
     if profile.brisque_points:
         ranks = " and ".join(r.english + "s" for r in profile.brisque_ranks)
         out(f"  brisques ({ranks})  {profile.brisque_points} each")
@@ -255,6 +252,14 @@ def describe(profile: RuleProfile) -> str:
     return "\n".join(lines)
 
 
+def last_trick_words(profile: RuleProfile) -> str:
+    """Which trick earns the last trick's points, in words: "trick 24" (the stock's end) or "trick 32, the final
+    one"."""
+    if profile.last_trick_at == "stock_end":
+        return f"trick {profile.phase1_tricks}"
+    return f"trick {profile.total_tricks}, the final one"
+
+
 def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
     """What an option value changes, for people: a new meld table as the kinds it adds, drops or re-prices."""
     parts = []
@@ -272,10 +277,31 @@ def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
         if not parts:
             parts.append("the same meld table")
     if rest:
-        import json
-
-        parts.append(f"sets {json.dumps(rest, ensure_ascii=False)}")
+        parts.append("changes " + ", ".join(f"{key} to {value}" for key, value in _settings(rest)))
     return "; ".join(parts)
+
+
+def _settings(change: dict[str, object], prefix: str = "") -> list[tuple[str, object]]:
+    """An option's changes to the profile as (setting, value) pairs, a nested setting named by its path in words:
+    ``{"seven": {"exchange": 20}}`` is ``("seven exchange", 20)``."""
+    found: list[tuple[str, object]] = []
+    for key, value in change.items():
+        name = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(value, dict):
+            found.extend(_settings(value, f"{name} "))
+        else:
+            found.append((name, value))
+    return found
+
+
+_GROUPS = {
+    "M": "marriages and sequences",
+    "B": "beziques",
+    "F": "four of a kind",
+    "C": "carte blanche",
+    "S": "trump sevens",
+}
+"""The re-use groups of the profiles' meld tables (their ``class``), in words."""
 
 
 _PLAY_WORDS = {

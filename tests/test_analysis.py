@@ -199,7 +199,7 @@ def test_lessons_show_values_best_line_and_side_lines(tmp_path: Path) -> None:
     render_site([result], site, lang=["en", "ru"])
     page = (site / "lines-1.html").read_text(encoding="utf-8")
     assert 'class="dd-value"' in page and "play mistake" in page and 'details class="line"' in page
-    assert "Points lost to the optimum" in (site / "index.html").read_text(encoding="utf-8")
+    assert "Points lost in the last tricks against the best play" in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_puzzles_from_generated_games(tmp_path: Path) -> None:

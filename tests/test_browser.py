@@ -713,10 +713,20 @@ def test_the_step_list_has_a_legend(reader: Reader) -> None:
     )
 
 
+def _pdf_text(pdf: bytes) -> tuple[int, str]:
+    """A PDF's pages and its text, as a reader's PDF viewer extracts it."""
+    import io
+
+    from pypdf import PdfReader
+
+    document = PdfReader(io.BytesIO(pdf))
+    return len(document.pages), "\n".join(p.extract_text() for p in document.pages)
+
+
 @pytest.mark.parametrize("lang", ["", "ru/"])
 def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: str) -> None:
-    """The 32-trick deal printed on A4: several tricks a page, the answers shown, the notes at the end; Chromium's
-    own PDF counts the pages."""
+    """The 32-trick deal printed on A4: several tricks a page, the hands as dealt and as the last tricks begin, the
+    answers shown, the notes at the end; Chromium's own PDF counts the pages, and its text holds every dealt card."""
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -734,6 +744,24 @@ def test_the_handout_fits_eight_pages(browser: Browser, full_site: Path, lang: s
         pdf = page.pdf(format="A4")
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert 1 <= pages <= 8, f"{lang}{LESSON} prints on {pages} pages"
+        counted, text = _pdf_text(pdf)
+        assert counted == pages
+        # Every card dealt, seat by seat, in the order the page lays the hand out (the replay's cards in the page's
+        # language), and the hands as they stand when the last tricks begin (drawn by the script before printing).
+        game = check_text(WORKED.read_text(encoding="utf-8"), str(WORKED)).games[0]
+        lesson = build_lesson(game, "ru" if lang else "en")
+        deal, view = game.deals[0], lesson.deals[0]
+        dealt = view.steps[0].seats
+        assert sum(len(seat.hand) for seat in dealt) == sum(len(h) for h in deal.hands.values()) == 16
+        lines = [line.split(" ", 1)[-1] for line in text.splitlines()]
+        for seat in dealt:
+            assert sorted(c.code for c in seat.hand) == sorted(str(c) for c in deal.hands[seat.seat])
+            assert " ".join(c.glyph for c in seat.hand) in lines, seat.seat
+        last = next(t for t in deal.tricks if t.phase == 2)
+        for seat, hand in last.before.hands.items():
+            shown = page.locator(f"#trick-{last.n} .seat[data-seat='{seat}'] .hand-cards .card")
+            glyphs = " ".join(shown.evaluate_all("cards => cards.map(c => c.textContent.replace('\\ufe0e', ''))"))
+            assert len(hand) == shown.count() > 0 and glyphs in text, seat
         # No blank first page: nothing before the first step breaks the page.
         breaks = page.evaluate(
             "() => [...document.querySelectorAll('body *')].slice(0, 400).filter(e => e.closest('#start') === null"
@@ -764,11 +792,175 @@ def test_puzzle_page_works_from_file(browser: Browser, tmp_path: Path) -> None:
     answer = first.get_attribute("data-answer")
     wrong = puzzles[0].data["wrong"][0]
     first.locator(f".choices button[data-card='{wrong['card']}']").click()
-    expect(first.locator(".feedback")).to_contain_text(f"{wrong['card']} loses {wrong['loss']}")
+    expect(first.locator(".feedback")).to_contain_text(f"{wrong['glyph']} loses {wrong['loss']}")
     expect(first.locator(".choices button.wrong")).to_have_count(1)
     first.locator(f".choices button[data-card='{answer}']").click()
-    expect(first.locator(".feedback")).to_contain_text(f"Right: {answer} keeps the optimum")
+    expect(first.locator(".feedback")).to_contain_text(f"Right: {puzzles[0].data['answer']['glyph']} is the best card")
     expect(first).to_have_class(re.compile(r"\bsolved\b"))
     reader.shot("puzzles.png")
+    # The position as it stands: a card already played to the trick lies on the table, not in its player's hand.
+    for number, puzzle in enumerate(puzzles, 1):
+        played = Counter(p["seat"] for p in puzzle.data["trick_so_far"])
+        for seat, cards in puzzle.data["hands"].items():
+            shown = page.locator(f"#puzzle-{number} .hand:has(strong:text-is('{seat}')) .card")
+            expect(shown).to_have_count(len(cards) - played[seat])
     with pytest.raises(StopIteration):
         next(readers)  # (closes the page and checks its watch: no network, no script error)
+
+
+# --- accessibility ------------------------------------------------------------------------------------------------
+
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+WCAG_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def _axe_violations(page: Page) -> list[str]:
+    """axe-core's WCAG 2 A and AA violations on the page as shown, one line each: rule, impact, the elements."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'], preload: false})"
+        ".then(r => r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)"
+        ".map(n => n.target.join(' ')).join(', ') + ' [' + v.nodes.length + ']'))",
+        WCAG_A_AA,
+    )
+    return [str(line) for line in found]
+
+
+@pytest.fixture(scope="module")
+def puzzle_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle page of a few generated deals' puzzles, as ``bezique puzzles`` writes it."""
+    from replayer.generate import generate_game
+    from replayer.puzzles import mine_game, write_puzzles
+
+    puzzles = []
+    for seed in range(100, 140):
+        puzzles.extend(mine_game(generate_game("classic", seed), f"seed-{seed}.bzq", 1, seed))
+        if len(puzzles) >= 3:
+            break
+    assert puzzles
+    folder = tmp_path_factory.mktemp("puzzles")
+    write_puzzles(puzzles, folder)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["index.html", LESSON, f"ru/{LESSON}", "rules-classic.html", "glossary.html", "ru/glossary.html", "puzzles"],
+)
+def test_axe_finds_no_wcag_violation(browser: Browser, site: Path, puzzle_site: Path, name: str) -> None:
+    """axe-core (vendored, run offline) reports no WCAG 2 A or AA violation on the index, a lesson in each
+    language, a rules page, the glossary and the puzzle page, with the page's script run."""
+    assert AXE.is_file()
+    folder, page_name = (puzzle_site, "index.html") if name == "puzzles" else (site, name)
+    readers = _reader(browser, folder)
+    reader = next(readers)
+    # Reduced motion: the page jumps to its step rather than scrolling smoothly, so that axe sees it at rest (a
+    # link passing under the sticky toolbar mid-scroll is not a target too small).
+    reader.page.emulate_media(reduced_motion="reduce")
+    page = reader.open(page_name)
+    assert _axe_violations(page) == []
+    with pytest.raises(StopIteration):
+        next(readers)
+
+
+# --- words whole at every width -----------------------------------------------------------------------------------
+
+# Every word (split where a line may break: spaces, hyphens and dashes, slashes) whose letters the browser laid out on
+# more than one line: a word or number broken inside itself. Addresses and screen-reader-only text are left out.
+BROKEN_WORDS = r"""
+() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let node;
+  while ((node = walker.nextNode())) {
+    const text = node.textContent;
+    if (!text.trim()) continue;
+    const parent = node.parentElement;
+    if (!parent || parent.closest("script, style, .visually-hidden, svg, a[href^='http']")) continue;
+    const re = /[^\s\-\u2010-\u2015\/·,;:(]+/g;
+    let m;
+    while ((m = re.exec(text))) {
+      if (m[0].length < 2) continue;
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (rects.length > 1 && new Set(rects.map(r => Math.round(r.top))).size > 1) {
+        found.push(m[0] + " in <" + parent.tagName.toLowerCase() + "." + parent.className + ">");
+        if (found.length > 30) return found;
+      }
+    }
+  }
+  return found;
+}
+"""
+NARROW, WIDTHS = 320, [390, 768, 1280, 1920]
+
+
+def test_no_word_breaks_and_no_sideways_scroll(browser: Browser, full_site: Path, puzzle_site: Path) -> None:
+    """Every page of the site (each lesson, rules page, glossary and index in both languages) at the narrowest
+    width, 320 px, and one page of each kind at 390 to 1,920 px: no word or number breaks inside itself, and the page
+    never scrolls sideways (a wide table scrolls inside itself)."""
+    pages = sorted(full_site.rglob("*.html"))
+    assert len(pages) > 60
+    kinds = [
+        full_site / LESSON,
+        full_site / "ru" / LESSON,
+        full_site / "constructed-4h-three-001-1.html",
+        full_site / "rules-classic.html",
+        full_site / "ru" / "rules-classic.html",
+        full_site / "glossary.html",
+        full_site / "ru" / "glossary.html",
+        full_site / "index.html",
+        puzzle_site / "index.html",
+    ]
+    readers = _reader(browser, full_site)
+    reader = next(readers)
+    page = reader.page
+    problems: list[str] = []
+    for path, widths in [*((p, [NARROW]) for p in pages), *((p, WIDTHS) for p in kinds)]:
+        page.set_viewport_size({"width": widths[0], "height": 900})
+        page.goto(path.as_uri())
+        for width in widths:
+            page.set_viewport_size({"width": width, "height": 900})
+            broken = page.evaluate(BROKEN_WORDS)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if broken or wide > width:
+                problems.append(f"{path.relative_to(path.parent.parent)} at {width}px: {wide}px wide, {broken[:5]}")
+    assert problems == []
+    with pytest.raises(StopIteration):
+        next(readers)
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 390])
+def test_the_toolbar_never_covers_the_step(browser: Browser, site: Path, width: int) -> None:
+    """Whichever way a step is reached (a link to it, the keys, the step list), its title shows whole below the
+    sticky toolbar, and the toolbar's counter shows the step's title whole, the last step's too."""
+    # (Reduced motion: the page scrolls at once, not smoothly, so that where it ends up can be measured.)
+    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto((site / LESSON).as_uri() + "#trick-17")
+        counter = page.locator(".player-bar .counter")
+
+        def check(anchor: str) -> None:
+            expect(page.locator(f"#{anchor}.current")).to_be_visible()
+            bar = page.locator(".player-bar").bounding_box()
+            title = page.locator(f"#{anchor} h3").bounding_box()
+            assert bar is not None and title is not None
+            sticky = page.locator(".player-bar").evaluate("e => getComputedStyle(e).position") == "sticky"
+            if sticky:
+                assert title["y"] >= bar["y"] + bar["height"] - 0.5, (anchor, title, bar)
+            whole = counter.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
+            assert whole, counter.inner_text()
+            assert counter.inner_text().endswith(page.locator(f"#{anchor} h3").inner_text())
+
+        check("trick-17")
+        page.keyboard.press("ArrowRight")
+        check("trick-18")
+        page.keyboard.press("End")
+        check("end")
+        page.locator(".step-list a[href='#trick-5']").first.click()
+        check("trick-5")
+    finally:
+        context.close()

@@ -14,14 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from replayer.cards import Card, Suit
+from replayer.cards import SUITS, Card, Suit
 from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.lesson import CardView, build_lesson, card_html, card_view, interface
-from replayer.lesson.books import KITS, Knowledge, Pack
+from replayer.lesson.books import KITS, Knowledge, Pack, targets_of
 from replayer.lesson.books import kit as kit_of
+from replayer.profiles import load_profile
 from replayer.render import render_site
 from replayer.replay import GameResult
+from replayer.rules.compiled import compile_rules
+from replayer.rules.melds import matches, trumps_to_try
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "games" / "worked-deal-000.bzq"
@@ -167,3 +170,33 @@ def test_books_are_the_same_whatever_lessons_came_before(profile: str) -> None:
     assert after.meld_states == alone.meld_states and len(alone.meld_states) > 1
     books = [[(b.melds, b.news) for s in d.steps for b in s.books] for d in alone.deals]
     assert [[(b.melds, b.news) for s in d.steps for b in s.books] for d in after.deals] == books
+
+
+@pytest.mark.parametrize("profile", ["classic", "rubicon-000", "no-trump", "8p-001", "infuzorka"])
+@pytest.mark.parametrize("trump", [None, Suit.H])
+def test_the_books_combinations_are_the_cores(profile: str, trump: Suit | None) -> None:
+    """The books list the combinations the core lets a seat declare (rules/melds.py's enumeration): every
+    combination's cards form its meld under the trumps, or, before trumps are fixed, under the suit it would fix;
+    no combination is listed twice."""
+    rules_profile = load_profile(profile)
+    rules = compile_rules(rules_profile, rules_profile.default_options())
+    pack = Pack(rules_profile)
+    targets = targets_of(rules_profile, trump, pack)
+    fixed = SUITS.index(trump) if trump is not None else -1
+    assert targets
+    listed = Counter((g.spec.kind, g.pictures) for g in targets)
+    assert max(listed.values()) == 1
+    for target in targets:
+        if target.count:
+            continue  # n cards of one rank in any suits: counted by rank, not as one card set
+        cards = [pack.cards[k].index for k in target.pictures]
+        suits = trumps_to_try(rules, target.spec, fixed)
+        assert any(matches(rules, target.spec, cards, t) for t in suits), (target.spec.kind, cards)
+    kinds = Counter(g.spec.kind for g in targets)
+    fixing = dict(rules_profile.trump_fixing)
+    for spec in rules_profile.melds:
+        if spec.ranks and spec.suit == "plain":
+            # A plain combination needs trumps to be plain against: none before they are fixed.
+            assert kinds[spec.kind] == (3 if trump is not None else 0), spec.kind
+        if spec.ranks and spec.suit == "trump":
+            assert kinds[spec.kind] == (4 if trump is None and spec.kind in fixing else int(trump is not None))

@@ -601,7 +601,7 @@ def test_profiles_and_rules_commands(capsys: pytest.CaptureFixture[str]) -> None
     assert "follow suit if able, else any card" in out and "trick 32, the final one" in out
     assert main(["rules", "ruwiki"]) == 0
     out = capsys.readouterr().out
-    assert "higher_other_kind" in out and 'exchange_20: sets {"seven": {"exchange": 20, "second": 10}}' in out
+    assert "higher_other_kind" in out and "exchange_20: changes seven exchange to 20, seven second to 10" in out
     assert main(["rules", "ru19"]) == 0
     assert "at the end of the hand" in capsys.readouterr().out
 

@@ -637,3 +637,90 @@ def test_three_and_four_seats_render(tmp_path: Path, record: str, seats: dict[st
     board = _board(html, "trick-6")
     for i, seat in enumerate(data["seats"]):
         assert board["scores"][i] == before[game.profile.scorer(seat["seat"])], seat
+
+
+# --- the deal's chart ---------------------------------------------------------------------------------------------
+
+
+def _charts(html: str) -> list[str]:
+    return re.findall(r'<svg class="score-chart".*?</svg>', html, re.S)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_each_deal_has_a_chart_of_its_scores(lang: str) -> None:
+    """Each deal's end shows its running scores as SVG written at render time: a line per scorer from the deal to
+    the last trick, each ending at the deal's result, a mark at each declaration, and a text alternative that says
+    the result and every declaration."""
+    paths = [ROOT / "games" / "worked-deal-000.bzq", ROOT / "games" / "constructed-4h-three-001.bzq"]
+    for path in paths:
+        result = _replay(path.read_text(encoding="utf-8"), str(path))
+        game = result.games[0]
+        lesson = build_lesson(game, lang)
+        t = interface(lang)
+        for deal, view in zip(game.deals, lesson.deals, strict=True):
+            [svg] = _charts(view.chart)
+            scorers = list(game.profile.with_options(game.options).scorers)
+            lines = re.findall(r'<polyline class="line" points="([^"]*)"', svg)
+            assert len(lines) == len(scorers)
+            for points in lines:
+                xs = [float(p.split(",")[0]) for p in points.split()]
+                assert xs == sorted(xs) and len(set(xs)) == len(deal.tricks) + 1
+            for seat in scorers:
+                label = {s.seat: s.label for s in view.result}[seat]
+                assert f"{escape(label)} {deal.scores[seat]}</text>" in svg
+            declared = [
+                e for trick in deal.tricks for e in trick.scoring if game.profile.meld(e.kind) is not None and e.points
+            ]
+            declared += [e for e in deal.scoring if game.profile.meld(e.kind) is not None and e.points]
+            assert svg.count('<circle class="mark"') == len(declared) > 0
+            desc = re.search(r"<desc[^>]*>(.*?)</desc>", svg, re.S)
+            assert desc is not None and desc.group(1).startswith(escape(t["chart_final"].split("{")[0]))
+            assert all(f"{escape(s.label)} {s.value}" in desc.group(1) for s in view.result)
+            assert desc.group(1).count(":") >= len(declared)
+            assert 'class="margin"' not in svg  # no sampled analysis: no margin panel, and no value made up
+
+
+def test_the_chart_draws_expected_margins_only_when_the_deal_has_them() -> None:
+    """The hook for the sampled analysis: a deal whose analysis holds expected margins gets them drawn under the
+    scores, one vertex per play given (and the polygon closed on the zero line)."""
+    path = ROOT / "games" / "worked-deal-000.bzq"
+    game = _replay(path.read_text(encoding="utf-8"), str(path)).games[0]
+    margins = [[0.0, 0.0], [0.5, 12.5], [1.0, -30.0], [1.5, 4.0]]
+    [svg] = _charts(build_lesson(game, "en", analysis=[{"expected_margins": margins}]).deals[0].chart)
+    panel = re.search(r'<g class="margin">.*?<polygon points="([^"]*)"', svg, re.S)
+    assert panel is not None
+    assert len(panel.group(1).split()) == len(margins) + 2
+    ys = [float(p.split(",")[1]) for p in panel.group(1).split()[1:-1]]
+    # Higher margins are drawn higher: y grows downwards.
+    assert ys[1] < ys[3] < ys[0] < ys[2]
+
+
+def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
+    """The puzzle page's position is the one the player to move sees: the card led to the trick lies on the table,
+    gone from its player's hand; every card is named as the lessons name it."""
+    from replayer.puzzles import _position
+
+    hands = {"N": ["AS", "10S", "KH"], "S": ["QS", "JD", "7C"]}
+    data = {"hands": hands, "trick_so_far": [{"seat": "N", "card": "10S"}], "choices": ["QS", "7C"]}
+    shown = _position(data)
+    assert [c["code"] for c in shown["hands"]["N"]] == ["AS", "KH"]
+    assert [c["code"] for c in shown["hands"]["S"]] == hands["S"]
+    assert shown["trick"] == [{"seat": "N", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
+    assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
+    assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
+
+
+def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
+    """A puzzle's page says which options its game was played with and which trick earns the last trick's points
+    (with last_trick=final, the ten points that can make a margin of 30 between two cards)."""
+    from replayer.puzzles import Puzzle, _house
+
+    text = generate_game("classic", SEED)
+    plain = _house(Puzzle({"profile": "classic"}, text))
+    assert plain == ["the last trick scores 10 (trick 24)"]
+    final = _house(
+        Puzzle(
+            {"profile": "classic"}, text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
+        )
+    )
+    assert final == ["last_trick = final", "the last trick scores 10 (trick 32, the final one)"]

@@ -1,8 +1,11 @@
 """Each seat's bookkeeping before a trick, in Python: the cards it has not seen, the cards it knows another holds,
 and which combinations are still possible for whom.
 
-The page's script works the books out for itself from the lesson's data (``static/lesson.js``, which follows this
-module step for step); these are the model the tests hold its books to, made only on request
+Whatever a rule decides for the books is decided here, and given to the page's script as data
+(``static/lesson.js`` counts and lays out, and decides no rule): the combinations a deal has (the core's own
+enumeration, :func:`targets_of`), what a trick shows everybody besides its plays (:func:`shown_by`), which rows of
+the table of combinations a declaration scores (:func:`scores_row`), how many cards each seat still draws
+(:func:`draws_left`). The books themselves are the model the tests hold the script's books to, made only on request
 (``build_lesson(..., books=True)``). The cards are counted as lists of small ints, indices into the lesson's pack
 (:class:`Pack`): a book asks about every combination, for every seat, at every step.
 """
@@ -16,14 +19,28 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, Rank, Suit
+from ..cards import CARDS, SUITS, Card, Rank, Suit
 from ..explain import Scoring
 from ..profile import MeldSpec, RuleProfile
 from ..replay import Snapshot, TrickResult
+from ..rules.compiled import compile_rules
+from ..rules.melds import meld_targets, trumps_to_try
 from .views import Board, Book, CardView, TargetView, card_view
 from .words import Words, interface
 
-__all__ = ["BookKeeper", "Kit", "Knowledge", "Pack", "Target", "kit", "minus", "targets_of"]
+__all__ = [
+    "BookKeeper",
+    "Kit",
+    "Knowledge",
+    "Pack",
+    "Target",
+    "draws_left",
+    "kit",
+    "minus",
+    "scores_row",
+    "shown_by",
+    "targets_of",
+]
 
 
 @dataclass(frozen=True)
@@ -116,25 +133,56 @@ class Pack:
 
 
 def targets_of(profile: RuleProfile, trump: Suit | None, pack: Pack) -> list[Target]:
-    """Every combination a seat could declare in this deal, one per suit for plain and any-suit patterns."""
+    """Every combination a seat could declare in a deal with these trumps (None: not fixed yet), as the core
+    enumerates them (:func:`replayer.rules.melds.meld_targets`): one per suit for plain and any-suit patterns, and
+    before trumps are fixed, one per suit for a kind that fixes them."""
+    rules = compile_rules(profile, profile.default_options())
+    fixed = SUITS.index(trump) if trump is not None else -1
     targets: list[Target] = []
     for spec in profile.melds:
-        if spec.cards or spec.trump_ranks or spec.partner_ranks:
-            exact = spec.cards_for(trump)
-            if exact:
-                targets.append(pack.target(spec, None, exact))
-        elif spec.distinct and spec.rank is not None:
-            targets.append(pack.target(spec, None, (Card(s, spec.rank) for s in list(Suit)[: spec.count])))
-        elif spec.ranks and spec.suit:
-            if spec.suit == "trump":
-                if trump is not None:
-                    targets.append(pack.target(spec, None, (Card(trump, r) for r in spec.ranks)))
-                continue
-            suits = [s for s in Suit if s != trump] if spec.suit == "plain" else list(Suit)
-            targets.extend(pack.target(spec, s, (Card(s, r) for r in spec.ranks)) for s in suits)
-        elif spec.rank is not None and spec.count:
+        if spec.rank is not None and spec.count and not spec.distinct:
             targets.append(pack.of_kind(spec, spec.rank, spec.count))
+            continue
+        # A suit pattern names its suit, except the trump suit's once trumps are fixed (it is the trump marriage).
+        named = bool(spec.ranks and spec.suit) and not (spec.suit == "trump" and fixed >= 0)
+        seen: set[tuple[int, ...]] = set()
+        for suit in trumps_to_try(rules, spec, fixed):
+            for cards, _ in meld_targets(rules, spec, suit):
+                if cards not in seen:
+                    seen.add(cards)
+                    targets.append(
+                        pack.target(spec, SUITS[cards[0] >> 3] if named else None, (CARDS[c] for c in cards))
+                    )
     return targets
+
+
+def scores_row(target: Target, cards: Iterable[Card]) -> bool:
+    """True when a declaration of ``target``'s kind made of ``cards`` scores that row of the table of combinations: a
+    combination named by its suit (a common marriage ♠) counts in that suit only."""
+    return target.suit is None or all(c.suit == target.suit for c in cards)
+
+
+def shown_by(trick: TrickResult) -> list[tuple[str, Card, int]]:
+    """What a trick shows everybody about the cards a seat holds, besides the cards played: (seat, card, +1 when
+    the seat is now known to hold it, -1 when no longer). The seven's exchange takes the turn-up into the hand and
+    lays the seven in its place; whoever draws the stock's last card takes the turn-up, which everybody has seen."""
+    before, after = trick.before, trick.after
+    changes: list[tuple[str, Card, int]] = []
+    for event in trick.scoring:
+        if event.kind == "seven_exchange" and before.turnup is not None:
+            changes.extend((event.seat, card, -1) for card in event.cards)
+            changes.append((event.seat, before.turnup, 1))
+    if before.turnup is not None and after.turnup is None and trick.draws:
+        seat, card = trick.draws[-1]
+        changes.append((seat, card, 1))
+    return changes
+
+
+def draws_left(profile: RuleProfile, stock: int) -> int:
+    """How many more cards each seat will draw from a stock of ``stock`` cards (the turn-up included), shared out
+    evenly among those who draw (a dealer who sits the hand out draws nothing)."""
+    players = profile.playing
+    return stock // players if players else 0
 
 
 class Kit:
@@ -220,7 +268,7 @@ class Knowledge:
         """``deck - dead``, kept up to date trick by trick rather than subtracted again at every step."""
         self.public: dict[str, list[int]] = {s: [0] * len(pack.deck) for s in seats}
         self.seats = list(seats)
-        self.players = profile.playing  # (those who draw: a dealer who sits the hand out draws nothing)
+        self.profile = profile
         self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
         """What each seat has scored so far, by (seat, kind), newest first, with the number of the trick (0 for the
         deal): a book asks it for every combination and seat at every step."""
@@ -235,7 +283,7 @@ class Knowledge:
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
-        before, after = trick.before, trick.after
+        after = trick.after
         number = self.pack.number
         for seat, card in trick.plays:
             k = number(card)
@@ -244,16 +292,8 @@ class Knowledge:
             known = self.public[seat]
             if known[k] > 0:
                 known[k] -= 1
-        for event in trick.scoring:
-            if event.kind == "seven_exchange" and before.turnup is not None:
-                known = self.public[event.seat]
-                for card in event.cards:
-                    known[number(card)] -= 1
-                known[number(before.turnup)] += 1
-        if before.turnup is not None and after.turnup is None and trick.draws:
-            # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
-            seat, card = trick.draws[-1]
-            self.public[seat][number(card)] += 1
+        for seat, card, change in shown_by(trick):
+            self.public[seat][number(card)] += change
         for seat, known in self.public.items():
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
@@ -269,7 +309,7 @@ class Knowledge:
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
-        return snap.stock // self.players if self.players else 0
+        return draws_left(self.profile, snap.stock)
 
 
 class BookKeeper:
@@ -366,7 +406,7 @@ class BookKeeper:
     def scored_state(self, target: Target, events: Sequence[tuple[int, Scoring]]) -> int:
         """The state of a combination a seat has scored (``events``: what it scored of that kind), or -1."""
         for n, event in events:
-            if target.suit is None or all(c.suit == target.suit for c in event.cards):
+            if scores_row(target, event.cards):
                 return self.state_of(("scored", n))
         return -1
 

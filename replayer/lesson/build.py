@@ -18,7 +18,8 @@ from ..explain import Scoring
 from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
-from .books import BookKeeper, Knowledge, Target
+from .books import BookKeeper, Knowledge, Target, draws_left, scores_row, shown_by
+from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
 from .views import (
@@ -576,10 +577,18 @@ class Builder(BookKeeper):
         number = self.pack.number
         self.hidden_label(max(map(len, hands), default=0))
         scorer = self.profile.scorer
+        tables = [self.pack.ids(before.tables.get(s, ())) for s in self.seats]
+        cards = [number(played[s]) if s in played else -1 for s in self.seats]
+        marked = []
+        for card, hand, table in zip(cards, hands, tables, strict=True):
+            # The core plays a declared card from the table before one from the hand: the mark goes on that copy.
+            on_table = table.index(card) if card in table else -1
+            marked.append([on_table, hand.index(card) if on_table < 0 and card in hand else -1])
         return Board(
             hands=hands,
-            tables=[self.pack.ids(before.tables.get(s, ())) for s in self.seats],
-            played=[number(played[s]) if s in played else -1 for s in self.seats],
+            tables=tables,
+            played=cards,
+            marked=marked,
             scores=[before.scores.get(scorer(s), 0) for s in self.seats],
             turnup=number(before.turnup) if before.turnup is not None else -1,
             stock=before.stock,
@@ -598,8 +607,10 @@ class Builder(BookKeeper):
         memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
-        kinds = {g.spec.kind for g in targets}
-        start.book_events = self.book_events(deal.scoring, kinds)
+        start.book_events = self.book_events(deal.scoring, targets)
+        if deal.tricks:
+            start.declaring = 1 in profile.declare_phases
+            start.draws_left = draws_left(profile, deal.tricks[0].before.stock)
         if deal.tricks and self.with_books:
             start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)
         steps = [start]
@@ -622,11 +633,10 @@ class Builder(BookKeeper):
                 step.values_note = self.t["dd_note_double" if self._double_dummy else "dd_note"]
             step.lines.extend(self.sidelines(trick))
             step.has_books = True
-            step.book_events = self.book_events(trick.scoring, kinds)
-            if trick.before.turnup is not None and trick.after.turnup is None and trick.draws:
-                # The stock's last card is the turn-up: whoever takes it takes a card everybody has seen.
-                seat, card = trick.draws[-1]
-                step.turnup_taken = (self.seats.index(seat), self.pack.number(card))
+            step.book_events = self.book_events(trick.scoring, targets)
+            step.shown = [(self.seats.index(s), self.pack.number(c), change) for s, c, change in shown_by(trick)]
+            step.declaring = trick.phase in profile.declare_phases
+            step.draws_left = draws_left(profile, trick.before.stock)
             if self.with_books:
                 step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
                 knowledge.after_trick(trick)
@@ -666,6 +676,51 @@ class Builder(BookKeeper):
             seat_labels=[self.seat(s) for s in self.scorers],
             sheet=sheet,
             targets=self.target_views(deal.trump),
+            chart=self.chart(f"deal-{index}-chart", steps, sheet, [deal.scores.get(s, 0) for s in self.scorers], found),
+        )
+
+    def chart(
+        self,
+        chart_id: str,
+        steps: Sequence[Step],
+        sheet: Sequence[SheetRow],
+        final: list[int],
+        found: Mapping[str, Any] | None,
+    ) -> str:
+        """The deal's chart: each scorer's running score step by step, its declarations marked (SVG markup).
+
+        ``found`` is the deal's analysis; when it holds ``expected_margins`` (the sampled analysis of every play: a
+        list of ``[position in tricks, expected final margin of the first scorer over the second]``), the chart draws
+        them under the scores, as lichess draws its evaluation. Nothing here estimates them.
+        """
+        t = self.t
+        labels = [self.seat(s) for s in self.scorers]
+        scores = [[row.scores[i] for row in sheet] for i in range(len(labels))]
+        marks: list[ChartMark] = []
+        profile = self.profile
+        for x, step in enumerate(steps):
+            for event in step.scoring:
+                if profile.meld(event.kind) is not None and event.points:
+                    line = self.scorers.index(profile.scorer(event.seat))
+                    text = t["chart_at"].format(n=x, text=event.text) if x else event.text
+                    marks.append(ChartMark(x, line, text))
+        ended = ", ".join(f"{label} {value}" for label, value in zip(labels, final, strict=True))
+        said = t["chart_declared"].format(items="; ".join(m.text for m in marks)) if marks else t["chart_none"]
+        summary = f"{t['chart_final'].format(scores=ended, tricks=t.count('n_tricks', len(steps) - 1))} {said}"
+        margin = [(float(x), float(v)) for x, v in (found or {}).get("expected_margins", ())]
+        return chart_svg(
+            ScoreChart(
+                id=chart_id,
+                title=t["chart_title"],
+                labels=labels,
+                scores=scores,
+                marks=marks,
+                final=final,
+                axis=t["chart_axis"],
+                summary=summary,
+                margin=margin,
+                margin_label=t["chart_margin"].format(seat=labels[0]) if margin and labels else "",
+            )
         )
 
     def target_views(self, trump: Suit | None) -> list[TargetView]:
@@ -692,14 +747,16 @@ class Builder(BookKeeper):
             news_name=self.meld_name(spec, target.suit, form=self.t["news_meld_form"]),
         )
 
-    def book_events(self, events: Iterable[Scoring], kinds: set[str]) -> list[tuple[int, str, list[int]]]:
-        """The scoring events the books follow (see :attr:`Step.book_events`)."""
+    def book_events(self, events: Iterable[Scoring], targets: Sequence[Target]) -> list[tuple[int, list[int]]]:
+        """The declarations the books follow, each with the rows it scores (see :attr:`Step.book_events`)."""
         seats = self.seats
-        return [
-            (seats.index(e.seat), e.kind, self.pack.ids(e.cards))
-            for e in events
-            if (e.kind in kinds or e.kind == "seven_exchange") and e.seat in seats
-        ]
+        found = []
+        for e in events:
+            if e.seat in seats:
+                rows = [t for t, g in enumerate(targets) if g.spec.kind == e.kind and scores_row(g, e.cards)]
+                if rows:
+                    found.append((seats.index(e.seat), rows))
+        return found
 
     def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
         """What the page's script needs to draw each step's board and work out each seat's books
@@ -726,6 +783,7 @@ class Builder(BookKeeper):
                         "hands": board.hands,
                         "tables": board.tables,
                         "played": board.played,
+                        "marked": board.marked,
                         "scores": board.scores,
                         "turnup": board.turnup,
                         "stock": board.stock,
@@ -737,8 +795,11 @@ class Builder(BookKeeper):
                 }
                 if step.book_events:
                     entry["events"] = step.book_events
-                if step.turnup_taken is not None:
-                    entry["took"] = step.turnup_taken
+                if step.shown:
+                    entry["shown"] = step.shown
+                if step.has_books:
+                    entry["declaring"] = step.declaring
+                    entry["draws"] = step.draws_left
                 steps.append(entry)
         others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
         return {
@@ -775,15 +836,13 @@ class Builder(BookKeeper):
         t = self.t
         found.update(
             {
-                # code, rank, suit symbol, red, label, suit letter (a scored combination counts in its suit only),
+                # code, rank, suit symbol, red, label, suit letter,
                 # and the card's markup (html.py's, the one place it is written)
                 "cards": [
                     [v.code, v.rank, v.suit, v.red, v.label, c.suit.value, card_html(v).text]
                     for c, v in zip(self.pack.cards, map(self.view, self.pack.cards), strict=True)
                 ],
                 "deck": self.pack.deck,
-                "players": self.profile.playing,
-                "declare": list(self.profile.declare_phases),
                 "ranks": [self.view(Card(Suit.S, r)).rank for r in self.ranks],
                 # The table of unseen cards, suit by suit: the profile's ranks (not the extra cards of some packs).
                 "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],

@@ -381,7 +381,9 @@ def _deal_end(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
         out.append(_texts(deal.end_comments, t))
         out.append("</div>\n")
     out.append(_notes(deal.end_notes, t))
-    out.append(_sheet(deal, labels, t))
+    if deal.chart:
+        out.append(f'<figure class="chart">{deal.chart}</figure>\n')
+    out.append(f'<div class="table-scroll">{_sheet(deal, labels, t)}</div>')
     out.append("\n")
     out.append(_step_nav(deal.end_prev_anchor, deal.end_prev_title, deal.end_next_anchor, deal.end_next_title, t))
     out.append("\n</section>\n")

@@ -154,7 +154,8 @@ def _meld_pattern(spec: MeldSpec, t: Words) -> str:
         # The six-pack bezique (RULES.md §2.h rule 10): other cards under some trump suits.
         other = spec.when_trump[0][1]
         suits = ", ".join(s.glyph for s, c in spec.when_trump if c == other)
-        shown = " ".join(str(c) for c in sorted(set(other), key=lambda c: c.sort_key))
+        # The cards as the page names them (В♥ Д♣ in Russian), not as a record writes them.
+        shown = " ".join(card_view(c, t).glyph for c in sorted(set(other), key=lambda c: c.sort_key))
         return f"{t['pattern_cards']}; {t['pattern_when_trump'].format(cards=shown, suits=suits)}"
     if spec.trump_ranks or spec.partner_ranks:
         return t["pattern_partner"]

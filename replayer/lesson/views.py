@@ -282,7 +282,7 @@ class Board:
     tables: list[list[int]]
     """The declared cards lying face up."""
     played: list[int]
-    """The card each seat plays to the trick (-1: none), marked in its hand or, first, on its table."""
+    """The card each seat plays to the trick (-1: none)."""
     scores: list[int]
     """Each seat's score (its side's, in a partnership game) as the trick begins."""
     turnup: int
@@ -294,6 +294,9 @@ class Board:
     sheet: int
     """How many of the deal's scored rows (the rows of :attr:`DealView.sheet` with events) the running score sheet
     shows: those up to this step's own."""
+    marked: list[list[int]] = field(default_factory=list)
+    """Where each seat's played card is marked: [position on its table, position in its hand], one of them -1 (the
+    core plays a declared card from the table before one from the hand)."""
 
 
 @dataclass
@@ -349,11 +352,16 @@ class Step:
     has_books: bool = False
     """The page's script works out and draws each seat's bookkeeping before the trick (a deal's start has it when
     the deal has a trick)."""
-    book_events: list[tuple[int, str, list[int]]] = field(default_factory=list)
-    """The step's scoring that the books follow: (seat's position, kind, cards) of each combination declared and
-    each exchange of the turn-up."""
-    turnup_taken: tuple[int, int] | None = None
-    """The seat's position and the card, when the stock's last card, the turn-up, is drawn in the step."""
+    book_events: list[tuple[int, list[int]]] = field(default_factory=list)
+    """The step's declarations as the books follow them: (seat's position, the rows of the deal's table of
+    combinations that each scores)."""
+    shown: list[tuple[int, int, int]] = field(default_factory=list)
+    """What the step shows everybody about a seat's cards besides its plays (seat's position, card, +1 or -1; see
+    :func:`.books.shown_by`)."""
+    declaring: bool = False
+    """Declarations may be made in the step's phase (the books then follow the combinations)."""
+    draws_left: int = 0
+    """How many more cards each seat draws, as the step's trick begins."""
     books: list[Book] = field(default_factory=list)
     """Each seat's bookkeeping before the trick, worked out in Python only when asked for (see
     :func:`build_lesson`): the page's script works them out from the lesson's data."""
@@ -407,6 +415,8 @@ class DealView:
     sheet: list[SheetRow]
     targets: list[TargetView] = field(default_factory=list)
     """The combinations the books follow in this deal (its trumps decide some)."""
+    chart: str = ""
+    """The deal's chart of the running scores (SVG markup, escaped; see :mod:`.chart`)."""
     end_prev_anchor: str = ""
     end_prev_title: str = ""
     end_next_anchor: str = ""

@@ -152,7 +152,7 @@ MESSAGES: tuple[Message, ...] = (
     M("header_annotator", "Annotator"),
     M("header_translator", "Translator"),
     M("header_note", "Note"),
-    M("header_language", "Language"),
+    M("header_language", "Original language"),
     M("header_round", "Round"),
     M("score_declares", "{seat} declares {meld}"),
     M("score_seven_exchange", "{seat} exchanges the {card} for the turn-up {turnup}"),
@@ -206,6 +206,13 @@ MESSAGES: tuple[Message, ...] = (
     M("outcome", "The trick and its consequences"),
     M("sheet_so_far", "Score sheet so far"),
     M("sheet_empty", "Nothing scored yet."),
+    M("chart_title", "The scores trick by trick"),
+    M("chart_axis", "trick (0: the deal)"),
+    M("chart_final", "Final score: {scores} ({tricks})."),
+    M("chart_declared", "Declarations: {items}."),
+    M("chart_none", "No declarations."),
+    M("chart_at", "trick {n}: {text}"),
+    M("chart_margin", "{seat}: expected margin"),
     M("quiz_choose", "Choose the card {seat} plays."),
     M("quiz_right", "Right: {card}."),
     M("quiz_wrong", "Not {card}: try again."),
@@ -580,20 +587,22 @@ MESSAGES: tuple[Message, ...] = (
     M("dd_best", "best"),
     M(
         "dd_value_title",
-        "The solver's value of this card: best, or the points it loses to the best card, with best play afterwards",
+        "What the program works out this card is worth: best, or how many points less than the best card it scores, "
+        "with the best play afterwards",
     ),
     M(
         "dd_note",
-        "Under each card of the last tricks, its exact value (solver): “best” keeps the optimum, “−20” loses 20 "
-        "points to the best card, both sides playing best afterwards.",
+        "Under each card of the last tricks, what it is worth, worked out by the program with both sides playing their "
+        "best afterwards: “best” is one of the best cards, “−20” scores 20 points less than the best card.",
     ),
     M(
         "dd_note_double",
-        "Under each card of the last tricks, its value double-dummy (solver, all hands open, each side playing for "
-        "its own points): “best” keeps the optimum, “−20” loses 20 points to the best card.",
+        "Under each card of the last tricks, what it is worth, worked out by the program as if every hand lay face up "
+        "(each side playing for its own points): “best” is one of the best cards, “−20” scores 20 points less than "
+        "the best card.",
     ),
     M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
-    M("dd_lost", "Points lost to the optimum in the last tricks: {points}"),
+    M("dd_lost", "Points lost in the last tricks against the best play: {points}"),
     M("sideline", "Side line"),
 )
 

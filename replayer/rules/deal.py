@@ -31,8 +31,10 @@ from .melds import (
     extends_problem,
     identify,
     mark_scored,
+    meld_targets,
     reuse_problem,
     table_signature,
+    trumps_to_try,
 )
 
 __all__ = [
@@ -1263,14 +1265,12 @@ class Deal:
         rules = self.rules
         if self.declared and rules.one_per_trick:
             return
-        fixing = rules.fixing if self.trump < 0 else {}
         for spec in rules.melds:
             if spec.whole_hand or self._wait_problem(seat, spec) is not None:
                 continue
-            candidates = _candidate_sets(rules, spec, pool, self.trump)
-            if spec.kind in fixing:
-                for suit in range(4):
-                    candidates += _candidate_sets(rules, spec, pool, suit)
+            candidates = [
+                c for t in trumps_to_try(rules, spec, self.trump) for c in _candidate_sets(rules, spec, pool, t)
+            ]
             for cards in candidates:
                 if not (self.declared and any(set(cards) & set(prev) for prev in self.declared)):
                     yield spec, cards
@@ -1575,36 +1575,9 @@ def _candidate_sets(rules: Rules, spec: MeldSpec, held: Sequence[int], trump: in
         return list(dict.fromkeys(itertools.combinations(pool, spec.count)))
     wild = held[WILD_INDEX]
     result = []
-    for cards, need in _meld_targets(rules, spec, trump):
+    for cards, need in meld_targets(rules, spec, trump):
         result.extend(_with_wild(cards, need, held, wild))
     return result
-
-
-def _meld_targets(
-    rules: Rules, spec: MeldSpec, trump: int
-) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-    """The exact card sets a meld can be under these trumps, each with its cards counted (worked out once per
-    meld and trump suit, kept in ``rules.targets``)."""
-    key = (spec.kind, trump)
-    found = rules.targets.get(key)
-    if found is None:
-        found = rules.targets[key] = _targets(rules, spec, trump)
-    return found
-
-
-def _targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-    if spec.cards or spec.trump_ranks or spec.partner_ranks:
-        sets = [rules.exact(spec, trump)]
-    elif spec.rank is not None:  # of different suits
-        sets = [tuple(s * 8 + int(spec.rank) for s in range(4))[: spec.count]]
-    else:
-        sets = [
-            tuple(suit * 8 + int(r) for r in spec.ranks)
-            for suit in range(4)
-            if not (spec.suit == "trump" and suit != trump)
-            and not (spec.suit == "plain" and (trump < 0 or suit == trump))
-        ]
-    return [(cards, tuple(Counter(cards).items())) for cards in sets if cards]
 
 
 def _with_wild(

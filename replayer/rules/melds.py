@@ -26,8 +26,10 @@ __all__ = [
     "identify",
     "mark_scored",
     "matches",
+    "meld_targets",
     "reuse_problem",
     "table_signature",
+    "trumps_to_try",
 ]
 
 Breach = tuple[str, str, tuple[object, ...]]
@@ -91,6 +93,42 @@ def matches(rules: Rules, spec: MeldSpec, cards: Sequence[int], trump: int) -> b
     ranks = Counter(c & 7 for c in real)
     missing = Counter(int(r) for r in spec.ranks) - ranks
     return not ranks - Counter(int(r) for r in spec.ranks) and sum(missing.values()) == len(cards) - len(real)
+
+
+def trumps_to_try(rules: Rules, spec: MeldSpec, trump: int) -> tuple[int, ...]:
+    """The trump suits under which ``spec`` may be declared while the trump suit is ``trump`` (-1: none yet): that
+    one, and before trumps are fixed, for a kind that fixes them (a first marriage), every suit it would fix."""
+    if trump < 0 and spec.kind in rules.fixing:
+        return (trump, 0, 1, 2, 3)
+    return (trump,)
+
+
+def meld_targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """The exact card sets a meld can be under these trumps (-1: none yet), each with its cards counted; a pattern
+    of n cards of one rank in any suits gives its first n suits (the caller counts those by rank). Worked out once
+    per meld and trump suit (kept in ``rules.targets``)."""
+    key = (spec.kind, trump)
+    found = rules.targets.get(key)
+    if found is None:
+        found = rules.targets[key] = _targets(rules, spec, trump)
+    return found
+
+
+def _targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    if spec.whole_hand:
+        return []
+    if spec.cards or spec.trump_ranks or spec.partner_ranks:
+        sets = [rules.exact(spec, trump)]
+    elif spec.rank is not None:  # of different suits
+        sets = [tuple(s * 8 + int(spec.rank) for s in range(4))[: spec.count]]
+    else:
+        sets = [
+            tuple(suit * 8 + int(r) for r in spec.ranks)
+            for suit in range(4)
+            if not (spec.suit == "trump" and suit != trump)
+            and not (spec.suit == "plain" and (trump < 0 or suit == trump))
+        ]
+    return [(cards, tuple(Counter(cards).items())) for cards in sets if cards]
 
 
 _IDENTIFIED_MAX = 4096

@@ -3,7 +3,9 @@
 // for the previous one), a permanent link per step kept in the address (#trick-17), a film that plays the deal,
 // the view switch (all hands, or one seat's hand with the others hidden), four-colour suits, and the quizzes,
 // which hide the play a question asks about, and everything after it, until the learner answers. It also draws
-// each trick's table from the lesson's data, and works out and draws each seat's bookkeeping.
+// each trick's table from the lesson's data, and counts and draws each seat's bookkeeping. It decides no rule: what
+// the rules decide (the combinations of a deal, what a trick shows everybody, which rows a declaration scores, the
+// draws left, where a played card is marked) is in the data, decided by the renderer (replayer/lesson/books.py).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -69,9 +71,8 @@
     var seat = data.seats[i];
     var hand = board.hands[i];
     var table = board.tables[i];
-    // The engine plays a declared card from the table before one from the hand: the mark goes on that copy.
-    var onTable = board.played[i] >= 0 ? table.indexOf(board.played[i]) : -1;
-    var inHand = board.played[i] >= 0 && onTable < 0 ? hand.indexOf(board.played[i]) : -1;
+    var onTable = board.marked[i][0];
+    var inHand = board.marked[i][1];
     var backs = "";
     for (var n = 0; n < hand.length; n++) {
       backs += '<span class="card back"></span>';
@@ -125,9 +126,9 @@
   }
 
   // --- the books ------------------------------------------------------------------------------------------------
-  // Each seat's bookkeeping before a trick, worked out here from the boards and the scoring in the data, as the
-  // renderer's model of it does (replayer/lesson/books.py: Knowledge, BookKeeper.book, open_state, state_of), which the
-  // browser tests hold these books to step by step. What the seats know is carried from trick to trick through a
+  // Each seat's bookkeeping before a trick, counted here from the boards and the data's facts (the declarations'
+  // rows, what each trick shows, the draws left), as the renderer's model of it does (replayer/lesson/books.py:
+  // Knowledge, BookKeeper.book, open_state, state_of), which the browser tests hold these books to step by step. What the seats know is carried from trick to trick through a
   // deal, so a deal's books are worked out all at once, the first time one of its steps is drawn.
 
   var dealBooks = {};
@@ -252,18 +253,21 @@
   }
 
   // What the seats know during one deal: the cards not yet played, and, for each seat, the cards everybody knows it
-  // holds (a turn-up taken, declared cards), and what each seat has scored, newest first.
+  // holds (a turn-up taken, declared cards), and the rows of the combinations each seat has scored, newest first.
   function Knowledge() {
     this.left = data.deck.slice();
     this.known = data.seats.map(zeros);
     this.scored = {};
   }
 
+  // ``events``: [seat, the rows of the deal's combinations the declaration scores].
   Knowledge.prototype.addScoring = function (n, events) {
     var scored = this.scored;
     (events || []).forEach(function (event) {
-      var key = event[0] + " " + event[1];
-      (scored[key] = scored[key] || []).unshift([n, event[2]]);
+      event[1].forEach(function (row) {
+        var key = event[0] + " " + row;
+        (scored[key] = scored[key] || []).unshift(n);
+      });
     });
   };
 
@@ -280,15 +284,9 @@
         }
       }
     });
-    (at.events || []).forEach(function (event) {
-      if (event[1] === "seven_exchange" && board.turnup >= 0) {
-        event[2].forEach(function (k) { known[event[0]][k] -= 1; });
-        known[event[0]][board.turnup] += 1;
-      }
+    (at.shown || []).forEach(function (change) {
+      known[change[0]][change[1]] += change[2];
     });
-    if (at.took) {
-      known[at.took[0]][at.took[1]] += 1;
-    }
     this.known = known.map(function (list, s) {
       // Known cards are those known before or lying on the table, but never more than the seat still holds.
       var table = counts([after.tables[s]]);
@@ -305,19 +303,13 @@
     return this.known.filter(function (list, s) { return s !== viewer && s !== but && any(list); });
   };
 
-  Knowledge.prototype.scoredState = function (target, seat) {
-    var events = this.scored[seat + " " + target.kind] || [];
-    for (var e = 0; e < events.length; e++) {
-      var cards = events[e][1];
-      if (!target.suit || cards.every(function (k) { return data.cards[k][5] === target.suit; })) {
-        return ["scored", fill(T.meld_scored, { n: events[e][0] })];
-      }
-    }
-    return null;
+  Knowledge.prototype.scoredState = function (row, seat) {
+    var scored = this.scored[seat + " " + row];
+    return scored ? ["scored", fill(T.meld_scored, { n: scored[0] })] : null;
   };
 
   // One seat's book before a trick; ``before``: what it knew to be impossible at the step before (or null).
-  function book(knowledge, deal, board, phase, viewer, before) {
+  function book(knowledge, deal, board, at, viewer, before) {
     var seats = data.seats.length;
     var held = counts([board.tables[viewer], board.hands[viewer]]);
     var others = knowledge.othersKnown(viewer, -1);
@@ -341,17 +333,17 @@
     var melds = [];
     var news = [];
     var impossible = {};
-    var declaring = data.declare.indexOf(phase) >= 0;
+    var declaring = at.declaring;
     if (declaring) {
       var available = data.seats.map(function (_, s) {
         return s === viewer
           ? minus(knowledge.left, others)
           : minus(knowledge.left, [held].concat(knowledge.othersKnown(viewer, s)));
       });
-      var draws = data.players ? Math.floor(board.stock / data.players) : 0;
-      deal.targets.forEach(function (target) {
+      var draws = at.draws;
+      deal.targets.forEach(function (target, row) {
         for (var s = 0; s < seats; s++) {
-          melds.push(knowledge.scoredState(target, s) || openState(target, s === viewer, available[s], held, draws));
+          melds.push(knowledge.scoredState(row, s) || openState(target, s === viewer, available[s], held, draws));
         }
       });
       // Said once, where it becomes true: the combinations the step before did not know to be impossible.
@@ -405,7 +397,7 @@
       }
       if (at.books && board) {
         found[i] = data.seats.map(function (_, viewer) {
-          var b = book(knowledge, deal, board, at.board ? at.phase : 1, viewer, memory[viewer]);
+          var b = book(knowledge, deal, board, at, viewer, memory[viewer]);
           memory[viewer] = b.impossible;
           return b;
         });
@@ -554,11 +546,21 @@
     });
     // Bring the step's top just below the toolbar (which sticks to the top of the window) when it is out of view.
     var top = step.getBoundingClientRect().top;
-    var below = bar.getBoundingClientRect().height + 8;
+    var below = barHeight() + 8;
     if (top < below || top > window.innerHeight * 0.6) {
       window.scrollTo(0, window.pageYOffset + top - below);
     }
   }
+
+  // The toolbar's height, kept in the --bar property for the stylesheet: an anchor followed in the page (a step, a
+  // note) is scrolled to below the toolbar, not under it, however many rows the toolbar wraps to.
+  function barHeight() {
+    var height = bar.getBoundingClientRect().height;
+    root.style.setProperty("--bar", height + "px");
+    return height;
+  }
+
+  window.addEventListener("resize", barHeight);
 
   function commented(direction) {
     for (var i = index + direction; i >= 0 && i < steps.length; i += direction) {
