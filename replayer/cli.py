@@ -47,7 +47,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
     if args.jobs < 1:
         raise UsageError("--jobs takes a whole number of at least 1")
-    outcomes = validate_files([str(path) for path in files], args.jobs, args.unknowns, not args.summary)
+    outcomes = validate_files(
+        [str(path) for path in files], args.jobs, args.unknowns, not args.summary, getattr(args, "strict", False)
+    )
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     warnings = sum(1 for o in outcomes for e in o.errors if e["severity"] == "warning")
@@ -476,6 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=1, help="validate files in N processes (output in the same order)")
     p.add_argument("--summary", choices=["json"], help="print only counts: valid and invalid files, errors by code")
     p.add_argument(
+        "--strict",
+        action="store_true",
+        help="warnings are errors: a draw the record leaves out that the rules force (BZ405), a question that "
+        "leaves out the card played (BZ701)",
+    )
+    p.add_argument(
         "--format",
         choices=["text", "github"],
         default="text",
@@ -653,13 +661,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALIDATE_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--json": "json", "--unknowns": "unknowns"}
+_VALIDATE_FLAGS = {
+    "-q": "quiet",
+    "--quiet": "quiet",
+    "--json": "json",
+    "--unknowns": "unknowns",
+    "--strict": "strict",
+}
 
 
 def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of the common ``validate [FLAG...] PATH... [FLAG...]`` (flags: ``-q``, ``--quiet``, ``--json``,
-    ``--unknowns``), read as argparse reads them; None for anything else, left to argparse (which also prints
-    every help and usage error). Importing argparse and building the parser would take a sixth of a short run."""
+    ``--unknowns``, ``--strict``), read as argparse reads them; None for anything else, left to argparse (which
+    also prints every help and usage error). Importing argparse and building the parser would take a sixth of a
+    short run."""
     if len(argv) < 2 or argv[0] != "validate":
         return None
     args = SimpleNamespace(
@@ -668,6 +683,7 @@ def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
         json=False,
         quiet=False,
         unknowns=False,
+        strict=False,
         jobs=1,
         summary=None,
         format="text",
