@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
 from .profile import RuleProfile
-from .record import Deal, Record
+from .record import Deal, Game, Record
 from .replay import ReplayResult, replay_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
@@ -463,7 +463,7 @@ def _replay_part(task: tuple[str, int, bytes, bool, bool, bool]) -> _Part:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = check_record(read_part(first_line, data, path), analyse, views=False)
+        result = check_record(read_part(first_line, data, path, deal_by_deal=True), analyse, views=False)
         return _part(first_line, result, listing, len(data), strict)
     finally:
         if collecting:
@@ -650,10 +650,13 @@ def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
         start = 0
 
 
-def read_part(first: int, data: bytes, path: str) -> Record:
+def read_part(first: int, data: bytes, path: str, deal_by_deal: bool = False) -> Record:
     """One part of a file as a record, its positions the file's (``first``: the line number of its first line).
 
-    Raises :class:`NotStreamable` when the whole-file path must read the file.
+    ``deal_by_deal``: a game of many deals (:data:`_DEAL_BY_DEAL` or more) is read a deal at a time, as the replay
+    asks for its deals (:class:`_Deals`), so that the memory of a validation stays that of a deal, not of the game.
+    Raises :class:`NotStreamable` when the whole-file path must read the file (while the replay asks for the deals,
+    too: nothing has been reported then).
     """
     try:
         text = data.decode("utf-8")
@@ -665,6 +668,80 @@ def read_part(first: int, data: bytes, path: str) -> Record:
     from .reader import read_record
 
     try:
+        if deal_by_deal:
+            starts = _deal_starts(text)
+            if len(starts) >= _DEAL_BY_DEAL:
+                record = read_record(text[: starts[0]], path, first, whole=False)
+                if len(record.games) == 1 and not record.games[0].deals:
+                    record.text = text
+                    game = record.games[0]
+                    game.deals = _Deals(game, path, text, first, starts)
+                    return record
         return read_record(text, path, first)
     except NotationError:
         raise NotStreamable(path) from None
+
+
+_DEAL_BY_DEAL = 16
+"""The deals from which a game is read a deal at a time while it is validated (:func:`read_part`)."""
+_DEAL_LINE = re.compile(r"^[ \t\f]*(?:deal|сдача)(?![\w])", re.IGNORECASE | re.MULTILINE)
+
+
+def _deal_starts(text: str) -> list[int]:
+    """Where the ``deal`` statements of a game's text start (those inside a comment or a question left out)."""
+    starts = []
+    scanned, open_ = 0, False
+    for match in _DEAL_LINE.finditer(text):
+        at = match.start()
+        if open_:  # (the comment open at ``scanned`` ends at its "}")
+            close = text.find("}", scanned, at)
+            if close < 0:
+                scanned = at
+                continue
+            scanned = close + 1
+        open_ = text.rfind("{", scanned, at) > text.rfind("}", scanned, at)
+        scanned = at
+        if not open_:
+            starts.append(at)
+    return starts
+
+
+class _Deals(list):  # type: ignore[type-arg]
+    """A game's deals, read from its text one at a time as the replay goes through them (and let go after it): the
+    memory of a game of 10,000 deals is that of one deal. Each deal is read as a record of its own (a game with
+    that one deal), its positions the file's; what a deal's statements say of the game (its winner, a header out of
+    place) goes to the game. A deal that does not read as it would in the whole game raises NotStreamable: the file
+    is then validated whole."""
+
+    def __init__(self, game: Game, path: str, text: str, first: int, starts: list[int]) -> None:
+        super().__init__()
+        self.game = game
+        self.path = path
+        self.text = text
+        self.first = first
+        self.starts = starts
+
+    def __iter__(self) -> Iterator[Deal]:
+        from .reader import read_record
+
+        text, starts = self.text, self.starts
+        line = self.first + text.count("\n", 0, starts[0])
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(text)
+            try:
+                part = read_record(text[start:end], self.path, line)
+            except NotationError:
+                raise NotStreamable(self.path) from None
+            line += text.count("\n", start, end)
+            (game,) = part.games  # (a "game" statement starts another part of the file: none is here)
+            if game.headers or game.players or game.options or game.target is not None or len(game.deals) != 1:
+                raise NotStreamable(self.path)  # (a header after a deal: the whole game reports it)
+            if game.winner is not None:
+                self.game.winner, self.game.winner_span = game.winner, game.winner_span
+            yield game.deals[0]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __bool__(self) -> bool:
+        return bool(self.starts)
