@@ -18,6 +18,7 @@ converts between the two.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
 from pathlib import Path
@@ -25,10 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, Card, CardParseError, CardPattern, Suit, parse_card_like
 from .check import check_text_record
-from .errors import Diagnostic, NotationError
+from .errors import Diagnostic, NotationError, Span
 from .reader import SEAT_ALIASES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from .record import Record
     from .replay import DealResult, GameResult, ReplayResult, TrickResult
 
@@ -268,21 +271,139 @@ def _cards(cards: Any) -> str:
     return " ".join(c.glyph for c in sorted(cards, key=lambda c: c.sort_key)) or "—"
 
 
+def _games(text: str) -> list[tuple[int, str]]:
+    """A text's games as ``validate`` splits a file (:func:`replayer.check.game_texts`): (the line number of each
+    game's first line, its text)."""
+    from .check import game_texts
+
+    return game_texts(text)
+
+
 class Workbench:
-    """A record's text read and replayed once, and every answer the server gives about it."""
+    """A record's text read and replayed game by game, as ``bezique validate`` reads a file, and every answer the
+    server gives about it.
+
+    A game is independent of the others: ``cache`` keeps each game's reading and replay by its text, so that after
+    an edit only the game it touched is read and replayed again (the others are found in the cache, wherever their
+    lines moved). ``build``: False to replay the games step by step (:meth:`steps`), as the server does between
+    the messages of the editor. Lines and columns are the text's (0-based where a method says so); each game is
+    replayed in its own lines and its answers placed in the text's."""
+
+    def __init__(
+        self, text: str, path: str = "<record>", cache: dict[str, _Game] | None = None, build: bool = True
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.lines = text.split("\n")
+        self.cache: dict[str, _Game] = cache if cache is not None else {}
+        self.chunks = _games(text)
+        self.parts: list[tuple[int, _Game]] = []
+        if build:
+            for _ in self.steps():
+                pass
+
+    def steps(self) -> Iterator[None]:
+        """Read and replay the games not in the cache, one at a time (a step after each); the cache then holds
+        the text's games only."""
+        parts = []
+        for first, text in self.chunks:
+            game = self.cache.get(text)
+            if game is None:
+                game = self.cache[text] = _Game(text, self.path)
+                yield
+            parts.append((first, game))
+        self.parts = parts
+        kept = {text for _, text in self.chunks}
+        for text in [t for t in self.cache if t not in kept]:
+            del self.cache[text]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The diagnostics ``bezique validate`` reports for the text, game by game."""
+        found = []
+        for first, game in self.parts:
+            for diag in game.diagnostics:
+                span = diag.span
+                if first != 1 and span is not None:
+                    span = Span(span.line + first - 1, span.column, span.length)
+                    diag = Diagnostic(diag.code, diag.message, span, diag.path, diag.severity)
+                found.append(diag)
+        return found
+
+    def part(self, line: int) -> tuple[int, _Game] | None:
+        """The game a 0-based line of the text belongs to, and the number of lines before it."""
+        found = None
+        for first, game in self.parts:
+            if first - 1 <= line:
+                found = (first - 1, game)
+        return found
+
+    def hover(self, line: int, column: int) -> str | None:
+        """Markdown for a 0-based position: a card's name, a meld kind's rule, or the moment before a trick."""
+        found = self.part(line)
+        return None if found is None else found[1].hover(line - found[0], column)
+
+    def completion_of(self, line: int, column: int) -> Card | None:
+        """The card the inference put for the unknown card written at a 1-based line and column."""
+        found = self.part(line - 1)
+        return None if found is None else found[1].completion_of(line - found[0], column)
+
+    def definition(self, line: int, column: int) -> tuple[Path, int] | None:
+        """From a meld kind (0-based position) to its entry in the profile's YAML: (file, 0-based line)."""
+        found = self.part(line)
+        return None if found is None else found[1].definition(line - found[0], column)
+
+    def legal_cards(self, line: int, column: int) -> list[Card]:
+        """The cards the player to move may legally play, for a trick being written at a 0-based position."""
+        found = self.part(line)
+        return [] if found is None else found[1].legal_cards(line - found[0], column)
+
+    def actions(self, first: int, last: int) -> list[Action]:
+        """The code actions for the 0-based lines ``first`` to ``last`` (see :meth:`_Game.actions`)."""
+        found = []
+        for start, game in self.parts:
+            before = start - 1
+            for action in game.actions(first - before, last - before):
+                action.line += before
+                found.append(action)
+        return found
+
+    def formatted(self) -> str | None:
+        """The canonical form (``bezique fmt``); None when the record does not read (nothing is changed)."""
+        from .fmt import FormatCheckError, format_text
+
+        try:
+            return format_text(self.text, self.path)
+        except (NotationError, FormatCheckError):
+            return None
+
+
+class _Game:
+    """One game of a text (:func:`_games`), read and replayed once, and the answers about it, in its own lines."""
 
     def __init__(self, text: str, path: str = "<record>") -> None:
         self.text = text
         self.path = path
         self.lines = text.split("\n")
-        record, result = check_text_record(text, path, analyse=False, views=True)
-        self.record: Record | None = record
-        self.result: ReplayResult = result
+        # A game's reading and replay make many short-lived objects and no reference cycle: the collector, paused,
+        # does not walk the other games' objects again and again meanwhile (as replayer/check.py does for a file).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            checked = check_text_record(text, path, analyse=False, views=False)[1]
+            self.diagnostics: list[Diagnostic] = checked.diagnostics
+        finally:
+            if collecting:
+                gc.enable()
+        self._viewed: tuple[Record | None, ReplayResult] | None = None
 
     @property
-    def diagnostics(self) -> list[Diagnostic]:
-        """The diagnostics ``bezique validate`` reports for the text."""
-        return self.result.diagnostics
+    def result(self) -> ReplayResult:
+        """The replay with what a hover shows of each trick (its views), made when an answer first needs it: the
+        diagnostics alone need none of it, and a keystroke costs half as much."""
+        if self._viewed is None:
+            self._viewed = check_text_record(self.text, self.path, analyse=False, views=True)
+        return self._viewed[1]
 
     # --- where a line is
 
@@ -428,17 +549,6 @@ class Workbench:
                 return path, number
         return None
 
-    # --- formatting
-
-    def formatted(self) -> str | None:
-        """The canonical form (``bezique fmt``); None when the record does not read (nothing is changed)."""
-        from .fmt import FormatCheckError, format_text
-
-        try:
-            return format_text(self.text, self.path)
-        except (NotationError, FormatCheckError):
-            return None
-
     # --- code actions
 
     def actions(self, first: int, last: int) -> list[Action]:
@@ -461,7 +571,7 @@ class Workbench:
                         gives[1],
                     )
                 )
-        for line in range(first, min(last, len(self.lines) - 1) + 1):
+        for line in range(max(first, 0), min(last, len(self.lines) - 1) + 1):
             text = self.lines[line]
             for word in _WORD.finditer(text):
                 if "?" not in word[0]:
@@ -581,6 +691,7 @@ def build_server() -> Any:
     server = LanguageServer("bezique", __version__, protocol_cls=Protocol)
     documents: dict[str, Document] = {}
     benches: dict[str, Workbench] = {}
+    caches: dict[str, dict[str, _Game]] = {}
     pending: dict[str, asyncio.Task[None]] = {}
 
     def encoding() -> str:
@@ -596,10 +707,11 @@ def build_server() -> Any:
         return found
 
     def bench(uri: str) -> Workbench:
+        """The document's workbench, its games not yet replayed replayed now (a request wants an answer)."""
         text = document(uri).text
         found = benches.get(uri)
         if found is None or found.text != text:
-            found = benches[uri] = Workbench(text, to_fs_path(uri) or uri)
+            found = benches[uri] = Workbench(text, to_fs_path(uri) or uri, caches.setdefault(uri, {}))
         return found
 
     def publish(uri: str) -> None:
@@ -622,7 +734,18 @@ def build_server() -> Any:
         )
 
     async def publish_later(uri: str) -> None:
+        """Validate after a pause, a game at a time, the editor's messages read between games: a change cancels
+        this (the games replayed so far stay in the cache) and schedules the validation of the new text."""
         await asyncio.sleep(DEBOUNCE)
+        doc = documents.get(uri)
+        if doc is None:
+            return
+        work = benches.get(uri)
+        if work is None or work.text != doc.text:
+            work = Workbench(doc.text, to_fs_path(uri) or uri, caches.setdefault(uri, {}), build=False)
+            for _ in work.steps():
+                await asyncio.sleep(0)
+            benches[uri] = work
         pending.pop(uri, None)
         publish(uri)
 
@@ -660,6 +783,7 @@ def build_server() -> Any:
             waiting.cancel()
         documents.pop(uri, None)
         benches.pop(uri, None)
+        caches.pop(uri, None)
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def reader_position(uri: str, position: types.Position) -> tuple[int, int]:

@@ -19,7 +19,8 @@ from pygls.lsp.client import LanguageClient
 from replayer.lsp import Workbench
 
 WORKED = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
-PLANTED = WORKED.replace("  draws N 8H, S JH\n  score N 320, S 110", "  draws N 8H, S JH\n  score N 330, S 110")
+PLANTED_SCORE = ("  draws N 8H, S JH\n  score N 320, S 110", "  draws N 8H, S JH\n  score N 330, S 110")
+PLANTED = WORKED.replace(*PLANTED_SCORE)
 SCORE_LINE = PLANTED[: PLANTED.index("score N 330, S 110")].count("\n")  # 0-based
 TRICK_10 = PLANTED[: PLANTED.index("trick 10: N 8S")].count("\n")
 
@@ -390,3 +391,55 @@ def test_the_formatting_edit_ends_inside_the_document_and_gives_bezique_fmts_byt
         [sys.executable, "-m", "replayer", "fmt", "-"], input=messy.encode("utf-8"), capture_output=True, check=True
     ).stdout
     assert after.encode("utf-8") == expected
+
+
+# --- issue 23: a keystroke replays only the game it touched -----------------------------------------------------------
+
+
+def test_the_server_splits_a_text_into_games_as_validate_splits_a_file() -> None:
+    import io
+
+    from replayer.check import game_chunks, game_texts
+
+    texts = [
+        '{ x\ngame "in a comment" }\ngame "a"\ndeal 1\n  game "b" {\n}\ngamer\ngame score N 1\nGAME\n',
+        "",
+        WORKED,
+        WORKED + "\n" + WORKED.replace("{ The following", '{ game "not one"\n{? game } The following'),
+        "game\r\ngame\r\n{\ngame",
+    ]
+    for text in texts:
+        chunks = [(first, data.decode("utf-8")) for first, data in game_chunks(io.BytesIO(text.encode("utf-8")))]
+        assert game_texts(text) == chunks
+
+
+def test_an_edit_replays_again_only_the_game_it_touched() -> None:
+    from replayer import lsp
+
+    games = [WORKED.replace("Illustrative deal", f"Game {n}", 1) for n in range(3)]
+    text = "\n".join(games)
+    cache: dict[str, Any] = {}
+    first = Workbench(text, "three.bzq", cache)
+    assert first.diagnostics == [] and len(cache) == 3
+    # A wrong score planted in the third game: its lines are the text's, the other two games are not replayed.
+    edited = "\n".join([*games[:2], games[2].replace(*PLANTED_SCORE)])
+    made: list[str] = []
+    original = lsp._Game.__init__
+
+    def counted(self: Any, text: str, path: str = "<record>") -> None:
+        made.append(text)
+        original(self, text, path)
+
+    lsp._Game.__init__ = counted  # type: ignore[method-assign]
+    try:
+        second = Workbench(edited, "three.bzq", cache)
+    finally:
+        lsp._Game.__init__ = original  # type: ignore[method-assign]
+    assert made == [edited[edited.index(games[2][:30]) :]]
+    line = edited[: edited.index("score N 330, S 110")].count("\n") + 1
+    assert [(d.code, d.span.line, d.span.column) for d in second.diagnostics] == [("BZ501", line, 10 + 1)]
+    assert len(cache) == 3  # the edited game's old text let go
+    trick = edited.split("\n").index("trick 10: N 8S, S 8S -> N", line - 30)
+    assert "Trick 10" in (second.hover(trick, 12) or "")
+    (action,) = second.actions(line - 1, line - 1)
+    assert (action.line, action.new) == (line - 1, "320")
