@@ -671,7 +671,17 @@ def build_server() -> Any:
     from . import __version__
 
     class Protocol(LanguageServerProtocol):
-        """pygls's protocol with the documents' synchronisation left to the server's own handlers."""
+        """pygls's protocol with the documents' synchronisation left to the server's own handlers, and UTF-8
+        positions wherever the client offers them (pygls takes the client's first choice; UTF-16 otherwise)."""
+
+        @lsp_method(types.INITIALIZE)
+        def lsp_initialize(self, params: types.InitializeParams) -> Any:
+            general = params.capabilities.general
+            offered = list(general.position_encodings or []) if general is not None else []
+            if general is not None and types.PositionEncodingKind.Utf8 in offered:
+                offered.remove(types.PositionEncodingKind.Utf8)
+                general.position_encodings = [types.PositionEncodingKind.Utf8, *offered]
+            return (yield from super().lsp_initialize(params))
 
         @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
         def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:

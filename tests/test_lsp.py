@@ -443,3 +443,16 @@ def test_an_edit_replays_again_only_the_game_it_touched() -> None:
     assert "Trick 10" in (second.hover(trick, 12) or "")
     (action,) = second.actions(line - 1, line - 1)
     assert (action.line, action.new) == (line - 1, "320")
+
+
+@pytest.mark.parametrize(
+    ("offered", "chosen"),
+    [(None, "utf-16"), (["utf-16"], "utf-16"), (["utf-16", "utf-8"], "utf-8"), (["utf-32", "utf-16"], "utf-32")],
+)
+def test_utf8_positions_wherever_the_client_offers_them(tmp_path: Path, offered: Any, chosen: str) -> None:
+    async def steps(client: LanguageClient, seen: dict[str, Any]) -> None:
+        del client
+
+    general = types.GeneralClientCapabilities(position_encodings=offered) if offered is not None else None
+    seen = asyncio.run(session((tmp_path / "x.bzq").as_uri(), steps, types.ClientCapabilities(general=general)))
+    assert seen["capabilities"].position_encoding == chosen
