@@ -1,7 +1,9 @@
 """The language server, ``bezique lsp``: the replayer in the transcriber's editor, over stdio.
 
-On every change the server reads and replays the record as ``bezique validate`` does (:func:`check_text_record`,
-every error in one pass) and publishes the same codes, positions and messages. It answers hovers (a card's name; a
+After each pause in the changes (:data:`DEBOUNCE`) the server reads and replays the record as ``bezique validate``
+does, game by game (:func:`check_text_record`, every error in one pass; only the games an edit touched, the
+others kept from before), and publishes the same codes, positions and messages, with the document's version; a
+newer change cancels the validation of an older text between two games. It answers hovers (a card's name; a
 trick's hands, tables, scores and each seat's unseen cards before it; a meld kind's rule from the profile), goes
 from a meld kind to its entry in the profile's YAML, formats through ``bezique fmt``, offers code actions (an
 unknown card completed as the inference completes it; a stated number set to what the rules give) and completes
@@ -11,9 +13,10 @@ What the server answers is worked out by the functions of :class:`Workbench` fro
 which only the server itself (:func:`build_server`) imports: pygls and lsprotocol come with the ``editor`` extra
 (``pip install 'bezique-replayer[editor]'``); :func:`missing` says which are missing. Positions: the protocol's
 lines and characters count from 0, the replayer's from 1; the protocol's lines end at ``\\n``, ``\\r\\n`` and ``\\r``
-only and its characters are code units of the negotiated encoding (UTF-16 by default), the replayer's lines end at
-``\\n`` and its columns are code points: :class:`Document` keeps the server's copy of the text as the client's and
-converts between the two.
+only and its characters are code units of the negotiated encoding (UTF-16 by default, UTF-8 wherever the client
+offers it), the replayer's lines end at ``\\n`` and its columns are code points: :class:`Document` keeps the
+server's copy of the text as the client's (never pygls's, whose lines break where ``str.splitlines`` breaks them)
+and converts between the two.
 """
 
 from __future__ import annotations

@@ -456,3 +456,18 @@ def test_utf8_positions_wherever_the_client_offers_them(tmp_path: Path, offered:
     general = types.GeneralClientCapabilities(position_encodings=offered) if offered is not None else None
     seen = asyncio.run(session((tmp_path / "x.bzq").as_uri(), steps, types.ClientCapabilities(general=general)))
     assert seen["capabilities"].position_encoding == chosen
+
+
+def test_the_documents_lines_and_positions_are_the_protocols() -> None:
+    from replayer.lsp import Document
+
+    text = "a\u2028b\x0c😀c\r\nd\re\n"
+    doc = Document(text, 1, "utf-16")
+    assert [doc.line(n) for n in range(4)] == ["a\u2028b\x0c😀c", "d", "e", ""]
+    assert doc.position(text.index("c")) == (0, 6)  # the emoji is two UTF-16 units
+    assert Document(text, 1, "utf-8").position(text.index("c")) == (0, 10)  # U+2028 three bytes, the emoji four
+    assert doc.position(text.index("\n")) == (0, 7)  # between "\r" and "\n": the line's end
+    assert doc.end() == (3, 0) and doc.offset(9, 0) == len(text) and doc.offset(1, 99) == text.index("d") + 1
+    assert doc.to_reader(2, 1) == (1, 3)  # the reader breaks at "\n" only: "d\re" is its second line
+    doc.change("X", (0, 6), (1, 1))  # from after the emoji to the end of "d": the line break goes too
+    assert doc.text == "a\u2028b\x0c😀X\re\n" and doc.line(1) == "e"
