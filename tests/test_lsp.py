@@ -471,3 +471,33 @@ def test_the_documents_lines_and_positions_are_the_protocols() -> None:
     assert doc.to_reader(2, 1) == (1, 3)  # the reader breaks at "\n" only: "d\re" is its second line
     doc.change("X", (0, 6), (1, 1))  # from after the emoji to the end of "d": the line break goes too
     assert doc.text == "a\u2028b\x0c😀X\re\n" and doc.line(1) == "e"
+
+
+def test_quick_keystrokes_are_validated_once_and_never_out_of_order(tmp_path: Path) -> None:
+    uri = (tmp_path / "quick.bzq").as_uri()
+    scores = [f"score N {320 + n}, S 110" for n in range(10)]
+
+    async def steps(client: LanguageClient, seen: dict[str, Any]) -> None:
+        doc = types.TextDocumentItem(uri=uri, language_id="bezique", version=1, text=WORKED)
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=doc))
+        await diagnostics_of(seen, uri, 1)
+        for version, score in enumerate(scores, 2):  # ten changes at once, as fast typing sends them
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[
+                        types.TextDocumentContentChangeWholeDocument(text=WORKED.replace("score N 320, S 110", score))
+                    ],
+                )
+            )
+        published = []
+        while not published or published[-1].version != 11:
+            params = await asyncio.wait_for(seen["diagnostics"].get(), 60)
+            published.append(params)
+        seen["published"] = published
+
+    seen = asyncio.run(session(uri, steps))
+    versions = [p.version for p in seen["published"]]
+    assert versions == sorted(versions) and len(versions) < 10, versions  # (one, unless the typing paused)
+    (last,) = seen["published"][-1].diagnostics
+    assert last.code == "BZ501" and "N 329" in last.message
