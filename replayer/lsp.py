@@ -831,7 +831,7 @@ def build_server() -> Any:
     def formatting(ls: Any, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         uri = params.text_document.uri
         doc = document(uri)
-        canonical = _safe(bench(uri).formatted)
+        canonical = _safe(lambda: bench(uri).formatted())
         if canonical is None or canonical == doc.text:
             return [] if canonical is not None else None
         return [types.TextEdit(range=_range(types, (0, 0), doc.end()), new_text=canonical)]
