@@ -501,3 +501,24 @@ def test_quick_keystrokes_are_validated_once_and_never_out_of_order(tmp_path: Pa
     assert versions == sorted(versions) and len(versions) < 10, versions  # (one, unless the typing paused)
     (last,) = seen["published"][-1].diagnostics
     assert last.code == "BZ501" and "N 329" in last.message
+
+
+def test_variations_too_deep_are_a_diagnostic_and_formatting_declines(tmp_path: Path) -> None:
+    line = "trick 10: N 8S, S 8S -> N\n"
+    anchor = line + "  draws N 8H, S JH\n  score N 320, S 110\n"
+    deep = WORKED.replace(anchor, anchor + ("(\n" + line) * 330 + ")\n" * 330, 1)
+    uri = (tmp_path / "deep.bzq").as_uri()
+
+    async def steps(client: LanguageClient, seen: dict[str, Any]) -> None:
+        doc = types.TextDocumentItem(uri=uri, language_id="bezique", version=1, text=deep)
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=doc))
+        seen["opened"] = await diagnostics_of(seen, uri, 1)
+        seen["formatting"] = await client.text_document_formatting_async(
+            types.DocumentFormattingParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), options=types.FormattingOptions(2, True)
+            )
+        )
+
+    seen = asyncio.run(session(uri, steps))
+    assert [d.code for d in seen["opened"]] == ["BZ115"]
+    assert seen["formatting"] is None  # (not an error -32603: the record does not read, so it is left as it is)
