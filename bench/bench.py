@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS: list[tuple[str, str, str]] = []
@@ -499,6 +500,93 @@ def playouts(deals: int, repeat: int) -> None:
     print(f"    push and pop with the legal moves, a move: {spread(costs, ' µs', 1)}")
 
 
+def _edited(text: str, rng: random.Random) -> str:
+    """A keystroke: one digit of a running score somewhere in the text, changed."""
+    import re
+
+    lines = text.split("\n")
+    while True:
+        index = rng.randrange(len(lines))
+        found = re.search(r"score N (\d)", lines[index])
+        if found is not None:
+            digit = str((int(found[1]) + 1) % 10)
+            lines[index] = lines[index][: found.start(1)] + digit + lines[index][found.end(1) :]
+            return "\n".join(lines)
+
+
+def keystrokes(count: int, games: int = 30, deals: int = 200) -> None:
+    """The language server's work on a keystroke in a large file (issue 23): a file of ``games`` games (about
+    1.2 MB) and one game of ``deals`` deals, each edited ``count`` times, one digit of a running score at a random
+    place, and re-validated as the server does (:class:`replayer.lsp.Workbench` with the games of the last text in
+    its cache: only the game the edit touched is replayed again). Then, through the server itself (pygls's client),
+    ten keystrokes sent at once: the time until the diagnostics of the last arrive."""
+    from replayer.generate import generate_game
+    from replayer.lsp import Workbench
+
+    rng = random.Random(23)
+    # (a target out of reach: a game ends with the deal that reaches its target, and these must be long)
+    endless = {"target": "10000000"}
+    many = "\n".join(generate_game("classic", 1000 + seed, deals=19, options=endless) for seed in range(games))
+    long = generate_game("classic", 2023, deals=deals, options=endless)
+    print(f"\nkeystrokes: a file of {games} games ({len(many) / 1e6:.2f} MB), a game of {deals} deals", flush=True)
+    for name, text, goal in ((f"{games}-game file", many, 30), (f"{deals}-deal game", long, 100)):
+        cache: dict[str, Any] = {}
+        Workbench(text, "bench.bzq", cache)  # (the text as opened)
+        times = []
+        cpu = []  # (the process's own time: what the machine's other load does not change)
+        for _ in range(count):
+            edited = _edited(text, rng)
+            start = time.process_time()
+            times.append(timed(lambda edited=edited, cache=cache: Workbench(edited, "bench.bzq", cache)) * 1000)
+            cpu.append((time.process_time() - start) * 1000)
+            Workbench(text, "bench.bzq", cache)  # (and back)
+        target(f"a keystroke re-validated, {name}", times, goal, higher=False, unit="ms", digits=1)
+        print(f"  the same in CPU time: {spread(cpu, 'ms', 1)}")
+        burst = _burst(text, rng)
+        print(f"  ten keystrokes at once through the server, {name}: diagnostics of the last after {burst:.0f} ms")
+
+
+def _burst(text: str, rng: random.Random) -> float:
+    """Milliseconds from ten changes sent at once to the server until the diagnostics of the last arrive."""
+    import asyncio
+
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+
+    async def run() -> float:
+        client = LanguageClient("bench", "1")
+        arrived: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
+
+        @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            arrived.put_nowait(params)
+
+        await client.start_io(sys.executable, "-m", "replayer", "lsp")
+        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+        client.initialized(types.InitializedParams())
+        uri = "file:///bench.bzq"
+        item = types.TextDocumentItem(uri=uri, language_id="bezique", version=1, text=text)
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+        await asyncio.wait_for(arrived.get(), 600)
+        start = time.perf_counter()
+        for version in range(2, 12):
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=_edited(text, rng))],
+                )
+            )
+        while (await asyncio.wait_for(arrived.get(), 600)).version != 11:
+            pass
+        seconds = time.perf_counter() - start
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+        return seconds * 1000
+
+    return asyncio.run(run())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000, help="classic deals in the main corpus")
@@ -522,15 +610,19 @@ def main() -> int:
     parser.add_argument("--only-edits", action="store_true", help="measure only the re-validation after an edit")
     parser.add_argument("--playouts", type=int, default=300, help="random classic deals played out on the core")
     parser.add_argument("--only-playouts", action="store_true", help="measure only the core's random playouts")
+    parser.add_argument("--keystrokes", type=int, default=30, help="keystrokes re-validated in each large file")
+    parser.add_argument("--only-keystrokes", action="store_true", help="measure only the keystrokes (issue 23)")
     args = parser.parse_args()
     if args.only_playouts:
         playouts(args.playouts, args.repeat)
         return 0
-    if args.only_analysis or args.only_edits:
+    if args.only_analysis or args.only_edits or args.only_keystrokes:
         if args.only_analysis:
             analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
         if args.only_edits:
             revalidate(args.edits)
+        if args.only_keystrokes:
+            keystrokes(args.keystrokes)
         print("\ntargets: median (min–max)")
         for name, measured, reached in TARGETS:
             print(f"  {'reached' if reached else 'NOT reached':<12} {name}: {measured}")
@@ -559,6 +651,7 @@ def main() -> int:
     analysis(args.endgames, args.anchor, args.puzzle_deals, args.jobs)
     revalidate(args.edits)
     playouts(args.playouts, args.repeat)
+    keystrokes(args.keystrokes)
 
     print("\ntargets (issue #6, kept by issue #13; issues 15 and 16): median (min–max)")
     for name, measured, reached in TARGETS:

@@ -7,18 +7,23 @@ traceback or a hang.
 Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
 nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is
 quick), and makes one to six random edits of one kind (bytes, tokens from the notation's vocabulary, or whole lines:
-deleted, duplicated, swapped, moved). The checks are those of tests/test_fuzz.py (a code of the catalogue and a
+deleted, duplicated, swapped, moved). A share of the cases (``--planted``, issue 23) instead plants one to four
+independent errors in a whole valid record, each on its own line: a misspelt keyword, a misspelt comment tag, one
+or two card typos on a trick line, a wrong running score, a trick line left out, a comment's closing bracket left
+out (:func:`plant`); each must be reported on its line in the one run, by validate's pipeline and by the server.
+The checks are those of tests/test_fuzz.py (a code of the catalogue and a
 position inside the text for every diagnostic; a text that parses has a stable canonical form), plus: the server
 (:class:`replayer.lsp.Workbench`) reports the same diagnostics and answers hovers, completions, definitions, code
 actions and formatting at random places without raising; the lexer gives back the text it was given. A case that
-runs longer than ``--hang`` seconds is a hang. A failing case is written to ``--out`` (default: a temporary folder)
-and the campaign goes on; the exit status is 1 when any case failed.
+runs longer than ``--hang`` seconds of CPU time is a hang. A failing case is written to ``--out`` (default: a
+temporary folder) and the campaign goes on; the exit status is 1 when any case failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -99,6 +104,135 @@ def edit(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
+# --- planted errors (issue 23): independent errors on their own lines, each to be reported on its line -------------
+
+_KEYWORD_LINE = re.compile(r"^(\s*)(trick|draws|score)(\s)")
+_DECLARES = re.compile(r"^(\s*[NSEW] )(declares)( )")
+_TAG = re.compile(r"\{ ?\[(ru|note|en)\]")
+_CARD = re.compile(r"(?<=[NSEW] )(?:10|[AKQJ987])[SHDC](?=[ ,\n]|$)")
+_SCORE = re.compile(r"^\s*score [NSEW] (\d+)")
+_TRICK = re.compile(r"^trick (\d+):")
+
+
+_SPELLINGS = {"draw", "draws", "declare", "declares", "score", "scores", "trick"}
+"""Keywords a typo must not make (``draws`` less its ``s`` is ``draw``, another spelling of the keyword)."""
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    """A word one edit away: a letter dropped, or two neighbours swapped (never a spelling of a keyword)."""
+    while True:
+        i = rng.randrange(len(word) - 1)
+        dropped, swapped = word[:i] + word[i + 1 :], word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        typo = dropped if rng.random() < 0.5 else swapped
+        if typo not in _SPELLINGS:
+            return typo
+
+
+def _valid(texts: list[str]) -> list[str]:
+    """The bases that validate: planted errors are then the only ones."""
+    from replayer.check import check_text
+
+    return [text for text in texts if check_text(text).valid and not check_text(text).diagnostics]
+
+
+def plant(text: str, rng: random.Random) -> tuple[str, list[tuple[int, set[str]]]]:
+    """One to four independent errors planted in a valid record, each on its own line, at least three lines apart:
+    a misspelt keyword (BZ001), a misspelt comment tag (BZ001), a card typo or two on one trick line (BZ003), a
+    wrong running score (BZ501; BZ602 where the deal's cards are not all known), a trick line left out (BZ114 at
+    the next trick), a comment's closing bracket left out (BZ004 where it opens; planted last, since it swallows
+    what follows up to the next comment's end). Returns the text and (1-based line, the codes expected there)."""
+    lines = text.split("\n")
+    candidates: dict[str, list[int]] = {"keyword": [], "tag": [], "card": [], "score": [], "trick": [], "bracket": []}
+    tricks = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _TRICK.match(line))]
+    for i, line in enumerate(lines):
+        if _KEYWORD_LINE.match(line) or _DECLARES.match(line):
+            candidates["keyword"].append(i)
+        if _TAG.search(line) and "}" in line[line.index("{") :]:
+            candidates["tag"].append(i)
+        if _TRICK.match(line) and len(_CARD.findall(line)) >= 2 and "{" not in line:
+            candidates["card"].append(i)
+        if _SCORE.match(line):
+            candidates["score"].append(i)
+        if line.lstrip().startswith("{") and line.rstrip().endswith("}") and line.count("{") == 1:
+            candidates["bracket"].append(i)
+    # A trick left out is one between two others, the line going on after the next (else the next reads as a trick
+    # misnumbered, BZ106: see replayer.reader._Builder.fill_gaps).
+    for k in range(1, len(tricks) - 2):
+        (_, n0), (at, n1), (after, n2), (_, n3) = tricks[k - 1 : k + 3]
+        if n0 + 1 == n1 == n2 - 1 == n3 - 2 and after - at > 1 and "{" not in "".join(lines[at:after]):
+            candidates["trick"].append(at)
+    taken: list[int] = []
+    planted: list[tuple[str, int]] = []
+    kinds = [k for k in candidates if candidates[k]]
+    rng.shuffle(kinds)
+    kinds = kinds[: rng.randint(1, 4)]
+    if "score" in kinds:
+        # Not with a card typo or a trick left out: they make cards unknown, which a completion may choose so that
+        # the score holds (or, where the profile's cards are not completed, the deal is not replayed at all).
+        kinds = [k for k in kinds if k not in ("card", "trick")]
+    for kind in kinds:
+        free = [i for i in candidates[kind] if all(abs(i - t) >= 3 for t in taken)]
+        if kind == "trick":  # (the next trick line, where it is reported, is not planted on either)
+            nexts = {at: next(j for j, _ in tricks if j > at) for at in free}
+            free = [i for i in free if all(abs(nexts[i] - t) >= 3 for t in taken)]
+        if not free:
+            continue
+        i = rng.choice(free)
+        taken.append(i)
+        if kind == "trick":
+            taken.append(next(j for j, _ in tricks if j > i))
+        planted.append((kind, i))
+    bracket = [i for kind, i in planted if kind == "bracket"]
+    if bracket:  # nothing planted after a comment left open (it runs on over what follows), nor a trick left out
+        planted = [(kind, i) for kind, i in planted if kind == "bracket" or (i < bracket[0] and kind != "trick")]
+    expected: list[tuple[int, set[str]]] = []
+    deleted = None
+    for kind, i in planted:
+        line = lines[i]
+        if kind == "keyword":
+            found = _KEYWORD_LINE.match(line) or _DECLARES.match(line)
+            assert found is not None
+            lines[i] = line[: found.start(2)] + _typo(found[2], rng) + line[found.end(2) :]
+            expected.append((i, {"BZ001"}))
+        elif kind == "tag":
+            found = _TAG.search(line)
+            assert found is not None
+            lines[i] = line[: found.start(1)] + rng.choice(["ryu", "rus", "notes", "nte"]) + line[found.end(1) :]
+            expected.append((i, {"BZ001"}))
+        elif kind == "card":
+            cards = list(_CARD.finditer(line))
+            chosen = sorted(rng.sample(cards, rng.randint(1, 2)), key=lambda m: -m.start())
+            for card in chosen:  # (from the right: the columns of the others stay)
+                line = line[: card.end() - 1] + "X" + line[card.end() :]
+            lines[i] = line
+            expected.append((i, {"BZ003"}))
+        elif kind == "score":
+            found = _SCORE.match(line)
+            assert found is not None
+            lines[i] = line[: found.start(1)] + str(int(found[1]) + 10) + line[found.end(1) :]
+            expected.append((i, {"BZ501", "BZ602"}))
+        elif kind == "trick":
+            deleted = i
+            expected.append((next(j for j, _ in tricks if j > i), {"BZ114"}))
+        else:
+            lines[i] = line[: line.rindex("}")] + line[line.rindex("}") + 1 :]
+            expected.append((i, {"BZ004"}))
+    if deleted is not None:
+        del lines[deleted]
+        expected = [(i - 1 if i > deleted else i, codes) for i, codes in expected]
+    return "\n".join(lines), [(i + 1, codes) for i, codes in expected]
+
+
+def check_planted(text: str, expected: list[tuple[int, set[str]]]) -> None:
+    """Every planted error reported on its line, in one run, by validate's pipeline and by the server."""
+    from replayer.check import check_text
+
+    for diagnostics in (check_text(text, "fuzz.bzq").diagnostics, Workbench(text, "fuzz.bzq").diagnostics):
+        found = {(d.span.line, d.code) for d in diagnostics if d.span is not None}
+        missing = [(line, codes) for line, codes in expected if not any((line, code) in found for code in codes)]
+        assert not missing, f"planted errors not reported on their lines: {missing}; found {sorted(found)}"
+
+
 def check(text: str, rng: random.Random) -> None:
     """Every property of one case (an AssertionError, or any other exception, is a failure)."""
     bench = Workbench(text, "fuzz.bzq")  # validate's pipeline: read (every error in one pass), complete, replay
@@ -133,28 +267,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hang", type=float, default=30.0, help="seconds after which a case is a hang")
+    parser.add_argument("--hang", type=float, default=30.0, help="CPU seconds after which a case is a hang")
     parser.add_argument("--out", type=Path, default=None, help="folder for the failing cases")
     parser.add_argument(
         "--max-lines", type=int, default=40, help="cut nine cases in ten to at most this many first lines"
+    )
+    parser.add_argument(
+        "--planted", type=float, default=0.3, help="the share of cases with errors planted in a valid record"
     )
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
     texts = bases()
+    valid = _valid(texts)
     rng = random.Random(args.seed)
-    signal.signal(signal.SIGALRM, _alarm)
+    planted_cases = 0
+    # The time a case may take is the process's own CPU time (SIGVTALRM), not the clock's: a campaign run with a low
+    # priority on a busy machine waits without hanging.
+    signal.signal(signal.SIGVTALRM, _alarm)
     failures = hangs = 0
     slowest = 0.0
     started = time.perf_counter()
     for case in range(1, args.cases + 1):
-        base = rng.choice(texts)
-        if rng.random() < 0.9:
-            base = "\n".join(base.split("\n")[: rng.randint(1, args.max_lines)])
-        text = edit(base, rng)
-        signal.setitimer(signal.ITIMER_REAL, args.hang)
+        expected: list[tuple[int, set[str]]] | None = None
+        if rng.random() < args.planted:  # errors planted in a whole valid record, each to be found on its line
+            text, expected = plant(rng.choice(valid), rng)
+            planted_cases += 1
+        else:
+            base = rng.choice(texts)
+            if rng.random() < 0.9:
+                base = "\n".join(base.split("\n")[: rng.randint(1, args.max_lines)])
+            text = edit(base, rng)
+        signal.setitimer(signal.ITIMER_VIRTUAL, args.hang)
         began = time.perf_counter()
         try:
+            if expected is not None:
+                check_planted(text, expected)
             check(text, random.Random(case))
         except Hang:
             hangs += 1
@@ -164,14 +312,15 @@ def main() -> int:
             (out / f"fail-{case}.bzq").write_text(text, encoding="utf-8")
             (out / f"fail-{case}.txt").write_text(traceback.format_exc(), encoding="utf-8")
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         slowest = max(slowest, time.perf_counter() - began)
         if case % 1000 == 0:
             rate = case / (time.perf_counter() - started)
             print(f"{case} cases, {failures} failures, {hangs} hangs, {rate:.0f} cases/s", flush=True)
     seconds = time.perf_counter() - started
     print(
-        f"done: {args.cases} cases in {seconds:.0f} s (seed {args.seed}), {failures} failures, {hangs} hangs "
+        f"done: {args.cases} cases ({planted_cases} with planted errors) in {seconds:.0f} s (seed {args.seed}), "
+        f"{failures} failures, {hangs} hangs "
         f"(longer than {args.hang:g} s), slowest case {slowest:.2f} s; failing cases in {out}"
     )
     return 1 if failures or hangs else 0

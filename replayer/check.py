@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
 from .profile import RuleProfile
-from .record import Deal, Record
+from .record import Deal, Game, Record
 from .replay import ReplayResult, replay_record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
@@ -37,10 +37,12 @@ __all__ = [
     "check_text_record",
     "decode",
     "game_chunks",
+    "game_texts",
     "print_diagnostics",
     "read_part",
     "read_text",
     "recovered_lines",
+    "strictly",
     "unknown_lines",
     "unknown_records",
     "validate_file",
@@ -77,7 +79,9 @@ class _Inference:
             profile,
             options,
             dealer,
-            analyse=self.analyse,
+            # A deal whose only unknowns are what it leaves out (draws, a hand) is analysed, to tell a draw left out
+            # that the rules force (BZ405): no card of it is written unknown, and such a search is short.
+            analyse=self.analyse or not deal.lossy,
             lenient=deal.repaired,
             time_limit=self.time_limit,
             progress=self.progress,
@@ -97,7 +101,49 @@ def check_record(
     trick; ``time_limit`` and ``progress``: each deal's inference stops after that many seconds, and reports as it
     goes (:func:`replayer.infer.infer_deal`); ``states``: with it, the core's state before each trick (for the
     endgame analysis)."""
-    return replay_record(record, _Inference(analyse, time_limit, progress), views=views, states=states)
+    result = replay_record(record, _Inference(analyse, time_limit, progress), views=views, states=states)
+    _left_out_draws(result, record)
+    return result
+
+
+_LEFT_OUT = " (not in the record)"
+"""How the inference names an unknown card it added for a draw the record leaves out."""
+
+
+def _left_out_draws(result: ReplayResult, record: Record) -> None:
+    """A warning (BZ405) at each trick whose draws the record leaves out while the rules force them: a record may
+    leave draws out on purpose (a lossy transcription), but a forced draw is more often a line forgotten.
+    ``bezique validate --strict`` makes it an error."""
+    found: list[Diagnostic] = []
+    for game in result.games:
+        for deal in game.deals:
+            inference = deal.inference
+            if inference is None or inference.deal is None or not inference.analysed:
+                continue
+            by_trick: dict[int, list[Any]] = {}
+            for unknown in inference.unknowns:
+                if unknown.where.endswith(_LEFT_OUT) and unknown.trick is not None:
+                    by_trick.setdefault(unknown.trick, []).append(unknown)
+            winners = {trick.number: trick.winner for trick in inference.deal.tricks}
+            for number, unknowns in by_trick.items():
+                if not all(inference.status(u)[0] == "forced" for u in unknowns):
+                    continue
+                unknowns.sort(key=lambda u: u.seat != winners.get(number))  # (the winner draws first)
+                draws = ", ".join(f"{u.seat} {inference.values[u.tag]}" for u in unknowns)
+                message = (
+                    f"the draws after trick {number} are left out, and the rules force them: draws {draws} "
+                    "(write them, or validate --strict makes this an error)"
+                )
+                found.append(Diagnostic("BZ405", message, unknowns[0].span, record.path, "warning"))
+    if found:
+        result.diagnostics.extend(found)
+        result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span is not None else (0, 0))
+
+
+def strictly(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``--strict``: every warning an error (a draw left out that the rules force, a question that leaves out the
+    card played)."""
+    return [Diagnostic(d.code, d.message, d.span, d.path) if d.severity == "warning" else d for d in diagnostics]
 
 
 def check_text(
@@ -111,7 +157,7 @@ def check_text_record(
     text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
 ) -> tuple[Record | None, ReplayResult]:
     """:func:`check_text`, with the record as read (None when the text could not be read)."""
-    from .reader import read_record_recovering
+    from .reader import REPLAYABLE, read_record_recovering
 
     try:
         record, diagnostics, recovered = read_record_recovering(text, path)
@@ -119,18 +165,15 @@ def check_text_record(
         result = ReplayResult(path, text)
         result.diagnostics.extend(exc.diagnostics)
         return None, result
-    if not recovered:
-        if diagnostics:  # structure errors: reported as read, not replayed
-            result = ReplayResult(path, text)
-            result.diagnostics.extend(diagnostics)
-            return record, result
+    if not recovered and not diagnostics:
         return record, check_record(record, analyse, views, states=states)
-    # A text with syntax errors: every one reported, and the record read on past them and replayed, so that the
-    # problems after a typo are reported in the same run. When the record read on has structure errors, they may
-    # follow from a line read otherwise: nothing is replayed, and only the syntax errors are reported.
-    if any(d.code not in ("BZ001", "BZ003") for d in diagnostics):
+    # A text with syntax errors, an unknown tag, a comment left open or a missing trick: every one reported, and
+    # the record read on past them and replayed, so that the problems after them are reported in the same run.
+    # Other structure errors stop the replay: they are reported as read; when lines were read otherwise, only the
+    # reader's own problems are (a structure error may follow from a line read otherwise).
+    if any(d.code not in REPLAYABLE for d in diagnostics):
         failed = ReplayResult(path, text)
-        failed.diagnostics.extend(d for d in diagnostics if d.code in ("BZ001", "BZ003"))
+        failed.diagnostics.extend(d for d in diagnostics if not recovered or d.code in REPLAYABLE)
         failed.recovered = recovered
         return record, failed
     result = check_record(record, analyse, views, states=states)
@@ -324,11 +367,13 @@ class Outcome:
         return f"Outcome({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
 
-def validate_files(paths: list[str], jobs: int = 1, listing: bool = False, analyse: bool = True) -> list[Outcome]:
+def validate_files(
+    paths: list[str], jobs: int = 1, listing: bool = False, analyse: bool = True, strict: bool = False
+) -> list[Outcome]:
     """Validate record files, in ``jobs`` processes (the files over them, or the games of a single file), with a
     progress line on a terminal; the outcomes in the files' order. ``listing``: list every unknown card; ``analyse``:
-    work out which unknown cards are forced."""
-    tasks = [(path, listing, analyse) for path in paths]
+    work out which unknown cards are forced; ``strict``: warnings are errors."""
+    tasks = [(path, listing, analyse, strict) for path in paths]
     progress = Progress(sum(_size(Path(path)) for path in paths))
     try:
         if jobs > 1:
@@ -342,28 +387,35 @@ def validate_files(paths: list[str], jobs: int = 1, listing: bool = False, analy
                         progress.advance(_size(Path(path)), outcome.games)
                     return outcomes
                 # the games of one file over the processes
-                return [validate_file(*tasks[0], pool=pool, progress=progress, jobs=jobs)]
-        return [validate_file(*task, progress=progress) for task in tasks]
+                return [validate_file(paths[0], listing, analyse, pool, progress, jobs, strict)]
+        return [validate_file(path, listing, analyse, progress=progress, strict=strict) for path in paths]
     finally:
         progress.close()
 
 
-def validate_one(task: tuple[str, bool, bool]) -> Outcome:
-    """Validate one file; everything to print is returned, so that parallel runs print in the files' order."""
-    path, listing, analyse = task
-    return validate_file(path, listing, analyse)
+def validate_one(task: tuple[str, bool, bool] | tuple[str, bool, bool, bool]) -> Outcome:
+    """Validate one file (path, listing, analyse, and strict when given); everything to print is returned, so that
+    parallel runs print in the files' order."""
+    path, listing, analyse, *rest = task
+    return validate_file(path, listing, analyse, strict=bool(rest and rest[0]))
 
 
 def validate_file(
-    path: str, listing: bool, analyse: bool, pool: Any = None, progress: Progress | None = None, jobs: int = 1
+    path: str,
+    listing: bool,
+    analyse: bool,
+    pool: Any = None,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    strict: bool = False,
 ) -> Outcome:
     """Validate a file game by game, or read whole where that path is needed (:func:`read_part` says when);
-    with a pool of ``jobs`` processes, its games are spread over them."""
+    with a pool of ``jobs`` processes, its games are spread over them. ``strict``: warnings are errors."""
 
     try:
-        return _validate_by_game(path, listing, analyse, pool, progress, jobs)
+        return _validate_by_game(path, listing, analyse, pool, progress, jobs, strict)
     except (OSError, NotStreamable):
-        return _validate_whole(path, listing, analyse)
+        return _validate_whole(path, listing, analyse, strict)
 
 
 class _Part:
@@ -391,8 +443,11 @@ class _Part:
         self.size = size
 
 
-def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -> _Part:
-    """The report of one replayed part of a file that starts at line ``first_line``."""
+def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0, strict: bool = False) -> _Part:
+    """The report of one replayed part of a file that starts at line ``first_line`` (``strict``: warnings are
+    errors)."""
+    if strict:
+        result.diagnostics[:] = strictly(result.diagnostics)
     stderr = "".join(format_diagnostic(diag, result.text, first_line) + "\n" for diag in result.diagnostics)
     errors = [d.to_json() for d in result.diagnostics]
     notes = recovered_lines(result) + unknown_lines(result, listing)
@@ -400,17 +455,17 @@ def _part(first_line: int, result: ReplayResult, listing: bool, size: int = 0) -
     return _Part(stderr, errors, notes, len(result.games), result.valid, size, listed)
 
 
-def _replay_part(task: tuple[str, int, bytes, bool, bool]) -> _Part:
+def _replay_part(task: tuple[str, int, bytes, bool, bool, bool]) -> _Part:
     """Read and replay one part of a file (in a worker process when games are spread over processes)."""
 
-    path, first_line, data, listing, analyse = task
+    path, first_line, data, listing, analyse, strict = task
     # A game's reading and replay make thousands of short-lived objects and no reference cycle: the collector,
     # paused for the game, runs once after it instead of every 700 allocations (about a tenth of the time).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = check_record(read_part(first_line, data, path), analyse, views=False)
-        return _part(first_line, result, listing, len(data))
+        result = check_record(read_part(first_line, data, path, deal_by_deal=True), analyse, views=False)
+        return _part(first_line, result, listing, len(data), strict)
     finally:
         if collecting:
             gc.enable()
@@ -440,20 +495,20 @@ def _summed(path: str, parts: Iterable[_Part], progress: Progress | None = None)
     return Outcome(path, valid, games, errors, "".join(stderr), "\n".join(lines), listed)
 
 
-def _validate_whole(path: str, listing: bool, analyse: bool) -> Outcome:
+def _validate_whole(path: str, listing: bool, analyse: bool, strict: bool = False) -> Outcome:
     """Validate a file read whole: exactly what is reported for syntax and structure errors."""
-    return _summed(path, [_part(1, check_path(Path(path), analyse, views=False), listing)])
+    return _summed(path, [_part(1, check_path(Path(path), analyse, views=False), listing, strict=strict)])
 
 
 def _validate_by_game(
-    path: str, listing: bool, analyse: bool, pool: Any = None, progress: Progress | None = None, jobs: int = 1
+    path: str, listing: bool, analyse: bool, pool: Any = None, progress: Any = None, jobs: int = 1, strict: bool = False
 ) -> Outcome:
     """Validate a file game by game, in the memory of a few games; with a process pool, its games are spread over
     the processes (the report keeps their order). Raises NotStreamable (or OSError) when the file must be read
     whole: every part is read before anything is reported, so nothing is printed twice."""
 
     with open(path, "rb") as handle:
-        tasks = ((path, first, data, listing, analyse) for first, data in game_chunks(handle))
+        tasks = ((path, first, data, listing, analyse, strict) for first, data in game_chunks(handle))
         if pool is None:
             return _summed(path, map(_replay_part, tasks), progress)
         # Parts go to the processes in batches (one message per game would cost more than its replay), a few
@@ -473,7 +528,7 @@ def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def _replay_parts(tasks: list[tuple[str, int, bytes, bool, bool]]) -> list[_Part]:
+def _replay_parts(tasks: list[tuple[str, int, bytes, bool, bool, bool]]) -> list[_Part]:
     """:func:`_replay_part` of each task, in a worker process."""
     return [_replay_part(task) for task in tasks]
 
@@ -596,10 +651,13 @@ def game_chunks(handle: BinaryIO) -> Iterator[tuple[int, bytes]]:
         start = 0
 
 
-def read_part(first: int, data: bytes, path: str) -> Record:
+def read_part(first: int, data: bytes, path: str, deal_by_deal: bool = False) -> Record:
     """One part of a file as a record, its positions the file's (``first``: the line number of its first line).
 
-    Raises :class:`NotStreamable` when the whole-file path must read the file.
+    ``deal_by_deal``: a game of many deals (:data:`_DEAL_BY_DEAL` or more) is read a deal at a time, as the replay
+    asks for its deals (:class:`_Deals`), so that the memory of a validation stays that of a deal, not of the game.
+    Raises :class:`NotStreamable` when the whole-file path must read the file (while the replay asks for the deals,
+    too: nothing has been reported then).
     """
     try:
         text = data.decode("utf-8")
@@ -611,6 +669,108 @@ def read_part(first: int, data: bytes, path: str) -> Record:
     from .reader import read_record
 
     try:
+        if deal_by_deal:
+            starts = _deal_starts(text)
+            if len(starts) >= _DEAL_BY_DEAL:
+                record = read_record(text[: starts[0]], path, first, whole=False)
+                if len(record.games) == 1 and not record.games[0].deals:
+                    record.text = text
+                    game = record.games[0]
+                    game.deals = _Deals(game, path, text, first, starts)
+                    return record
         return read_record(text, path, first)
     except NotationError:
         raise NotStreamable(path) from None
+
+
+_DEAL_BY_DEAL = 16
+"""The deals from which a game is read a deal at a time while it is validated (:func:`read_part`)."""
+_DEAL_LINE = re.compile(r"^[ \t\f]*(?:deal|сдача)(?![\w])", re.IGNORECASE | re.MULTILINE)
+
+
+def _deal_starts(text: str) -> list[int]:
+    """Where the ``deal`` statements of a game's text start (those inside a comment or a question left out)."""
+    return _starts(_DEAL_LINE, text)
+
+
+# _GAME_LINE on text, found from the line break before it (a literal the search skips to: ten times faster than
+# "^" tried at every position); a game statement on the text's first line is matched on its own.
+_GAME_TEXT = re.compile("\n" + _GAME_LINE.pattern.decode("ascii")[1:], re.IGNORECASE)
+_FIRST_GAME = re.compile(_GAME_LINE.pattern.decode("ascii")[1:], re.IGNORECASE)
+
+
+def game_texts(text: str) -> list[tuple[int, str]]:
+    """A text's parts as :func:`game_chunks` splits a file's bytes (each from a ``game`` statement outside a
+    comment, the first from the text's start), from the text itself: (the line number of each part's first line,
+    its text)."""
+    starts = [at + 1 for at in _starts(_GAME_TEXT, text)]
+    if _FIRST_GAME.match(text):
+        starts.insert(0, 0)
+    cuts = [0, *starts[1:]]
+    parts = []
+    line = 1
+    for index, start in enumerate(cuts):
+        end = cuts[index + 1] if index + 1 < len(cuts) else len(text)
+        parts.append((line, text[start:end]))
+        line += text.count("\n", start, end)
+    return parts
+
+
+def _starts(pattern: re.Pattern[str], text: str) -> list[int]:
+    """Where the matches of a statement's pattern start, those inside a comment or a question left out."""
+    starts = []
+    scanned, open_ = 0, False
+    for match in pattern.finditer(text):
+        at = match.start()
+        if open_:  # (the comment open at ``scanned`` ends at its "}")
+            close = text.find("}", scanned, at)
+            if close < 0:
+                scanned = at
+                continue
+            scanned = close + 1
+        open_ = text.rfind("{", scanned, at) > text.rfind("}", scanned, at)
+        scanned = at
+        if not open_:
+            starts.append(at)
+    return starts
+
+
+class _Deals(list):  # type: ignore[type-arg]
+    """A game's deals, read from its text one at a time as the replay goes through them (and let go after it): the
+    memory of a game of 10,000 deals is that of one deal. Each deal is read as a record of its own (a game with
+    that one deal), its positions the file's; what a deal's statements say of the game (its winner, a header out of
+    place) goes to the game. A deal that does not read as it would in the whole game raises NotStreamable: the file
+    is then validated whole."""
+
+    def __init__(self, game: Game, path: str, text: str, first: int, starts: list[int]) -> None:
+        super().__init__()
+        self.game = game
+        self.path = path
+        self.text = text
+        self.first = first
+        self.starts = starts
+
+    def __iter__(self) -> Iterator[Deal]:
+        from .reader import read_record
+
+        text, starts = self.text, self.starts
+        line = self.first + text.count("\n", 0, starts[0])
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(text)
+            try:
+                part = read_record(text[start:end], self.path, line)
+            except NotationError:
+                raise NotStreamable(self.path) from None
+            line += text.count("\n", start, end)
+            (game,) = part.games  # (a "game" statement starts another part of the file: none is here)
+            if game.headers or game.players or game.options or game.target is not None or len(game.deals) != 1:
+                raise NotStreamable(self.path)  # (a header after a deal: the whole game reports it)
+            if game.winner is not None:
+                self.game.winner, self.game.winner_span = game.winner, game.winner_span
+            yield game.deals[0]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __bool__(self) -> bool:
+        return bool(self.starts)

@@ -37,6 +37,19 @@ def find_records(paths: Sequence[str]) -> Iterator[Path]:
             raise UsageError(f"no such file or folder: {raw}")
 
 
+def _one_file(raw: str, command: str) -> Path:
+    """The record file a command that reads one names; a UsageError that says why not (a folder is not a file)."""
+    path = Path(raw)
+    if path.is_dir():
+        raise UsageError(
+            f"{raw} is a folder: bezique {command} reads one record file (bezique validate {raw} checks every "
+            "record in a folder)"
+        )
+    if not path.is_file():
+        raise UsageError(f"no such file: {raw}")
+    return path
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from collections import Counter
 
@@ -47,7 +60,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
     if args.jobs < 1:
         raise UsageError("--jobs takes a whole number of at least 1")
-    outcomes = validate_files([str(path) for path in files], args.jobs, args.unknowns, not args.summary)
+    outcomes = validate_files(
+        [str(path) for path in files], args.jobs, args.unknowns, not args.summary, getattr(args, "strict", False)
+    )
     invalid = sum(1 for o in outcomes if not o.valid)
     games = sum(o.games for o in outcomes)
     warnings = sum(1 for o in outcomes for e in o.errors if e["severity"] == "warning")
@@ -128,13 +143,15 @@ def cmd_infer(args: argparse.Namespace) -> int:
     from .completed_record import completed_text
     from .reader import read_record
 
-    source, out = Path(args.file), Path(args.out)
-    if not source.is_file():
-        raise UsageError(f"no such file: {args.file}")
-    if out.exists() and out.resolve() == source.resolve():
-        raise UsageError("infer never overwrites its input: choose another --out")
-    if out.exists() and not args.force:
-        raise UsageError(f"{out} exists; pass --force to overwrite it")
+    source, out = _one_file(args.file, "infer"), Path(args.out)
+    to_stdout = args.out == "-"
+    if not to_stdout:
+        if out.exists() and out.resolve() == source.resolve():
+            raise UsageError("infer never overwrites its input: choose another --out")
+        if out.exists() and not args.force:
+            raise UsageError(f"{out} exists; pass --force to overwrite it")
+        if not out.parent.is_dir():
+            raise UsageError(f"no such folder: {out.parent} (infer makes no folder: create it first)")
     from .errors import NotationError
 
     try:
@@ -160,11 +177,15 @@ def cmd_infer(args: argparse.Namespace) -> int:
     if progress is not None:
         sys.stderr.write("\r\x1b[K")
     print_diagnostics(result, sys.stderr)
+    notes = sys.stderr if to_stdout else sys.stdout  # (standard output is the record's, with --out -)
     for line in unknown_lines(result, listing=False):
-        print(line)
+        print(line, file=notes)
     if not result.valid:
         print(f"{source}: not completed: the record is invalid", file=sys.stderr)
         return 1
+    if to_stdout:
+        sys.stdout.write(completed_text(record, result))
+        return 0
     write_atomic(out, completed_text(record, result))
     print(f"wrote {out}")
     return 0
@@ -175,9 +196,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .replay import to_json
     from .trace import trace
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {args.file}")
+    path = _one_file(args.file, "replay")
     result = check_path(path)
     if args.json:
         import json
@@ -223,9 +242,7 @@ def _read_valid(path: Path) -> tuple[object, object] | None:
 def cmd_analyse(args: argparse.Namespace) -> int:
     from .analysis import analyse, canonical, text, variations_text
 
-    source = Path(args.file)
-    if not source.is_file():
-        raise UsageError(f"no such file: {args.file}")
+    source = _one_file(args.file, "analyse")
     out = Path(args.write_variations) if args.write_variations else None
     if out is not None:
         if out.exists() and out.resolve() == source.resolve():
@@ -476,6 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=1, help="validate files in N processes (output in the same order)")
     p.add_argument("--summary", choices=["json"], help="print only counts: valid and invalid files, errors by code")
     p.add_argument(
+        "--strict",
+        action="store_true",
+        help="warnings are errors: a draw the record leaves out that the rules force (BZ405), a question that "
+        "leaves out the card played (BZ701)",
+    )
+    p.add_argument(
         "--format",
         choices=["text", "github"],
         default="text",
@@ -495,7 +518,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--out", required=True, metavar="NEW", help="where to write the completed record (never FILE)")
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="NEW",
+        help="where to write the completed record (never FILE; its folder must exist), or - for standard output",
+    )
     p.add_argument("--force", action="store_true", help="overwrite NEW if it exists")
     p.add_argument(
         "--time-limit",
@@ -587,7 +615,12 @@ def build_parser() -> argparse.ArgumentParser:
             "for the same --seed: for tests, corpora and constructed records."
         ),
     )
-    p.add_argument("--profile", default="classic")
+    p.add_argument(
+        "--profile",
+        default="classic",
+        metavar="NAME",
+        help="the rule profile the deals are played under (default: classic; bezique profiles lists them)",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed gives the same record)")
     p.add_argument("--deals", type=int, default=1, help="deals per game")
     p.add_argument("--games", type=int, default=1, help="games (seeds SEED, SEED+1, ...)")
@@ -653,13 +686,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALIDATE_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--json": "json", "--unknowns": "unknowns"}
+_VALIDATE_FLAGS = {
+    "-q": "quiet",
+    "--quiet": "quiet",
+    "--json": "json",
+    "--unknowns": "unknowns",
+    "--strict": "strict",
+}
 
 
 def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of the common ``validate [FLAG...] PATH... [FLAG...]`` (flags: ``-q``, ``--quiet``, ``--json``,
-    ``--unknowns``), read as argparse reads them; None for anything else, left to argparse (which also prints
-    every help and usage error). Importing argparse and building the parser would take a sixth of a short run."""
+    ``--unknowns``, ``--strict``), read as argparse reads them; None for anything else, left to argparse (which
+    also prints every help and usage error). Importing argparse and building the parser would take a sixth of a
+    short run."""
     if len(argv) < 2 or argv[0] != "validate":
         return None
     args = SimpleNamespace(
@@ -668,6 +708,7 @@ def _plain_validate(argv: Sequence[str]) -> SimpleNamespace | None:
         json=False,
         quiet=False,
         unknowns=False,
+        strict=False,
         jobs=1,
         summary=None,
         format="text",

@@ -240,6 +240,16 @@ CODES: dict[str, ErrorCode] = {
         "a misdeal is dealt again before play, where the profile has the rule (ru19: 002:L18)",
         "redeal  { classic has no redeal }",
     ),
+    "BZ114": ErrorCode(
+        "missing trick",
+        "a deal's tricks are all written, numbered 1, 2, 3, …; reported at the gap, the trick read as unknown cards",
+        "trick 10: N 8S, S 8S -> N  { trick 9 left out }",
+    ),
+    "BZ115": ErrorCode(
+        "variations nested too deep",
+        "a variation nests in another at most 50 deep (reader.MAX_NESTING)",
+        "(  { the 51st variation open at once }",
+    ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
     ),
@@ -356,6 +366,11 @@ CODES: dict[str, ErrorCode] = {
         "draws N KH, S 7D  { the turn-up is 7C }",
     ),
     "BZ404": ErrorCode("card conservation", "each card exists once per pack", "draws N QC, S 9D  { a third QC }"),
+    "BZ405": ErrorCode(
+        "draw left out that the rules force (a warning; an error with validate --strict)",
+        "each player draws after each phase-1 trick; a record may leave draws out, but a forced one is reported",
+        "trick 9: S 9S, N 10S -> N  { its draws N JS, S 8S left out }",
+    ),
     "BZ501": ErrorCode(
         "wrong running score", "the stated score must equal the rules' total at that point", "score N 330, S 0"
     ),
@@ -404,10 +419,12 @@ _split: tuple[str, list[str]] | None = None
 
 
 def _lines(source: str) -> list[str]:
-    """The source's lines, split once for all the diagnostics of one record (printing stays linear)."""
+    """The source's lines as the reader counts them (at ``\\n`` only: a form feed or U+2028 in a comment, where
+    ``str.splitlines`` would break, is no line break), split once for all the diagnostics of one record (printing
+    stays linear)."""
     global _split
     if _split is None or _split[0] is not source:
-        _split = (source, source.splitlines())
+        _split = (source, [line.removesuffix("\r") for line in source.split("\n")])
     return _split[1]
 
 

@@ -1,7 +1,9 @@
 """The language server, ``bezique lsp``: the replayer in the transcriber's editor, over stdio.
 
-On every change the server reads and replays the record as ``bezique validate`` does (:func:`check_text_record`,
-every error in one pass) and publishes the same codes, positions and messages. It answers hovers (a card's name; a
+After each pause in the changes (:data:`DEBOUNCE`) the server reads and replays the record as ``bezique validate``
+does, game by game (:func:`check_text_record`, every error in one pass; only the games an edit touched, the
+others kept from before), and publishes the same codes, positions and messages, with the document's version; a
+newer change cancels the validation of an older text between two games. It answers hovers (a card's name; a
 trick's hands, tables, scores and each seat's unseen cards before it; a meld kind's rule from the profile), goes
 from a meld kind to its entry in the profile's YAML, formats through ``bezique fmt``, offers code actions (an
 unknown card completed as the inference completes it; a stated number set to what the rules give) and completes
@@ -10,12 +12,16 @@ the cards that the player to move may legally play.
 What the server answers is worked out by the functions of :class:`Workbench` from the text alone, without pygls,
 which only the server itself (:func:`build_server`) imports: pygls and lsprotocol come with the ``editor`` extra
 (``pip install 'bezique-replayer[editor]'``); :func:`missing` says which are missing. Positions: the protocol's
-lines and characters count from 0; the replayer's from 1. A character is counted as one code point: every
-character of the notation (the suit symbols, Cyrillic) is one UTF-16 unit as well.
+lines and characters count from 0, the replayer's from 1; the protocol's lines end at ``\\n``, ``\\r\\n`` and ``\\r``
+only and its characters are code units of the negotiated encoding (UTF-16 by default, UTF-8 wherever the client
+offers it), the replayer's lines end at ``\\n`` and its columns are code points: :class:`Document` keeps the
+server's copy of the text as the client's (never pygls's, whose lines break where ``str.splitlines`` breaks them)
+and converts between the two.
 """
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
 from pathlib import Path
@@ -23,14 +29,16 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, Card, CardParseError, CardPattern, Suit, parse_card_like
 from .check import check_text_record
-from .errors import Diagnostic, NotationError
+from .errors import Diagnostic, NotationError, Span
 from .reader import SEAT_ALIASES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from .record import Record
     from .replay import DealResult, GameResult, ReplayResult, TrickResult
 
-__all__ = ["Action", "Workbench", "build_server", "main", "missing"]
+__all__ = ["Action", "Document", "Workbench", "build_server", "code_points", "main", "missing", "units"]
 
 EXTRA = "editor"
 """The extra that brings the server's dependencies."""
@@ -65,6 +73,169 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action({self.title!r}, {self.line}, {self.start}, {self.end}, {self.new!r})"
+
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_NEWLINE = re.compile(r"\n")
+POSITION_ENCODINGS = ("utf-8", "utf-16", "utf-32")
+"""The position encodings of LSP: how a position's ``character`` counts (UTF-16 code units unless negotiated)."""
+
+
+def units(text: str, encoding: str = "utf-16") -> int:
+    """The length of a text in the code units of a position encoding."""
+    if encoding == "utf-32" or text.isascii():
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def code_points(text: str, count: int, encoding: str = "utf-16") -> int:
+    """How many code points of a text its first ``count`` code units hold: all of it when ``count`` is past its end
+    (LSP: a character past the line's end is its end), and a count inside a character stops before it."""
+    if count <= 0:
+        return 0
+    if encoding == "utf-32" or text.isascii():
+        return min(count, len(text))
+    used = 0
+    wide = encoding == "utf-8"
+    for index, char in enumerate(text):
+        code = ord(char)
+        if wide:
+            used += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        else:
+            used += 2 if code > 0xFFFF else 1
+        if used > count:
+            return index
+    return len(text)
+
+
+class Document:
+    """The server's copy of an open document, kept exactly as the client's: its text, version, and positions
+    counted as the client counts them.
+
+    LSP ends a line at ``\\n``, ``\\r\\n`` or ``\\r`` only, not at the other breaks of ``str.splitlines`` (a form
+    feed, a vertical tab, U+001C to U+001E, NEL, U+2028, U+2029), which a record may hold in a comment; a position's
+    character counts code units of the negotiated encoding (UTF-16 unless the client offers another), not code
+    points. The reader counts lines at ``\\n`` only and columns in code points: :meth:`reader_offset` and
+    :meth:`reader_position` convert between the two."""
+
+    def __init__(self, text: str, version: int | None = None, encoding: str = "utf-16") -> None:
+        self.text = text
+        self.version = version
+        self.encoding = encoding if encoding in POSITION_ENCODINGS else "utf-16"
+        self._starts: list[int] | None = None
+        self._reader_starts: list[int] | None = None
+
+    @property
+    def starts(self) -> list[int]:
+        """The offset of each line's first character, lines as LSP splits them."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _BREAK.finditer(self.text))]
+        return self._starts
+
+    def _line_end(self, line: int) -> int:
+        """The offset of a line's end, before its line break."""
+        starts = self.starts
+        if line + 1 >= len(starts):
+            return len(self.text)
+        end = starts[line + 1]
+        text = self.text
+        if text[end - 1] == "\n":
+            end -= 1
+            if end > starts[line] and text[end - 1] == "\r":
+                end -= 1
+        else:  # a lone "\r"
+            end -= 1
+        return end
+
+    def line(self, line: int) -> str:
+        """A line's text without its line break ("" past the end)."""
+        if not 0 <= line < len(self.starts):
+            return ""
+        return self.text[self.starts[line] : self._line_end(line)]
+
+    def offset(self, line: int, character: int) -> int:
+        """The offset in the text of a position as the client counts it; a position past a line's end is that
+        end, a line past the document's end is the document's end (as LSP says)."""
+        starts = self.starts
+        if line < 0:
+            return 0
+        if line >= len(starts):
+            return len(self.text)
+        start = starts[line]
+        return start + code_points(self.text[start : self._line_end(line)], character, self.encoding)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The position (line, character as the client counts it) of an offset in the text; an offset between the
+        ``\\r`` and the ``\\n`` of a line break is the line's end."""
+        from bisect import bisect_right
+
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        end = min(offset, self._line_end(line))
+        return line, units(self.text[start:end], self.encoding)
+
+    def end(self) -> tuple[int, int]:
+        """The position of the document's end (on its last line: never a line past it)."""
+        return self.position(len(self.text))
+
+    def change(self, text: str, start: tuple[int, int] | None = None, end: tuple[int, int] | None = None) -> None:
+        """Apply a change: ``text`` replaces the range from ``start`` to ``end`` (positions as the client counts
+        them), or the whole text when no range is given."""
+        if start is None or end is None:
+            self.text = text
+        else:
+            first, last = self.offset(*start), self.offset(*end)
+            if last < first:
+                first, last = last, first
+            self.text = self.text[:first] + text + self.text[last:]
+        self._starts = self._reader_starts = None
+
+    # --- the reader's positions: lines at "\n" only, columns in code points, both 0-based here
+
+    @property
+    def reader_starts(self) -> list[int]:
+        if self._reader_starts is None:
+            self._reader_starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+        return self._reader_starts
+
+    def reader_offset(self, line: int, column: int) -> int:
+        """The offset of a reader's position (0-based line and column), kept inside the document."""
+        starts = self.reader_starts
+        if line < 0:
+            return 0
+        if line >= len(starts):
+            return len(self.text)
+        return min(starts[line] + max(0, column), len(self.text))
+
+    def reader_position(self, offset: int) -> tuple[int, int]:
+        """The reader's position (0-based line and column) of an offset in the text."""
+        from bisect import bisect_right
+
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect_right(self.reader_starts, offset) - 1
+        return line, offset - self.reader_starts[line]
+
+    def from_reader(self, line: int, column: int) -> tuple[int, int]:
+        """A reader's position (0-based) as the client counts it."""
+        return self.position(self.reader_offset(line, column))
+
+    def to_reader(self, line: int, character: int) -> tuple[int, int]:
+        """A client's position as the reader counts it (0-based)."""
+        return self.reader_position(self.offset(line, character))
+
+    def span_range(self, diag: Diagnostic) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Where a diagnostic is, as the client counts positions: inside the document, at least one character
+        where the document has one."""
+        span = diag.span
+        if span is None:
+            start, length = 0, 1
+        else:
+            start, length = self.reader_offset(span.line - 1, span.column - 1), max(1, span.length)
+        end = min(start + length, len(self.text))
+        return self.position(start), self.position(end)
 
 
 def _card_at(line: str, column: int) -> tuple[int, int, Card | CardPattern] | None:
@@ -103,21 +274,139 @@ def _cards(cards: Any) -> str:
     return " ".join(c.glyph for c in sorted(cards, key=lambda c: c.sort_key)) or "—"
 
 
+def _games(text: str) -> list[tuple[int, str]]:
+    """A text's games as ``validate`` splits a file (:func:`replayer.check.game_texts`): (the line number of each
+    game's first line, its text)."""
+    from .check import game_texts
+
+    return game_texts(text)
+
+
 class Workbench:
-    """A record's text read and replayed once, and every answer the server gives about it."""
+    """A record's text read and replayed game by game, as ``bezique validate`` reads a file, and every answer the
+    server gives about it.
+
+    A game is independent of the others: ``cache`` keeps each game's reading and replay by its text, so that after
+    an edit only the game it touched is read and replayed again (the others are found in the cache, wherever their
+    lines moved). ``build``: False to replay the games step by step (:meth:`steps`), as the server does between
+    the messages of the editor. Lines and columns are the text's (0-based where a method says so); each game is
+    replayed in its own lines and its answers placed in the text's."""
+
+    def __init__(
+        self, text: str, path: str = "<record>", cache: dict[str, _Game] | None = None, build: bool = True
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.lines = text.split("\n")
+        self.cache: dict[str, _Game] = cache if cache is not None else {}
+        self.chunks = _games(text)
+        self.parts: list[tuple[int, _Game]] = []
+        if build:
+            for _ in self.steps():
+                pass
+
+    def steps(self) -> Iterator[None]:
+        """Read and replay the games not in the cache, one at a time (a step after each); the cache then holds
+        the text's games only."""
+        parts = []
+        for first, text in self.chunks:
+            game = self.cache.get(text)
+            if game is None:
+                game = self.cache[text] = _Game(text, self.path)
+                yield
+            parts.append((first, game))
+        self.parts = parts
+        kept = {text for _, text in self.chunks}
+        for text in [t for t in self.cache if t not in kept]:
+            del self.cache[text]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The diagnostics ``bezique validate`` reports for the text, game by game."""
+        found = []
+        for first, game in self.parts:
+            for diag in game.diagnostics:
+                span = diag.span
+                if first != 1 and span is not None:
+                    span = Span(span.line + first - 1, span.column, span.length)
+                    diag = Diagnostic(diag.code, diag.message, span, diag.path, diag.severity)
+                found.append(diag)
+        return found
+
+    def part(self, line: int) -> tuple[int, _Game] | None:
+        """The game a 0-based line of the text belongs to, and the number of lines before it."""
+        found = None
+        for first, game in self.parts:
+            if first - 1 <= line:
+                found = (first - 1, game)
+        return found
+
+    def hover(self, line: int, column: int) -> str | None:
+        """Markdown for a 0-based position: a card's name, a meld kind's rule, or the moment before a trick."""
+        found = self.part(line)
+        return None if found is None else found[1].hover(line - found[0], column)
+
+    def completion_of(self, line: int, column: int) -> Card | None:
+        """The card the inference put for the unknown card written at a 1-based line and column."""
+        found = self.part(line - 1)
+        return None if found is None else found[1].completion_of(line - found[0], column)
+
+    def definition(self, line: int, column: int) -> tuple[Path, int] | None:
+        """From a meld kind (0-based position) to its entry in the profile's YAML: (file, 0-based line)."""
+        found = self.part(line)
+        return None if found is None else found[1].definition(line - found[0], column)
+
+    def legal_cards(self, line: int, column: int) -> list[Card]:
+        """The cards the player to move may legally play, for a trick being written at a 0-based position."""
+        found = self.part(line)
+        return [] if found is None else found[1].legal_cards(line - found[0], column)
+
+    def actions(self, first: int, last: int) -> list[Action]:
+        """The code actions for the 0-based lines ``first`` to ``last`` (see :meth:`_Game.actions`)."""
+        found = []
+        for start, game in self.parts:
+            before = start - 1
+            for action in game.actions(first - before, last - before):
+                action.line += before
+                found.append(action)
+        return found
+
+    def formatted(self) -> str | None:
+        """The canonical form (``bezique fmt``); None when the record does not read (nothing is changed)."""
+        from .fmt import FormatCheckError, format_text
+
+        try:
+            return format_text(self.text, self.path)
+        except (NotationError, FormatCheckError):
+            return None
+
+
+class _Game:
+    """One game of a text (:func:`_games`), read and replayed once, and the answers about it, in its own lines."""
 
     def __init__(self, text: str, path: str = "<record>") -> None:
         self.text = text
         self.path = path
         self.lines = text.split("\n")
-        record, result = check_text_record(text, path, analyse=False, views=True)
-        self.record: Record | None = record
-        self.result: ReplayResult = result
+        # A game's reading and replay make many short-lived objects and no reference cycle: the collector, paused,
+        # does not walk the other games' objects again and again meanwhile (as replayer/check.py does for a file).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            checked = check_text_record(text, path, analyse=False, views=False)[1]
+            self.diagnostics: list[Diagnostic] = checked.diagnostics
+        finally:
+            if collecting:
+                gc.enable()
+        self._viewed: tuple[Record | None, ReplayResult] | None = None
 
     @property
-    def diagnostics(self) -> list[Diagnostic]:
-        """The diagnostics ``bezique validate`` reports for the text."""
-        return self.result.diagnostics
+    def result(self) -> ReplayResult:
+        """The replay with what a hover shows of each trick (its views), made when an answer first needs it: the
+        diagnostics alone need none of it, and a keystroke costs half as much."""
+        if self._viewed is None:
+            self._viewed = check_text_record(self.text, self.path, analyse=False, views=True)
+        return self._viewed[1]
 
     # --- where a line is
 
@@ -263,17 +552,6 @@ class Workbench:
                 return path, number
         return None
 
-    # --- formatting
-
-    def formatted(self) -> str | None:
-        """The canonical form (``bezique fmt``); None when the record does not read (nothing is changed)."""
-        from .fmt import FormatCheckError, format_text
-
-        try:
-            return format_text(self.text, self.path)
-        except (NotationError, FormatCheckError):
-            return None
-
     # --- code actions
 
     def actions(self, first: int, last: int) -> list[Action]:
@@ -296,7 +574,7 @@ class Workbench:
                         gives[1],
                     )
                 )
-        for line in range(first, min(last, len(self.lines) - 1) + 1):
+        for line in range(max(first, 0), min(last, len(self.lines) - 1) + 1):
             text = self.lines[line]
             for word in _WORD.finditer(text):
                 if "?" not in word[0]:
@@ -354,18 +632,16 @@ class Workbench:
         return sorted((CARDS[c] for c in state.legal_plays(mover)), key=lambda c: c.sort_key)
 
 
-def _range(types: Any, line: int, start: int, end: int) -> Any:
-    return types.Range(start=types.Position(line=line, character=start), end=types.Position(line=line, character=end))
+def _range(types: Any, start: tuple[int, int], end: tuple[int, int]) -> Any:
+    return types.Range(
+        start=types.Position(line=start[0], character=start[1]), end=types.Position(line=end[0], character=end[1])
+    )
 
 
-def _lsp_diagnostic(types: Any, diag: Diagnostic) -> Any:
-    span = diag.span
-    line = span.line - 1 if span is not None else 0
-    start = span.column - 1 if span is not None else 0
-    length = span.length if span is not None else 1
+def _lsp_diagnostic(types: Any, diag: Diagnostic, document: Document) -> Any:
     severity = types.DiagnosticSeverity.Warning if diag.severity == "warning" else types.DiagnosticSeverity.Error
     return types.Diagnostic(
-        range=_range(types, line, start, start + max(1, length)),
+        range=_range(types, *document.span_range(diag)),
         message=diag.message,
         severity=severity,
         code=diag.code,
@@ -373,80 +649,192 @@ def _lsp_diagnostic(types: Any, diag: Diagnostic) -> Any:
     )
 
 
+DOCUMENT_REQUEST = "bezique/document"
+"""The server's own request: ``{"uri": ...}`` answers the server's copy of that open document, ``{"text", "version",
+"encoding"}`` (null when it is not open)."""
+
+DEBOUNCE = 0.05
+"""Seconds the server waits after a change before it validates: a burst of keystrokes is validated once."""
+
+
 def build_server() -> Any:
-    """The language server (pygls), its features registered."""
+    """The language server (pygls), its features registered.
+
+    The server keeps its own copy of each open document (:class:`Document`), not pygls's workspace, whose lines
+    break where ``str.splitlines`` breaks them (at a form feed or U+2028 in a comment, which the client does not
+    count as a line break): an edit would then be applied to the wrong line."""
+    import asyncio
+
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
+    from pygls.protocol import LanguageServerProtocol
+    from pygls.protocol.language_server import lsp_method
+    from pygls.uris import to_fs_path
 
     from . import __version__
 
-    server = LanguageServer("bezique", __version__)
+    class Protocol(LanguageServerProtocol):
+        """pygls's protocol with the documents' synchronisation left to the server's own handlers, and UTF-8
+        positions wherever the client offers them (pygls takes the client's first choice; UTF-16 otherwise)."""
+
+        @lsp_method(types.INITIALIZE)
+        def lsp_initialize(self, params: types.InitializeParams) -> Any:
+            general = params.capabilities.general
+            offered = list(general.position_encodings or []) if general is not None else []
+            if general is not None and types.PositionEncodingKind.Utf8 in offered:
+                offered.remove(types.PositionEncodingKind.Utf8)
+                general.position_encodings = [types.PositionEncodingKind.Utf8, *offered]
+            return (yield from super().lsp_initialize(params))
+
+        @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+        def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+            if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+                yield handler, (params,), None
+
+        @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+        def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+            if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+                yield handler, (params,), None
+
+        @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+        def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+            if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+                yield handler, (params,), None
+
+    server = LanguageServer("bezique", __version__, protocol_cls=Protocol)
+    documents: dict[str, Document] = {}
     benches: dict[str, Workbench] = {}
+    caches: dict[str, dict[str, _Game]] = {}
+    pending: dict[str, asyncio.Task[None]] = {}
+
+    def encoding() -> str:
+        chosen = server.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or "utf-16")
+
+    def document(uri: str) -> Document:
+        found = documents.get(uri)
+        if found is None:  # (a request about a document the client did not open: read from the disk)
+            path = to_fs_path(uri)
+            text = Path(path).read_text(encoding="utf-8") if path else ""
+            found = documents[uri] = Document(text, None, encoding())
+        return found
 
     def bench(uri: str) -> Workbench:
-        document = server.workspace.get_text_document(uri)
+        """The document's workbench, its games not yet replayed replayed now (a request wants an answer)."""
+        text = document(uri).text
         found = benches.get(uri)
-        if found is None or found.text != document.source:
-            path = document.path or uri
-            found = benches[uri] = Workbench(document.source, path)
+        if found is None or found.text != text:
+            found = benches[uri] = Workbench(text, to_fs_path(uri) or uri, caches.setdefault(uri, {}))
         return found
 
     def publish(uri: str) -> None:
+        doc = documents.get(uri)
+        if doc is None:
+            return
         try:
-            diagnostics = [_lsp_diagnostic(types, d) for d in bench(uri).diagnostics]
+            diagnostics = [_lsp_diagnostic(types, d, doc) for d in bench(uri).diagnostics]
         except Exception as exc:  # a bug must not take the editor's server down: it is shown as a diagnostic
             diagnostics = [
                 types.Diagnostic(
-                    range=_range(types, 0, 0, 1),
+                    range=_range(types, (0, 0), doc.position(1)),
                     message=f"bezique: internal error: {type(exc).__name__}: {exc}",
                     severity=types.DiagnosticSeverity.Error,
                     source="bezique",
                 )
             ]
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+        server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
+        )
+
+    async def publish_later(uri: str) -> None:
+        """Validate after a pause, a game at a time, the editor's messages read between games: a change cancels
+        this (the games replayed so far stay in the cache) and schedules the validation of the new text."""
+        await asyncio.sleep(DEBOUNCE)
+        doc = documents.get(uri)
+        if doc is None:
+            return
+        work = benches.get(uri)
+        if work is None or work.text != doc.text:
+            work = Workbench(doc.text, to_fs_path(uri) or uri, caches.setdefault(uri, {}), build=False)
+            for _ in work.steps():
+                await asyncio.sleep(0)
+            benches[uri] = work
+        pending.pop(uri, None)
+        publish(uri)
+
+    def schedule(uri: str) -> None:
+        """Validate after a pause in the changes: a change cancels the validation still waiting."""
+        waiting = pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        pending[uri] = asyncio.ensure_future(publish_later(uri))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: Any, params: types.DidOpenTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+        item = params.text_document
+        documents[item.uri] = Document(item.text, item.version, encoding())
+        publish(item.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: Any, params: types.DidChangeTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+        uri = params.text_document.uri
+        doc = document(uri)
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                doc.change(change.text, (start.line, start.character), (end.line, end.character))
+            else:
+                doc.change(change.text)
+        doc.version = params.text_document.version
+        schedule(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: Any, params: types.DidCloseTextDocumentParams) -> None:
-        benches.pop(params.text_document.uri, None)
-        server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
-        )
+        uri = params.text_document.uri
+        waiting = pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        documents.pop(uri, None)
+        benches.pop(uri, None)
+        caches.pop(uri, None)
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def reader_position(uri: str, position: types.Position) -> tuple[int, int]:
+        return document(uri).to_reader(position.line, position.character)
+
+    @server.feature(DOCUMENT_REQUEST)
+    def server_copy(ls: Any, params: Any) -> dict[str, Any] | None:
+        """The server's copy of a document (its text and version): what an edit was applied to, for a client (or
+        a test) to compare with its own."""
+        uri = params.uri if hasattr(params, "uri") else params["uri"]
+        doc = documents.get(uri)
+        return None if doc is None else {"text": doc.text, "version": doc.version, "encoding": doc.encoding}
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: Any, params: types.HoverParams) -> types.Hover | None:
-        answer = _safe(lambda: bench(params.text_document.uri).hover(params.position.line, params.position.character))
+        uri = params.text_document.uri
+        answer = _safe(lambda: bench(uri).hover(*reader_position(uri, params.position)))
         if not answer:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=answer))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: Any, params: types.DefinitionParams) -> types.Location | None:
-        found = _safe(
-            lambda: bench(params.text_document.uri).definition(params.position.line, params.position.character)
-        )
+        uri = params.text_document.uri
+        found = _safe(lambda: bench(uri).definition(*reader_position(uri, params.position)))
         if not found:
             return None
         path, line = found
-        return types.Location(uri=path.as_uri(), range=_range(types, line, 0, 0))
+        return types.Location(uri=path.as_uri(), range=_range(types, (line, 0), (line, 0)))
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: Any, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-        work = bench(params.text_document.uri)
-        canonical = _safe(work.formatted)
-        if canonical is None or canonical == work.text:
+        uri = params.text_document.uri
+        doc = document(uri)
+        canonical = _safe(lambda: bench(uri).formatted())
+        if canonical is None or canonical == doc.text:
             return [] if canonical is not None else None
-        end = types.Position(line=len(work.lines), character=0)
-        return [
-            types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=canonical)
-        ]
+        return [types.TextEdit(range=_range(types, (0, 0), doc.end()), new_text=canonical)]
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -454,7 +842,10 @@ def build_server() -> Any:
     )
     def code_action(ls: Any, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
-        found = _safe(lambda: bench(uri).actions(params.range.start.line, params.range.end.line)) or []
+        doc = document(uri)
+        first = reader_position(uri, params.range.start)[0]
+        last = reader_position(uri, params.range.end)[0]
+        found = _safe(lambda: bench(uri).actions(first, last)) or []
         return [
             types.CodeAction(
                 title=action.title,
@@ -463,7 +854,12 @@ def build_server() -> Any:
                     changes={
                         uri: [
                             types.TextEdit(
-                                range=_range(types, action.line, action.start, action.end), new_text=action.new
+                                range=_range(
+                                    types,
+                                    doc.from_reader(action.line, action.start),
+                                    doc.from_reader(action.line, action.end),
+                                ),
+                                new_text=action.new,
                             )
                         ]
                     }
@@ -474,9 +870,8 @@ def build_server() -> Any:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ","]))
     def completion(ls: Any, params: types.CompletionParams) -> types.CompletionList:
-        cards = _safe(
-            lambda: bench(params.text_document.uri).legal_cards(params.position.line, params.position.character)
-        )
+        uri = params.text_document.uri
+        cards = _safe(lambda: bench(uri).legal_cards(*reader_position(uri, params.position)))
         items = [
             types.CompletionItem(label=str(card), detail=card.english, kind=types.CompletionItemKind.Value)
             for card in cards or []

@@ -9,6 +9,7 @@ compiler and the tests), which keeps it out of a command's start-up.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,10 +82,27 @@ def _expected(names: set[str]) -> str:
     return ", ".join(readable)
 
 
+_LONG_NUMBER = re.compile(r"-?\d{10,}")
+_MAX_DIGITS = 9
+"""The digits a number of the notation may have (the grammar's INT and SCORE_INT: up to 999,999,999)."""
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     line, column = exc.line, exc.column
+    at = exc.pos_in_stream if isinstance(exc, UnexpectedCharacters) else None
+    if isinstance(exc, UnexpectedToken):
+        at = exc.token.start_pos
+    long = _LONG_NUMBER.match(text, at) if at is not None and at >= 0 else None
+    if long is not None:
+        digits = len(long[0].lstrip("-"))
+        return Diagnostic(
+            "BZ001",
+            f"a number of {digits} digits: a number has at most {_MAX_DIGITS} digits (up to 999,999,999)",
+            Span(line, column, len(long[0])),
+            path,
+        )
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
         char = text[pos] if pos < len(text) else ""

@@ -31,7 +31,7 @@ import re
 
 from .cards import _CANONICAL, Card, CardLike, CardParseError, CardPattern, parse_card_like, parse_suit
 from .errors import Diagnostic, NotationError, Span
-from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, GRAMMAR_SHA256, LAYOUT, PRELUDE, STATEMENTS
+from .grammar_tables import BLOCKS, DISPATCH, ELEMENTS, GRAMMAR_SHA256, LAYOUT, PRELUDE, STATEMENTS, TERMINALS
 from .record import (
     Claim,
     ClaimGame,
@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "MAX_NESTING",
+    "REPLAYABLE",
     "SEAT_ALIASES",
     "Recovered",
     "Statement",
@@ -308,9 +310,12 @@ def read_record(text: str, path: str = "<record>", first_line: int = 1, whole: b
         text = text[1:]
     builder = _Builder(path, text)
     if not builder.build(first_line):
-        raise NotationError(_syntax_errors(text, path, first_line))
+        # (a comment left open before the statement that does not read is the likelier cause)
+        unclosed = [d for d in builder.diagnostics if d.code == "BZ004"][:1]
+        raise NotationError(unclosed or _syntax_errors(text, path, first_line))
     builder.close_variations()
     if whole:
+        builder.fill_gaps()
         builder.finish(first_line)
     if builder.diagnostics:
         raise NotationError(builder.diagnostics)
@@ -322,14 +327,23 @@ def read_record(text: str, path: str = "<record>", first_line: int = 1, whole: b
 
 class Recovered:
     """A line that did not read, and how the record was read past it: ``how`` is ``"unknown card"`` (the word that
-    is not a card read as ``??``), ``"comma"`` (a missing comma supplied), ``"word left out"``, ``"unknown trick"``
-    (a trick line read as its trick with every card unknown) or ``"skipped"``."""
+    is not a card read as ``??``), ``"comma"`` (a missing comma supplied), ``"word left out"``, ``"keyword"`` (a
+    misspelt keyword read as the keyword it is closest to), ``"comment closed"`` (a comment that does not end on
+    its line closed there), ``"unknown trick"`` (a trick line read as its trick with every card unknown) or
+    ``"skipped"``. ``shifts``: where a keyword read in place of a misspelt one changed the line's length, (the
+    0-based column after which the line as read is shifted, by how many characters), so that positions read
+    after it are brought back to the line as written (:meth:`written`)."""
 
-    __slots__ = ("how", "line")
+    __slots__ = ("how", "line", "shifts")
 
-    def __init__(self, line: int, how: str) -> None:
+    def __init__(self, line: int, how: str, shifts: list[tuple[int, int]] | None = None) -> None:
         self.line = line
         self.how = how
+        self.shifts = shifts or []
+
+    def written(self, column: int) -> int:
+        """A 1-based column of the line as read, on the line as written."""
+        return column - sum(delta for after, delta in self.shifts if column - 1 > after)
 
     def __repr__(self) -> str:
         return f"Recovered({self.line!r}, {self.how!r})"
@@ -341,6 +355,13 @@ class Recovered:
 
 
 _SYNTAX_CODES = frozenset(("BZ001", "BZ003"))
+REPLAYABLE = frozenset(("BZ001", "BZ003", "BZ004", "BZ114"))
+"""The reader's codes after which the record as read is replayed, so that the problems after them are reported in
+the same run: a syntax error (its line read on past), a comment's unknown tag (the comment is kept), an unterminated
+comment (closed on its line), a missing trick (read as a trick of unknown cards). Any other structure error stops
+the replay: what follows may follow from a statement read otherwise."""
+MAX_NESTING = 50
+"""How deep variations may nest (BZ115 beyond): every command handles a record this deep."""
 _MAX_RECOVERED = 20
 """The lines that do not read past which a text is read on: as many syntax errors as are reported (Lark's 20)."""
 _TRICK_LINE = re.compile(r"[ \t\f]*(?:trick|взятка)[ \t]+(\d{1,9})(?!\d)", re.IGNORECASE)
@@ -359,10 +380,62 @@ def _reads_past(lines: list[str], index: int) -> bool:
     return scanned > len("\n".join(lines[: index + 1]))
 
 
-def _repairs(line: str, column: int, code: str) -> list[tuple[str, str]]:
+_keywords: list[str] = []
+
+
+def _keyword_list() -> list[str]:
+    """The keywords of the notation (``trick``, ``draws``, ``dealer``, ``взятка``…), from the grammar's terminals."""
+    if not _keywords:
+        found = set()
+        for pattern, priority in TERMINALS.values():
+            if priority < 2:
+                continue
+            for body in re.findall(r"\(\?i:\(?([^()\\]+?)\)?(?:\\b|\(\\\[)", pattern):
+                for word in body.split("|"):
+                    word = word.replace("-?", "-").rstrip("?")
+                    if re.fullmatch(r"[a-zа-яіїє-]+", word) and len(word) >= 3:
+                        found.add(word)
+        _keywords.extend(sorted(found))
+    return _keywords
+
+
+def _distance(a: str, b: str) -> int:
+    """The edit distance of two words, a swap of two neighbours counting one (optimal string alignment)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, previous2[j - 2] + 1)
+            row.append(cost)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def _near_keywords(word: str) -> list[str]:
+    """The keywords a misspelt word may stand for, closest first: one edit away (two for a word of six letters or
+    more); none for a word that is a keyword."""
+    lower = word.lower()
+    if len(lower) < 3 or not lower.isalpha():
+        return []
+    limit = 2 if len(lower) >= 6 else 1
+    found = []
+    for keyword in _keyword_list():
+        if keyword == lower:
+            return []
+        distance = _distance(lower, keyword)
+        if distance <= limit:
+            found.append((distance, keyword))
+    return [keyword for _, keyword in sorted(found)]
+
+
+def _repairs(line: str, column: int, code: str) -> list[tuple[str, str, int]]:
     """The readings to try of a line that does not read, at the (0-based) column Lark names: the word there read
-    as an unknown card (where a card was expected), a missing comma before it, the word left out. Each keeps the
-    line's length where it can, so that the positions of the rest of the line stay as written."""
+    as an unknown card (where a card was expected), as the keyword it misspells, a missing comma before it, the
+    word left out; each with the change of the line's length (only a keyword may change it), so that the positions
+    of the rest of the line are brought back to the line as written."""
     if not 0 <= column < len(line):
         return []
     end = column
@@ -373,11 +446,22 @@ def _repairs(line: str, column: int, code: str) -> list[tuple[str, str]]:
     word = end - column
     tries = []
     if code == "BZ003":
-        tries.append(("unknown card", line[:column] + "??".ljust(word) + line[end:]))
+        tries.append(("unknown card", line[:column] + "??".ljust(word) + line[end:], 0))
+    stem = re.match(r"[^\W\d_]+", line[column:end])
+    if stem is not None:
+        for keyword in _near_keywords(stem[0]):
+            tries.append(("keyword", line[:column] + keyword + line[column + stem.end() :], len(keyword) - stem.end()))
     if column > 0 and line[column - 1] in " \t":
-        tries.append(("comma", line[: column - 1] + "," + line[column:]))
-    tries.append(("word left out", line[:column] + " " * word + line[end:]))
+        tries.append(("comma", line[: column - 1] + "," + line[column:], 0))
+    tries.append(("word left out", line[:column] + " " * word + line[end:], 0))
     return tries
+
+
+def _suspect_comment(raw: str) -> bool:
+    """Whether a comment that spans lines looks like one left open that runs on over the statements after it, to
+    the ``}`` of a later comment: a ``{`` inside it (comments do not nest). (A line of prose that reads as a
+    statement is no sign: a comment may quote one.)"""
+    return "\n" in raw and "{" in raw[1:-1]
 
 
 def _unknown_trick(line: str) -> str | None:
@@ -401,60 +485,144 @@ def read_record_recovering(text: str, path: str = "<record>") -> tuple[Record, l
     reports them), and the record is read on past each line that does not read, so that it can be replayed.
 
     A line is read, in this order of preference, with the word Lark stops at read as an unknown card ``??`` (where
-    a card was expected), with a missing comma supplied, or without that word; a trick line that reads none of
-    these ways is read as its trick with every card unknown; any other line is skipped. The deals that get
-    unknown cards this way are marked ``repaired`` (the replay completes them without holding the record's stated
-    facts to the made-up cards). Returns the record, the reader's diagnostics (syntax errors, then the structure
-    errors of the record read) and how each line was read; raises :class:`NotationError` when the text cannot be
-    read on (an unterminated comment).
+    a card was expected), as the keyword it misspells (``trik`` as ``trick``), with a missing comma supplied, or
+    without that word; a reading that only moves the error further along the line (a second typo on it) is taken
+    too, and the line read on from there. A trick line that reads none of these ways is read as its trick with
+    every card unknown; any other line is skipped. A comment that does not end on its line, where it runs on over
+    statements (see :func:`_suspect_comment`) or to the end of the text, is reported where it opens (BZ004) and
+    closed at the end of that line. The deals that get unknown cards this way are marked ``repaired`` (the replay
+    completes them without holding the record's stated facts to the made-up cards). Returns the record, the
+    reader's diagnostics (syntax errors, then the structure errors of the record read) and how each line was
+    read; raises :class:`NotationError` when the text cannot be read on.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
     diagnostics: list[Diagnostic] = []
-    recovered: dict[int, str] = {}
+    recovered: dict[int, Recovered] = {}
     work = text
+
+    def written(diag: Diagnostic) -> Diagnostic:
+        """A diagnostic of the text as read, placed on the text as written (a keyword read may shift a line)."""
+        span = diag.span
+        done = recovered.get(span.line) if span is not None else None
+        if span is None or done is None or not done.shifts:
+            return diag
+        return Diagnostic(diag.code, diag.message, Span(span.line, done.written(span.column), span.length), diag.path)
+
+    def note(line: int, how: str, shift: tuple[int, int] | None = None) -> None:
+        done = recovered.get(line)
+        if done is None:
+            done = recovered[line] = Recovered(line, how)
+        elif done.how not in _UNKNOWING:
+            done.how = how
+        if shift is not None and shift[1]:
+            done.shifts.append(shift)
+
     # One line at a time: Lark's first error, then the line read on, then Lark again on the text as read, so that
     # an error is reported where Lark finds it in the text as written and nothing is reported that follows only
     # from an earlier line (Lark on its own blanks each line it stops at, which cuts a statement spanning lines).
     for _ in range(_MAX_RECOVERED):
-        builder = _Builder(path, work)
-        if builder.build(1):
+        builder = _Builder(path, work, {line for line, done in recovered.items() if done.how in _UNKNOWING})
+        built = builder.build(1)
+        if builder.unclosed:
+            # A comment left open runs on over statements: reported where it opens, closed at its line's end.
+            opened_at = builder.unclosed[0].line
+            diagnostics.append(Diagnostic("BZ004", _UNCLOSED, builder.unclosed[0], path))
+            lines[opened_at - 1] += "}"
+            note(opened_at, "comment closed")
+            work = "\n".join(lines)
+            continue
+        if built:
             break
-        diag = _syntax_errors(work, path, 1, limit=1)[0]
+        diag = written(_syntax_errors(work, path, 1, limit=1)[0])
         diagnostics.append(diag)
-        if diag.code not in _SYNTAX_CODES or diag.span is None or not 1 <= diag.span.line <= len(lines):
+        if diag.span is None or not 1 <= diag.span.line <= len(lines):
             raise NotationError(diagnostics)
         index = diag.span.line - 1
+        if diag.code == "BZ004":  # a comment open to the end of the text: closed at the end of its line
+            lines[index] += "}"
+            note(diag.span.line, "comment closed")
+            work = "\n".join(lines)
+            continue
+        opened = _left_open(work, diag.span.line)
+        if opened is not None:  # the error follows from a comment left open before it: reported where it opens
+            diagnostics[-1] = Diagnostic("BZ004", _UNCLOSED, Span(*opened), path)
+            lines[opened[0] - 1] += "}"
+            note(opened[0], "comment closed")
+            work = "\n".join(lines)
+            continue
+        if diag.code not in _SYNTAX_CODES:
+            raise NotationError(diagnostics)
         line = lines[index]
+        done = recovered.get(diag.span.line)
+        column = diag.span.column - 1
+        if done is not None:  # (a second error on a line already read on: its column in the line as read)
+            column += sum(delta for after, delta in done.shifts if column > after)
         how = ""
-        for way, tried in _repairs(line, diag.span.column - 1, diag.code):
+        for way, tried, delta in _repairs(line, column, diag.code):
             lines[index] = tried
-            if _reads_past(lines, index):
+            if _reads_past(lines, index) or (way in ("unknown card", "keyword") and _further(lines, index, column)):
                 how = way
+                note(diag.span.line, way, (column, delta))
                 break
         else:
             tried = _unknown_trick(line) or ""
             how = "unknown trick" if tried else "skipped"
             lines[index] = tried or " " * len(line)
-        if recovered.get(diag.span.line) not in _UNKNOWING:
-            recovered[diag.span.line] = how
+            note(diag.span.line, how)
+            recovered[diag.span.line].shifts.clear()
         work = "\n".join(lines)
     else:
         raise NotationError(diagnostics)
     builder.close_variations()
+    builder.fill_gaps()
     builder.finish(1)
     record = builder.record
     record.text = text
-    unknowing = sorted(line for line, how in recovered.items() if how in _UNKNOWING)
+    unknowing = sorted(line for line, done in recovered.items() if done.how in _UNKNOWING)
     for game in record.games:
         deals = game.deals
         for index, deal in enumerate(deals):
             start = deal.span.line
             stop = deals[index + 1].span.line if index + 1 < len(deals) else None
-            if any(start <= line and (stop is None or line < stop) for line in unknowing):
+            if deal.repaired or any(start <= line and (stop is None or line < stop) for line in unknowing):
                 deal.repaired = True
-    return record, diagnostics + builder.diagnostics, [Recovered(line, how) for line, how in sorted(recovered.items())]
+    return (
+        record,
+        diagnostics + [written(d) for d in builder.diagnostics],
+        [recovered[line] for line in sorted(recovered)],
+    )
+
+
+_COMMENT = re.compile(r"\{[^}]*\}")
+_UNCLOSED = "unterminated comment: '{' has no closing '}' on its line (it runs on to the end of a later comment)"
+
+
+def _left_open(text: str, line: int) -> tuple[int, int] | None:
+    """Where a comment opens (1-based line and column) that spans lines up to ``line`` (where the text stops
+    reading) and looks left open (:func:`_suspect_comment`); None when there is none."""
+    limit = 0
+    for _ in range(line - 1):
+        limit = text.find("\n", limit) + 1
+        if limit == 0:
+            return None
+    end = text.find("\n", limit)
+    end = len(text) if end < 0 else end
+    for found in _COMMENT.finditer(text, 0, end):
+        if found.end() > limit and "\n" in found[0] and _suspect_comment(found[0]):
+            start = found.start()
+            return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+    return None
+
+
+def _further(lines: list[str], index: int, column: int) -> bool:
+    """Whether the text as read now stops further along the same line (the line holds a second error)."""
+    from .notation import syntax_errors
+
+    found = syntax_errors("\n".join(lines), "<record>", limit=1)
+    span = found[0].span if found else None
+    return span is not None and span.line == index + 1 and span.column - 1 > column and found[0].code in _SYNTAX_CODES
 
 
 # --- comments, questions and cards ----------------------------------------------------------------------------------
@@ -632,9 +800,16 @@ class _Builder:
     the deal again for (:class:`~replayer.record.Deal`'s ``seats_named``, ``repeated_seat`` and ``lossy``).
     """
 
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, skipped: set[int] | None = None) -> None:
         self.path = path
         self.text = text
+        self.skipped = skipped or set()
+        """Lines that did not read and were skipped or read with unknown cards: a missing trick there is not
+        reported again (BZ114)."""
+        self.too_deep = 0
+        """Variations open beyond :data:`MAX_NESTING` (BZ115), which are not read into the record."""
+        self.unclosed: list[Span] = []
+        """Where comments open that look left open (:func:`_suspect_comment`), in order."""
         self.record = Record(path, text)
         self.diagnostics: list[Diagnostic] = []
         self.game: Game | None = None
@@ -778,6 +953,9 @@ class _Builder:
 
     def comment(self, raw: str, span: Where) -> Comment:
         """A comment ``{ ... }`` with its tags read (``{[ru] ...}``, ``{[note] ...}``)."""
+        if "\n" in raw and _suspect_comment(raw):
+            self.unclosed.append(_made(span))
+            self.error("BZ004", _UNCLOSED, span)
         tagged = _tags(raw[1:-1], _COMMENT_TAGS)
         if isinstance(tagged, str):
             self.error("BZ001", tagged, span)
@@ -902,6 +1080,69 @@ class _Builder:
         self.trick = self.target = trick
         if comments:
             self.attach(comments)
+
+    def fill_gaps(self) -> None:
+        """Tricks left out: where a line of play (a deal's tricks, or a variation's) goes from trick n to trick m
+        beyond n + 1 and on to m + 1, and no later trick of the line is numbered m, reported at the gap
+        (:meth:`missing_tricks`). Otherwise m is taken as misnumbered (BZ106, the replay's): a line that ends at m,
+        or numbers another trick m."""
+        for game in self.record.games:
+            for deal in game.deals:
+                lines = [deal.tricks]
+                while lines:  # (variations nest: a stack, not recursion)
+                    tricks = lines.pop()
+                    lines.extend(variation.tricks for trick in tricks for variation in trick.variations)
+                    index = 1
+                    while index < len(tricks):
+                        last, trick = tricks[index - 1], tricks[index]
+                        if (
+                            trick.number > last.number + 1
+                            and index + 1 < len(tricks)
+                            and tricks[index + 1].number == trick.number + 1
+                            and all(later.number != trick.number for later in tricks[index + 2 :])
+                        ):
+                            made = self.missing_tricks(deal, last, trick)
+                            tricks[index:index] = made
+                            index += len(made)
+                        index += 1
+
+    def missing_tricks(self, deal: Deal, last: Trick, trick: Trick) -> list[Trick]:
+        """The tricks left out between ``last`` and ``trick``: reported at the gap (BZ114, unless a line there did
+        not read), and read as tricks of unknown cards played by the last trick's seats, so that the deal is
+        completed and replayed on."""
+        span = trick.span
+        if not any(last.span.line < line < span.line for line in self.skipped):
+            left = (
+                f"trick {last.number + 1} is"
+                if trick.number == last.number + 2
+                else f"tricks {last.number + 1} to {trick.number - 1} are"
+            )
+            self.error(
+                "BZ114",
+                f"{left} missing: the record goes from trick {last.number} (line {last.span.line}) to trick "
+                f"{trick.number}",
+                span,
+            )
+        seats = [play.seat for play in last.plays]
+        # A trick line left out leaves its draws and score to the trick before, which then draws twice: what
+        # follows that trick's own draws and score goes to the trick left out (the last, where several are).
+        draws = [index for index, item in enumerate(last.items) if type(item) is Draws]
+        moved: list[Item] = []
+        if len(draws) > 1:
+            cut = draws[0] + 1
+            if cut < len(last.items) and type(last.items[cut]) is ScoreCheck:
+                cut += 1
+            moved, last.items[cut:] = last.items[cut:], []
+        made = []
+        for number in range(last.number + 1, trick.number):
+            plays = [Play(seat, CardPattern(None, None), span, span) for seat in seats]
+            gap = Trick(number, plays, None, None, span)
+            gap.ordered = False
+            made.append(gap)
+        made[-1].items.extend(moved)
+        deal.lossy = True
+        deal.repaired = True
+        return made
 
     def build_draws(self, key: str, match: Any, groups: Any, first: int, line: int, base: int) -> None:
         """``draws N KC, S 9D``: the draws, comments."""
@@ -1377,6 +1618,17 @@ class _Builder:
             self.error("BZ101", "a variation '(' opens after a trick, which it replaces", span)
             self.attach(self.comments(tokens))
             return
+        if len(self.open_lines) >= MAX_NESTING:
+            # Deeper lines are not read into the record (every command walks it, and none then meets a depth it
+            # cannot handle): the record is reported, not replayed; the statements up to the matching ")" go on
+            # in the line open at the limit.
+            if not self.too_deep:  # (once for a run of lines too deep)
+                self.error(
+                    "BZ115", f"a variation nested more than {MAX_NESTING} deep (close some with ')' first)", span
+                )
+            self.too_deep += 1
+            self.attach(self.comments(tokens))
+            return
         variation = Variation(span, self.comments(tokens))
         trick.variations.append(variation)
         self.open_lines.append((deal, deal.tricks, trick, variation))
@@ -1387,6 +1639,10 @@ class _Builder:
     def on_variation_end_stmt(self, key: str, tokens: list[_Tok]) -> None:
         """``)``: the innermost open variation ends; the line it branched from goes on."""
         span = self.span(tokens[0])
+        if self.too_deep:
+            self.too_deep -= 1
+            self.attach(self.comments(tokens))
+            return
         if not self.open_lines or self.open_lines[-1][0] is not self.deal:
             self.error("BZ101", "')' closes no variation of this deal", span)
             self.attach(self.comments(tokens))

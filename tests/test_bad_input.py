@@ -3,6 +3,9 @@ the re-use breach named for what it is."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from conftest import GAMES
 
 from replayer.check import check_text
@@ -48,3 +51,18 @@ def test_the_turned_up_seven_is_claimed_before_trick_1() -> None:
     assert format_text(claimed("  W scores turnup_seven = 10")) == claimed("  W scores turnup_seven = 10")
     assert codes(claimed("  W scores turnup_seven = 20")) == ["BZ305"]
     assert codes(claimed("  N scores turnup_seven = 10")) == ["BZ310"]
+
+
+def test_a_problem_after_odd_line_breaks_in_a_comment_prints_its_own_line(tmp_path: Path, capsys: Any) -> None:
+    # Issue 23: a form feed, U+2028 or a lone CR in a comment is no line break for the reader, nor for the report.
+    from replayer.cli import main
+
+    text = WORKED.replace("{ The following game", "{ The\x0c following\u2028 game\r\x1c", 1)
+    text = text.replace("  draws N 8H, S JH\n  score N 320, S 110", "  draws N 8H, S JH\n  score N 330, S 110")
+    path = tmp_path / "odd.bzq"
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    line = text[: text.index("score N 330, S 110")].count("\n") + 1
+    err = capsys.readouterr().err
+    assert f"odd.bzq:{line}:11: error: BZ501 " in err
+    assert "\n      score N 330, S 110\n" in err

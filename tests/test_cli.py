@@ -150,13 +150,28 @@ def test_rules_describe_an_option_that_changes_the_meld_table(capsys: pytest.Cap
 
 
 def test_the_plain_validate_arguments_are_read_as_argparse_reads_them() -> None:
-    """`validate` with only -q/--quiet/--json/--unknowns and paths skips argparse: whatever it accepts, argparse
-    reads the same; everything else (other options, help, errors) is left to argparse."""
+    """`validate` with only -q/--quiet/--json/--unknowns/--strict and paths skips argparse: whatever it accepts,
+    argparse reads the same; everything else (other options, help, errors) is left to argparse."""
     import itertools
 
     from replayer.cli import _plain_validate, build_parser
 
-    words = ["-q", "--quiet", "--json", "--unknowns", "a.bzq", "b", "", "-", "--jobs", "2", "--qui", "-h", "validate"]
+    words = [
+        "-q",
+        "--quiet",
+        "--json",
+        "--unknowns",
+        "--strict",
+        "a.bzq",
+        "b",
+        "",
+        "-",
+        "--jobs",
+        "2",
+        "--qui",
+        "-h",
+        "validate",
+    ]
     accepted = 0
     for length in range(4):
         for rest in itertools.product(words, repeat=length):
@@ -240,3 +255,46 @@ def test_readme_shows_todays_validate_output(
     assert main(["validate", "games"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert f"\n{last}\n" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# --- issue 23: the small ones ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse", "infer"])
+def test_a_folder_where_one_file_is_read_is_named_a_folder(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [command, str(GAMES)] + (["--out", str(tmp_path / "x.bzq")] if command == "infer" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{GAMES} is a folder: bezique {command} reads one record file" in err and "no such file" not in err
+
+
+def test_infer_writes_to_standard_output_and_makes_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lossy = str(GAMES / "worked-deal-000-as-printed.bzq")
+    assert main(["infer", lossy, "--out", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith('game "Illustrative deal') and "unknown card(s) completed" in err
+    written = tmp_path / "w.bzq"
+    assert main(["infer", lossy, "--out", str(written)]) == 0
+    assert written.read_text(encoding="utf-8") == out
+    missing = tmp_path / "no" / "such" / "w.bzq"
+    assert main(["infer", lossy, "--out", str(missing)]) == 2
+    assert "no such folder" in capsys.readouterr().err and not (tmp_path / "no").exists()
+
+
+def test_a_number_too_long_says_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    path = tmp_path / "long.bzq"
+    path.write_text(text.replace("score N 320, S 110", "score N 4294967296, S 110", 1), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    assert "BZ001 a number of 10 digits: a number has at most 9 digits" in capsys.readouterr().err
+
+
+def test_generate_says_its_profile_and_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["generate", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "--profile NAME the rule profile the deals are played under (default: classic" in said

@@ -75,6 +75,26 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ107": ([("turnup: 10C", "turnup: 10H  { trump: C }")], "turnup"),
     "BZ108": ([("hand N: 7C QC QC JC QH AH 7H 9C", "hand N: 7C QC QC JC QH AH 7H")], "N"),
     "BZ109": ([("N declares royal_marriage KC QC = 40", "N declares royal_wedding KC QC = 40")], "royal_wedding"),
+    # Issue 23: a trick line left out is reported at the gap; variations nest at most reader.MAX_NESTING deep.
+    "BZ114": (
+        [
+            ("trick 9: S 9S, N 10S -> N\n", ""),
+            ("trick 10: N 8S, S 8S -> N\n", "trick 10: N 8S, S 8S -> N  { trick 9 left out }\n"),
+        ],
+        "trick",
+    ),
+    "BZ115": (
+        [
+            (
+                "trick 10: N 8S, S 8S -> N\n  draws N 8H, S JH\n  score N 320, S 110\n",
+                "trick 10: N 8S, S 8S -> N\n  draws N 8H, S JH\n  score N 320, S 110\n"
+                + "(\ntrick 10: N 8S, S 8S -> N\n" * 50
+                + "(  { the 51st variation open at once }\ntrick 10: N 8S, S 8S -> N\n"
+                + ")\n" * 51,
+            )
+        ],
+        "(",
+    ),
     "BZ201": ([("trick 3: N 7H, S 9D -> N", "trick 3: N 7S, S 9D -> N")], "7S"),
     "BZ202": ([("trick 2: N 9C, S 7H -> N", "trick 2: S 7H, N 9C -> N")], "S"),
     "BZ203": (
@@ -190,6 +210,15 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     "BZ402": ([("trick 25: N KH, S AH -> S\n", "trick 25: N KH, S AH -> S\n  draws N 7S  { after trick 25 }\n")], "7S"),
     "BZ403": ([("  draws N KH, S 7C", "  draws N KH, S 7D  { the turn-up is 7C }")], "7D"),
     "BZ404": ([("  draws N KC, S 9D", "  draws N QC, S 9D  { a third QC }")], "QC"),
+    "BZ405": (
+        [
+            (
+                "trick 9: S 9S, N 10S -> N\n  draws N JS, S 8S\n",
+                "trick 9: S 9S, N 10S -> N  { its draws N JS, S 8S left out }\n",
+            )
+        ],
+        "trick",
+    ),
     "BZ501": ([("  score N 320, S 0\n  { Now North", "  score N 330, S 0\n  { Now North")], "330"),
     "BZ502": ([("brisques N 60, S 100", "brisques N 60, S 110")], "110"),
     "BZ503": ([("result N 590, S 730", "result N 600, S 730")], "600"),

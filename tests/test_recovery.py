@@ -5,6 +5,7 @@ reports the problems after it; empty and dealless records are invalid."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import GAMES
@@ -144,3 +145,128 @@ def test_a_blank_that_python_splits_on_is_a_syntax_error_not_a_crash() -> None:
     text = (GAMES / "worked-deal-000.bzq").read_text(encoding="utf-8")
     edited = text.replace("hand S: QS QD 10D", "hand S: QS QD\x0c\x1c{Z 10D", 1)
     assert "BZ001" in [d.code for d in check_text(edited).diagnostics]
+
+
+# --- issue 23: every error in one pass, for every statement ---------------------------------------------------------
+
+PLANTED = ("  draws N 8H, S JH\n  score N 320, S 110", "  draws N 8H, S JH\n  score N 330, S 110")
+"""A wrong running score at trick 10 (BZ501), planted beside each reader's problem: it must be reported too."""
+
+
+def codes_with_planted(*edits: tuple[str, str]) -> tuple[str, list[tuple[str, int, int]]]:
+    text = edited(*edits, PLANTED)
+    result = check_text(text, "r.bzq")
+    return text, [(d.code, d.span.line, d.span.column) for d in result.diagnostics if d.span is not None]
+
+
+def test_a_tag_typo_is_reported_and_the_rules_are_still_checked() -> None:
+    text, codes = codes_with_planted(("{ [ru] Следующая партия", "{ [ryu] Следующая партия"))
+    assert codes == [("BZ001", line_of(text, "[ryu]"), 1), ("BZ501", line_of(text, "score N 330, S 110"), 11)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "word"),
+    [
+        ("trick 5: N JC, S JH -> N", "trik 5: N JC, S JH -> N", "trik"),
+        ("  N declares marriage KH QH = 20\n  draws N AC", "  N declars marriage KH QH = 20\n  draws N AC", "declars"),
+        ("  draws N 8D, S QS", "  drwas N 8D, S QS", "drwas"),
+    ],
+)
+def test_a_keyword_typo_is_read_as_its_keyword_and_nothing_follows_from_it(old: str, new: str, word: str) -> None:
+    text, codes = codes_with_planted((old, new))
+    line = line_of(text, word)
+    assert codes == [("BZ001", line, text.split("\n")[line - 1].index(word) + 1), ("BZ501", line_of(text, "N 330"), 11)]
+    assert [r.how for r in check_text(text).recovered] == ["keyword"]
+
+
+def test_two_typos_on_one_line_are_both_reported_at_their_columns() -> None:
+    text, codes = codes_with_planted(("trick 9: S 9S, N 10S -> N", "trik 9: S 9X, N 10Y -> N"))
+    line = line_of(text, "trik 9")
+    # The keyword read in place of "trik" is one letter longer: the cards after it keep their columns as written.
+    assert codes == [
+        ("BZ001", line, 1),
+        ("BZ003", line, len("trik 9: S ") + 1),
+        ("BZ003", line, len("trik 9: S 9X, N ") + 1),
+        ("BZ501", line_of(text, "N 330"), 11),
+    ]
+
+
+def test_an_unterminated_comment_is_reported_where_it_opens() -> None:
+    # The comment opened before trick 12 runs on to the end of the question of trick 12: it swallows the trick.
+    text, codes = codes_with_planted(("\ntrick 12:", "\n{ South was lucky\ntrick 12:"))
+    opened = line_of(text, "{ South was lucky")
+    assert ("BZ004", opened, 1) in codes and ("BZ501", line_of(text, "N 330"), 11) in codes
+    assert [c for c in codes if c[0] not in ("BZ004", "BZ501")] == []
+    # And where it runs to the end of the text.
+    cut = WORKED[: WORKED.index("\ntrick 31:")] + "\n{ the last tricks\ntrick 31: S KD, N 8C -> N\n"
+    found_codes = found(cut)
+    assert found_codes[0] == ("BZ004", line_of(cut, "{ the last tricks"))
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_a_missing_trick_is_reported_at_the_gap_with_the_tricks_around_it(whole: bool) -> None:
+    # The trick line alone left out (its draws and score stay), or the trick with its statements.
+    lines = WORKED.split("\n")
+    start = line_of(WORKED, "trick 9: S 9S") - 1
+    stop = start + (4 if whole else 1)
+    text = "\n".join(lines[:start] + lines[stop:]).replace(*PLANTED)
+    result = check_text(text, "r.bzq")
+    gap = line_of(text, "trick 10: N 8S")
+    (missing,) = [d for d in result.diagnostics if d.code == "BZ114"]
+    assert (missing.span.line, missing.span.column) == (gap, 1)
+    assert missing.message == (
+        f"trick 9 is missing: the record goes from trick 8 (line {line_of(text, 'trick 8: N 8D')}) to trick 10"
+    )
+    assert "BZ601" not in [d.code for d in result.diagnostics]
+    if not whole:  # the trick's own draws and score read as the missing trick's: nothing else is wrong
+        assert [(d.code, d.span.line) for d in result.diagnostics] == [
+            ("BZ114", gap),
+            ("BZ501", line_of(text, "score N 330, S 110")),
+        ]
+
+
+def test_a_misnumbered_trick_is_out_of_order_not_missing() -> None:
+    text = edited(("trick 10: N 8S, S 8S -> N", "trick 11: N 8S, S 8S -> N"))
+    assert found(text) == [("BZ106", line_of(text, "trick 11: N 8S"))]
+    last = edited(("trick 32: N KH, S 7C -> S", "trick 33: N KH, S 7C -> S"))
+    assert found(last) == [("BZ106", line_of(last, "trick 33:"))]
+
+
+def test_a_forced_draw_left_out_is_a_warning_and_strict_makes_it_an_error(tmp_path: Path, capsys: Any) -> None:
+    text = edited(("  draws N JS, S 8S\n", ""))
+    result = check_text(text, "r.bzq")
+    (warning,) = result.diagnostics
+    assert (warning.code, warning.severity, warning.span.line) == ("BZ405", "warning", line_of(text, "trick 9: S 9S"))
+    assert "draws N JS, S 8S" in warning.message and result.valid
+    path = tmp_path / "r.bzq"
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    assert "warning: BZ405" in capsys.readouterr().err
+    assert main(["validate", "--strict", str(path)]) == 1
+    assert "error: BZ405" in capsys.readouterr().err
+    assert main(["validate", str(path), "--strict", "--json"]) == 1
+
+
+def test_a_draw_left_out_that_the_rules_do_not_force_is_silent() -> None:
+    # The worked deal as printed leaves cards unknown: its draws are not all forced, and nothing is said of them.
+    text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
+    assert "BZ405" not in [d.code for d in check_text(text).diagnostics]
+
+
+def test_variations_nested_past_the_limit_are_a_coded_error_not_a_crash(tmp_path: Path) -> None:
+    from replayer.reader import MAX_NESTING
+
+    def nested(depth: int) -> str:
+        line = "trick 10: N 8S, S 8S -> N\n"
+        anchor = line + "  draws N 8H, S JH\n  score N 320, S 110\n"
+        return WORKED.replace(anchor, anchor + ("(\n" + line) * depth + ")\n" * depth, 1)
+
+    assert check_text(nested(MAX_NESTING)).valid
+    deep = nested(330)
+    diagnostics = check_text(deep).diagnostics
+    assert [d.code for d in diagnostics] == ["BZ115"]
+    assert diagnostics[0].span.line == deep.split("\n").index("(") + MAX_NESTING * 2 + 1
+    path = tmp_path / "deep.bzq"
+    path.write_text(deep, encoding="utf-8")
+    for command in (["validate"], ["replay"], ["replay", "--json"], ["fmt", "--check"]):
+        assert main([*command, str(path)]) == 1

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA, GAMES
@@ -222,3 +223,55 @@ def test_progress_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert "validating:" in shown and shown.endswith("\r")
     assert b"ok (24 game(s))" in done.stdout
+
+
+# --- issue 23: a game of many deals is read a deal at a time ---------------------------------------------------------
+
+LONG = generate_game("classic", 3, deals=20)
+"""A game of 20 deals: more than replayer.check._DEAL_BY_DEAL, so its deals are read one at a time."""
+
+
+def test_a_long_game_read_deal_by_deal_reports_what_the_whole_file_does(tmp_path: Path) -> None:
+    from replayer import check
+
+    assert LONG.count("\ndeal ") >= check._DEAL_BY_DEAL
+    lines = LONG.split("\n")
+    scores = [i for i, line in enumerate(lines) if line.strip().startswith("score ")]
+    for at in (scores[5], scores[-3]):  # a wrong score in an early deal and in the last
+        lines[at] = lines[at].replace("score N ", "score N 1", 1)
+    text = "{ before the game }\n" + "\n".join(lines) + "\n{ after the last deal }\nwinner S\n"
+    assert same_report(_write(tmp_path, text))
+    assert not validate_one((str(_write(tmp_path, text)), False, True)).valid
+    # A deal that does not read on its own, or a header after a deal: the whole file's report.
+    for bad in (text.replace("deal 7\n", "deal 7\ntrick 1: N 9X\n", 1), text.replace("deal 9\n", "deal 9\ntitle: x\n")):
+        path = _write(tmp_path, bad)
+        with pytest.raises(NotStreamable):
+            _validate_by_game(str(path), False, True)
+        assert _untimed(validate_one((str(path), False, True))) == _untimed(_validate_whole(str(path), False, True))
+
+
+def test_the_deals_read_one_at_a_time_are_let_go_after_their_replay() -> None:
+    import gc
+
+    from replayer.check import _Deals, check_record, read_part
+    from replayer.record import Deal
+
+    record = read_part(1, LONG.encode("utf-8"), "long.bzq", deal_by_deal=True)
+    deals = record.games[0].deals
+    assert isinstance(deals, _Deals) and len(deals) == 20
+    alive: list[int] = []
+    original = _Deals.__iter__
+
+    def watched(self: _Deals) -> Any:
+        for deal in original(self):
+            gc.collect()
+            alive.append(sum(1 for o in gc.get_objects() if type(o) is Deal))
+            yield deal
+
+    _Deals.__iter__ = watched  # type: ignore[method-assign]
+    try:
+        result = check_record(record, views=False)
+    finally:
+        _Deals.__iter__ = original  # type: ignore[method-assign]
+    assert result.valid and len(result.games[0].deals) == 20 and len(alive) == 20
+    assert max(alive) <= 2  # the deal being replayed and the one before it at most, never the game's
