@@ -227,7 +227,8 @@ def test_progress_in_a_pseudo_terminal(tmp_path: Path) -> None:
 
 # --- issue 23: a game of many deals is read a deal at a time ---------------------------------------------------------
 
-LONG = generate_game("classic", 3, deals=20)
+# (a target out of reach: a game ends with the deal that reaches its target)
+LONG = generate_game("classic", 3, deals=20, options={"target": "10000000"})
 """A game of 20 deals: more than replayer.check._DEAL_BY_DEAL, so its deals are read one at a time."""
 
 
