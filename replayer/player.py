@@ -34,7 +34,7 @@ from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
 from .solver import OverBudget, Solver
 
-__all__ = ["choose_declaration", "choose_play", "keeping_values"]
+__all__ = ["choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
 
 _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
@@ -62,6 +62,43 @@ def _pattern_cards(spec: MeldSpec, trump: int) -> list[tuple[int, ...]]:
     return [tuple(c.index for c in fixed)] if fixed else []
 
 
+_PATTERNS: dict[tuple[int, int], tuple[tuple[MeldSpec, ...], list[tuple[int, tuple[int, ...], int, bool]]]] = {}
+
+
+def _patterns(melds: tuple[MeldSpec, ...], trump: int) -> list[tuple[int, tuple[int, ...], int, bool]]:
+    """Each card set a meld can be under these trumps: (points, its distinct cards, the cards it needs, whether it
+    is n of a kind). Worked out once per profile and trump suit (kept by the melds' identity, hashing them costs
+    more than the work): a playout asks at every card."""
+    kept = _PATTERNS.get((id(melds), trump))
+    if kept is not None and kept[0] is melds:
+        return kept[1]
+    found = []
+    for spec in melds:
+        for cards in _pattern_cards(spec, trump):
+            if not cards:
+                continue
+            of_a_kind = bool(spec.count and spec.rank is not None)
+            distinct = tuple(sorted(set(cards)))
+            found.append((spec.points, distinct, spec.count if of_a_kind else len(distinct), of_a_kind))
+    _PATTERNS[(id(melds), trump)] = (melds, found)
+    return found
+
+
+def _may_declare(deal: Deal, seat: int) -> bool:
+    """A quick necessary condition for holding a combination: one of the melds' card sets whole in the hand (always
+    true with a wild card, or before trumps are fixed). Saves asking the core when nothing can be declared."""
+    held = deal.held[seat]
+    if deal.trump < 0 or (len(held) > 32 and held[32]):
+        return True
+    for _, cards, size, of_a_kind in _patterns(deal.rules.melds, deal.trump):
+        if of_a_kind:
+            if sum(held[c] for c in cards) >= size:
+                return True
+        elif all(held[c] for c in cards):
+            return True
+    return False
+
+
 def keeping_values(deal: Deal, seat: int) -> list[float]:
     """Each card's keeping value for ``seat`` now (rule 1 of the module docstring), indexed by card int."""
     rules = deal.rules
@@ -75,22 +112,14 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
             continue
         worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
         keep[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
-    for spec in rules.melds:
-        for cards in _pattern_cards(spec, trump):
-            if not cards:
-                continue
-            have = sum(1 for c in set(cards) if held[c])
-            if spec.count and spec.rank is not None:
-                have = min(sum(held[c] for c in cards), spec.count)
-                size = spec.count
-            else:
-                size = len(set(cards))
-            if have * 2 < size or have == 0:
-                continue
-            share = spec.points * have / size / size
-            for c in set(cards):
-                if held[c]:
-                    keep[c] += share
+    for points, cards, size, of_a_kind in _patterns(rules.melds, trump):
+        have = min(sum(held[c] for c in cards), size) if of_a_kind else sum(1 for c in cards if held[c])
+        if have * 2 < size or have == 0:
+            continue
+        share = points * have / size / size
+        for c in cards:
+            if held[c]:
+                keep[c] += share
     if trump >= 0 and deal.turnup_waiting and rules.seven_exchange:
         keep[trump * 8 + rules.exchange_rank] += _EXCHANGE_KEEP  # taken for the turn-up at the next won trick
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
@@ -100,7 +129,7 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
 
 def _has_declaration(deal: Deal, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
-    if 1 not in deal.rules.declare_phases:
+    if 1 not in deal.rules.declare_phases or not _may_declare(deal, seat):
         return False
     trial = deal.copy()
     trial.winner = seat
@@ -127,13 +156,19 @@ def _solved(deal: Deal, legal: list[int]) -> int | None:
 def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Card:
     """The card the better player plays (a :data:`replayer.generate.PlayChooser`)."""
     deal = state.core
-    rules = deal.rules
-    seat = rules.seat_index[seat_name]
+    seat = deal.rules.seat_index[seat_name]
     legal = [c.index for c in legal_cards]
     if deal.phase == 2:
         found = _solved(deal, legal)
         if found is not None:
             return CARDS[found]
+    return CARDS[heuristic_card(deal, seat, legal)]
+
+
+def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
+    """The card the rules of thumb of the module docstring play for ``seat`` among the ``legal`` cards (ints): the
+    better player's choice while the stock lasts, and the sampled analysis's playout policy."""
+    rules = deal.rules
     keep = keeping_values(deal, seat)
     trump = deal.trump
     cheapest = min(legal, key=lambda c: (keep[c], c))
@@ -144,11 +179,11 @@ def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Ca
             trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
             aces = [c for c in legal if c & 7 == int(Rank.ACE)]
             if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
-                return CARDS[max(trumps or aces, key=lambda c: (c & 7, -keep[c]))]
+                return max(trumps or aces, key=lambda c: (c & 7, -keep[c]))
         trumps = [c for c in legal if c >> 3 == trump]
         if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and c >> 3 == trump]) >= 4 and trumps:
-            return CARDS[min(trumps, key=lambda c: (keep[c], c))]
-        return CARDS[cheapest]
+            return min(trumps, key=lambda c: (keep[c], c))
+        return cheapest
     played = [c for _, c in deal.plays]
     winners = [c for c in legal if trick_winner([*played, c], trump) == len(played)]
     if winners:
@@ -156,8 +191,8 @@ def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Ca
         values = rules.values(trump)
         on_table = sum(values[c] + (rules.brisque_points if rules.brisque[c] else 0) for c in played)
         if declare or on_table > keep[cheapest_win] - 3.0:
-            return CARDS[cheapest_win]
-    return CARDS[cheapest]
+            return cheapest_win
+    return cheapest
 
 
 def choose_declaration(

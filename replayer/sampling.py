@@ -1,0 +1,304 @@
+"""The sampled analysis of every play (``bezique analyse --all``): perfect-information Monte Carlo on the core.
+
+At each play of a deal, from what the acting seat knows (:mod:`replayer.rules.knowledge`), N complete deals are
+drawn that agree with it; each legal card is played in each of them and the deal is played out to its end
+(:func:`playout`): by the :class:`Heuristic` policy while the stock lasts, by the exact solver (replayer/solver.py)
+once it is empty. A card's value is the points each side takes from that play to the end of the deal (melds, the
+trump seven, brisques or card points, the last trick), averaged over the samples, with its standard error. Every
+card of a play is tried on the SAME samples, so that the differences between cards are sharp; the seed of each play
+is made from the run's seed and the play's place in the record, so that a run is reproducible and the same whatever
+the number of processes.
+
+When the seat knows every card (two seats, the stock empty) there is one deal to try and the values are the solver's
+own: ``exact``, standard error 0. Every rule, score and draw is the core's: the playout only drives it.
+
+Covered: every two-seat profile whose last tricks the solver covers. Not covered, and said so per play: three and
+four seats (the solver values their last tricks double-dummy only, and one deal of them takes seconds to solve), and
+profiles whose trick points depend on the final scores (Rubicon's brisques).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .cards import CARDS
+from .profile import MeldSpec
+from .rules.deal import Deal
+from .rules.endgame import Endgame, NotCovered
+from .rules.knowledge import Facts, Inconsistent, Knowledge, sample
+from .solver import OverBudget, Solver
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "MISTAKE_POINTS",
+    "Heuristic",
+    "Policy",
+    "banked",
+    "judge",
+    "not_covered",
+    "play_points",
+    "playout",
+    "settle",
+]
+
+DEFAULT_SAMPLES = 64
+"""Sampled deals per play (``--samples``)."""
+
+MISTAKE_POINTS = 10
+"""A play is a mistake when its cost is at least this many points and at least twice its standard error."""
+
+SOLVE_BUDGET = 200_000
+"""Nodes the solver may visit for one playout's last tricks; past it the policy plays them (never in a covered
+two-seat deal of eight cards a hand, which takes a few thousand)."""
+
+
+class Policy(Protocol):
+    """Who chooses in a playout: the card, the declaration, the exchange (all among what the core allows)."""
+
+    def play(self, deal: Deal, seat: int, legal: list[int]) -> int:
+        """The card ``seat`` plays among ``legal`` (ints)."""
+        ...
+
+    def declaration(
+        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+    ) -> tuple[MeldSpec, tuple[int, ...]] | None:
+        """The combination ``seat`` declares among ``offers`` (None: none)."""
+        ...
+
+
+class Heuristic:
+    """The playout policy: the better player's rules of thumb (replayer/player.py, ``heuristic_card``) for the
+    cards; the combination worth most, always; the trump seven always exchanged (or shown)."""
+
+    def play(self, deal: Deal, seat: int, legal: list[int]) -> int:
+        """The heuristic's card."""
+        from .player import heuristic_card
+
+        return heuristic_card(deal, seat, legal)
+
+    def declaration(
+        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+    ) -> tuple[MeldSpec, tuple[int, ...]] | None:
+        """The offer worth most."""
+        return max(offers, key=lambda offer: offer[0].points) if offers else None
+
+
+def banked(deal: Deal) -> list[int]:
+    """Each scorer's points were the hand to end now: the running scores and what the cards won so far add at the
+    end (brisques, card points counted then), as the core's ``finish`` counts them."""
+    trial = deal.copy()
+    trial.finish()
+    return trial.scores()
+
+
+def settle(deal: Deal, policy: Policy, facts: Facts | None = None) -> None:
+    """Between two tricks: the exchanges, the winner's declaration, the draws, then the exchanges a draw opens, as
+    the core allows them (``facts``, when given, learns what the others see)."""
+    _exchanges(deal, facts)
+    if deal.window_open:
+        declarer = deal.declarer if deal.declarer >= 0 else deal.winner
+        offers = deal.legal_declarations(declarer)
+        chosen = policy.declaration(deal, declarer, offers) if offers else None
+        if chosen is not None:
+            deal.declare(declarer, chosen[0].kind, list(chosen[1]))
+    if facts is not None:
+        facts.sync(deal)
+    while deal.to_draw:
+        seat = deal.to_draw[0]
+        turnup = deal.stock_left == 0
+        card = deal.turnup if turnup else deal.stock[0] if deal.stock else -1
+        deal.draw(seat, card)
+        if facts is not None:
+            facts.drew(seat, card if turnup else -1)
+    _exchanges(deal, facts)
+
+
+def _exchanges(deal: Deal, facts: Facts | None) -> None:
+    for seat, seven in deal.legal_exchanges():
+        before = deal.turnup
+        shown = before == seven
+        deal.exchange(seat, seven)
+        if facts is not None:
+            facts.gained(seat, seven if shown else before)
+
+
+def playout(state: Deal, policy: Policy, rng: random.Random, facts: Facts | None = None) -> list[int]:
+    """Play ``state`` (changed in place) to the end of the deal: ``policy`` chooses while the stock lasts, the
+    exact solver plays the last tricks (with two scorers, where it covers them within :data:`SOLVE_BUDGET`).
+    Returns each scorer's final points, as :func:`banked` counts them. ``rng`` is for a policy that draws; the
+    heuristic does not.
+
+    The one loop that drives the core through a deal (the sampled analysis, the sampler player, the match)."""
+    deal = state
+    # (max^n on three scorers takes seconds a deal: their last tricks are played by the policy)
+    solve = len(deal.rules.scorers) == 2
+    while not deal.finished:
+        if solve and deal.phase == 2 and not deal.plays and not deal.to_draw:
+            try:
+                value = Solver(SOLVE_BUDGET).value(Endgame.of(deal))
+            except (NotCovered, OverBudget):
+                pass
+            else:
+                return [b + v for b, v in zip(banked(deal), value, strict=True)]
+        if deal.to_draw or (deal.window_open and not deal.plays):
+            settle(deal, policy, facts)
+            if deal.finished:
+                break
+        plays = deal.plays
+        seat = deal.next_seat[plays[-1][0]] if plays else deal.leader
+        legal = sorted(deal.legal_plays(seat))
+        card = policy.play(deal, seat, legal) if len(legal) > 1 else legal[0]
+        if facts is not None:
+            facts.play(deal, seat, card)
+        deal.play(seat, card)
+        if deal.breaches:
+            raise AssertionError(f"a playout broke a rule: {deal.breaches}")
+    deal.finish()
+    return deal.scores()
+
+
+def not_covered(deal: Deal) -> str | None:
+    """Why the sampled analysis does not judge the plays of this deal (None: it does)."""
+    rules = deal.rules
+    if rules.players != 2:
+        return (
+            f"the sampled analysis covers two seats; with {rules.players} it judges only the last tricks "
+            "(double-dummy), the solver taking seconds a deal"
+        )
+    if rules.brisques_conditional:
+        return "the brisques count only on a tie or to reach the rubicon, so no playout can value a trick"
+    return None
+
+
+@dataclass
+class Judgement:
+    """The values of every legal card of one play (see :func:`judge`)."""
+
+    cards: list[int]
+    """The legal cards, in display order."""
+    points: list[list[list[int]]]
+    """Per card, per sample, each scorer's points from the play to the end of the deal."""
+    exact: bool
+
+
+def judge(
+    deal: Deal,
+    seat: int,
+    facts: Facts | None,
+    samples: int,
+    rng: random.Random,
+    policy: Policy | None = None,
+) -> Judgement:
+    """Every legal card of ``seat`` in ``deal`` (not changed) valued on the same ``samples`` deals drawn from what
+    the seat knows (one deal, exact, when it knows every card)."""
+    policy = policy or Heuristic()
+    know = Knowledge.of(deal, seat, facts)
+    cards = sorted(deal.legal_plays(seat), key=lambda c: (c >> 3, -(c & 7), c))
+    exact = know.complete
+    positions = [deal] if exact else [sample(deal, know, rng) for _ in range(samples)]
+    starts = [banked(p) for p in positions]
+    points: list[list[list[int]]] = []
+    for card in cards:
+        row = []
+        for position, start in zip(positions, starts, strict=True):
+            trial = position.copy()
+            trial.play(seat, card)
+            final = playout(trial, policy, rng)
+            row.append([f - s for f, s in zip(final, start, strict=True)])
+        points.append(row)
+    return Judgement(cards, points, exact)
+
+
+def summary(judgement: Judgement, seat: int, played: int, names: Sequence[str], side: int) -> dict[str, Any]:
+    """A judged play as the ``analyse --json`` data: each option's mean points per side and the standard error of
+    its difference (the acting side's points less the other's), the best options, the played card's cost in points
+    of that difference and the cost's standard error (of the paired differences, the samples being shared)."""
+    diffs = [[p[side] - p[1 - side] for p in row] for row in judgement.points]
+    means = [sum(d) / len(d) for d in diffs]
+    top = max(means)
+    best_index = means.index(top)
+    chosen = judgement.cards.index(played)
+    options = []
+    for card, row, d in zip(judgement.cards, judgement.points, diffs, strict=True):
+        n = len(row)
+        mean = {name: _round(sum(p[i] for p in row) / n) for i, name in enumerate(names)}
+        options.append({"card": str(CARDS[card]), "mean": mean, "stderr": _round(_stderr(d))})
+    paired = [b - c for b, c in zip(diffs[best_index], diffs[chosen], strict=True)]
+    cost = top - means[chosen]
+    return {
+        "samples": len(diffs[0]),
+        "exact": judgement.exact,
+        "options": options,
+        "best": [str(CARDS[c]) for c, m in zip(judgement.cards, means, strict=True) if m == top],
+        "cost": _round(cost),
+        "cost_stderr": _round(_stderr(paired)) if cost else 0,
+    }
+
+
+def is_mistake(play: dict[str, Any]) -> bool:
+    """A cost of at least :data:`MISTAKE_POINTS` and at least twice its standard error."""
+    return bool(play["cost"] >= MISTAKE_POINTS and play["cost"] >= 2 * play["cost_stderr"])
+
+
+def _stderr(values: Sequence[float]) -> float:
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def _round(x: float) -> float | int:
+    return int(x) if x == int(x) else round(x, 2)
+
+
+def play_points(tricks: Sequence[Any], players: int) -> Iterator[tuple[Any, int, int, Deal, Facts]]:
+    """Every play of a replayed deal (its ``TrickResult`` list, each with the core's state before it): the trick,
+    the seat, the card, a copy of the core's state just before the play, and the facts learnt so far. The states
+    between the plays of a trick are made by the core from the state before the trick."""
+    facts = Facts(players)
+    previous = None
+    for trick in tricks:
+        state = trick.state
+        if previous is not None:
+            _learn(facts, previous, state)
+        deal = state.copy()
+        seat_index = deal.rules.seat_index
+        for seat_name, card in trick.plays:
+            seat = seat_index[seat_name]
+            yield trick, seat, card.index, deal.copy(), facts.copy()
+            facts.play(deal, seat, card.index)
+            deal.play(seat, card.index)
+        facts.sync(deal)
+        previous = (trick, deal)
+
+
+def _learn(facts: Facts, previous: tuple[Any, Deal], state: Deal) -> None:
+    """What the seats saw between a trick (its plays made on ``deal``) and the state before the next: the turn-up
+    taken by an exchange or a seven shown, the draws (the last of the turn-up), the tables."""
+    trick, deal = previous
+    seat_index = deal.rules.seat_index
+    if state.gained != deal.gained and state.gained[0] >= 0:
+        facts.gained(state.gained[0], state.gained[1])
+    if state.second_seven_shown and not deal.second_seven_shown:
+        for scoring in trick.scoring:
+            if scoring.kind == "seven_shown":
+                facts.gained(seat_index[scoring.seat], scoring.cards[0].index)
+    turnup_drawn = deal.turnup_waiting and not state.turnup_waiting
+    for i, (seat_name, card) in enumerate(trick.draws):
+        last = i == len(trick.draws) - 1
+        facts.drew(seat_index[seat_name], card.index if turnup_drawn and last else -1)
+    facts.sync(state)
+
+
+def seed_for(seed: int, *place: object) -> random.Random:
+    """The random generator of one play: from the run's seed and the play's place (reproducible, the same in any
+    process)."""
+    return random.Random(":".join(str(p) for p in (seed, *place)))
+
+
+__all__ += ["Inconsistent", "Judgement", "is_mistake", "seed_for", "summary"]
