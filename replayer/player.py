@@ -7,7 +7,8 @@ books teach:
 1. **Keep brisques and meld cards.** Every card has a keeping value: its points in a won trick (the brisques, or the
    card points), a share of each combination it may still form with the cards held (a king beside its queen is worth
    part of the marriage, the Q♠ beside the J♦ part of the bezique, three aces part of the four aces), a bonus for a
-   trump, and, while the turn-up can still be taken, a large one for the card exchanged for it (the trump seven).
+   trump, and, while the turn-up can still be taken, a large one for the card exchanged for it (the trump seven);
+   a seven that can no longer be exchanged (the turn-up drawn, or itself a seven) gets none: a dead seven.
    A card thrown away is the one of least keeping value.
 2. **Win tricks to declare.** Only the winner of a trick declares: holding a combination not yet scored, the player
    leads his surest winner (his highest trump, else an ace; with neither, his least valuable card) and, second to
@@ -120,11 +121,26 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
         for c in cards:
             if held[c]:
                 keep[c] += share
-    if trump >= 0 and deal.turnup_waiting and rules.seven_exchange:
-        keep[trump * 8 + rules.exchange_rank] += _EXCHANGE_KEEP  # taken for the turn-up at the next won trick
+    exchange = _exchange_ahead(deal)
+    if exchange:
+        keep[trump * 8 + rules.exchange_rank] += exchange  # taken for the turn-up (or shown) at the next won trick
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
         keep[trump * 8] -= 20.0  # its play scores: out with it
     return keep
+
+
+def _exchange_ahead(deal: Deal) -> float:
+    """What keeping the trump seven (the card exchanged for the turn-up) is still worth: the exchange's keeping value
+    while the turn-up waits and is not itself that card, the points of showing it where the profile scores a second
+    seven not yet shown; 0 once neither can happen (a dead seven: the turn-up drawn, or already a seven)."""
+    rules = deal.rules
+    trump = deal.trump
+    if trump < 0 or not deal.turnup_waiting or deal.turnup < 0 or not rules.exchange_exists:
+        return 0.0
+    seven = trump * 8 + rules.exchange_rank
+    if deal.turnup != seven:
+        return _EXCHANGE_KEEP if rules.seven_exchange else 0.0
+    return float(rules.seven_second) if not deal.second_seven_shown else 0.0
 
 
 def _has_declaration(deal: Deal, seat: int) -> bool:
