@@ -234,11 +234,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
     if args.budget < 1:
         raise UsageError("--budget takes a whole number of nodes of at least 1")
+    if args.samples < 1 or args.jobs < 1:
+        raise UsageError("--samples and --jobs take a whole number of at least 1")
     read = _read_valid(source)
     if read is None:
         return 1
     record_text, result = read
-    found = analyse(result, args.budget)  # type: ignore[arg-type]
+    samples = args.samples if args.all else None
+    found = analyse(result, args.budget, samples, args.seed, args.jobs)  # type: ignore[arg-type]
     if args.json:
         import json
 
@@ -539,6 +542,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="judge every play of each deal, from the acting seat's knowledge, on sampled deals played out "
+        "(replayer/sampling.py; two seats)",
+    )
+    p.add_argument("--samples", type=int, default=64, help="sampled deals per play with --all (default 64)")
+    p.add_argument("--seed", type=int, default=0, help="the random seed of --all (the same seed, the same numbers)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="judge the plays in N processes (the same numbers)")
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser(

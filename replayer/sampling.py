@@ -136,18 +136,20 @@ def playout(state: Deal, policy: Policy, rng: random.Random, facts: Facts | None
     deal = state
     # (max^n on three scorers takes seconds a deal: their last tricks are played by the policy)
     solve = len(deal.rules.scorers) == 2
+    settled = False
     while not deal.finished:
-        if solve and deal.phase == 2 and not deal.plays and not deal.to_draw:
+        if not settled and (deal.to_draw or (deal.window_open and not deal.plays)):
+            settle(deal, policy, facts)
+            settled = True
+            continue
+        if solve and deal.phase == 2:
             try:
                 value = Solver(SOLVE_BUDGET).value(Endgame.of(deal))
             except (NotCovered, OverBudget):
-                pass
+                solve = False
             else:
                 return [b + v for b, v in zip(banked(deal), value, strict=True)]
-        if deal.to_draw or (deal.window_open and not deal.plays):
-            settle(deal, policy, facts)
-            if deal.finished:
-                break
+        settled = False
         plays = deal.plays
         seat = deal.next_seat[plays[-1][0]] if plays else deal.leader
         legal = sorted(deal.legal_plays(seat))
@@ -301,4 +303,64 @@ def seed_for(seed: int, *place: object) -> random.Random:
     return random.Random(":".join(str(p) for p in (seed, *place)))
 
 
-__all__ += ["Inconsistent", "Judgement", "is_mistake", "seed_for", "summary"]
+# --- a replayed record, every play -----------------------------------------------------------------------------
+
+_TASKS: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
+"""The plays a run judges (state, seat, facts, samples, place), set before the worker processes fork so that the
+core's states reach them without being pickled."""
+
+
+def _judge_task(index: int) -> Judgement:
+    state, seat, facts, samples, (seed, *place) = _TASKS[index]
+    return judge(state, seat, facts, samples, seed_for(seed, *place))
+
+
+def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) -> list[dict[str, Any]]:
+    """Every play of each replayed deal (``DealResult`` with the core's states, as ``(game, deal)`` pairs of the
+    record's numbering and the deal), judged on ``samples`` sampled deals: for each deal ``{"plays": [...]}``, or
+    ``{"plays": None, "reason": ...}`` where the sampled analysis does not cover it. ``jobs`` processes share the
+    plays; the numbers are the same for any ``jobs`` (each play's seed is made from ``seed`` and its place)."""
+    tasks: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
+    found: list[dict[str, Any]] = []
+    where: list[list[tuple[int, Any, int, int]]] = []
+    for game, result in deals:
+        tricks = [t for t in result.tricks if t.state is not None]
+        rules = tricks[0].state.rules if tricks else None
+        reason = "the deal has no trick" if rules is None else not_covered(tricks[0].state)
+        found.append({"plays": None, "reason": reason} if reason else {"plays": []})
+        rows: list[tuple[int, Any, int, int]] = []
+        where.append(rows)
+        if reason or rules is None:
+            continue
+        for trick, seat, card, state, facts in play_points(tricks, rules.players):
+            rows.append((len(tasks), trick, seat, card))
+            tasks.append((state, seat, facts, samples, (seed, game, result.number, trick.n, seat)))
+    _TASKS[:] = tasks
+    try:
+        if jobs > 1 and len(tasks) > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                judged = pool.map(_judge_task, range(len(tasks)), chunksize=1)
+        else:
+            judged = [_judge_task(i) for i in range(len(tasks))]
+    finally:
+        _TASKS.clear()
+    for deal, rows in zip(found, where, strict=True):
+        if deal["plays"] is None:
+            continue
+        for index, trick, seat, card in rows:
+            rules = tasks[index][0].rules
+            names = list(rules.scorers)
+            deal["plays"].append(
+                {
+                    "trick": trick.n,
+                    "seat": rules.seats[seat],
+                    "played": str(CARDS[card]),
+                    **summary(judged[index], seat, card, names, rules.scorer[seat]),
+                }
+            )
+    return found
+
+
+__all__ += ["Inconsistent", "Judgement", "is_mistake", "judge_deals", "seed_for", "summary"]
