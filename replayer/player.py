@@ -35,7 +35,7 @@ from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
 from .solver import OverBudget, Solver
 
-__all__ = ["choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
+__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
 
 _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
@@ -172,13 +172,16 @@ def _solved(deal: Deal, legal: list[int]) -> int | None:
 def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Card:
     """The card the better player plays (a :data:`replayer.generate.PlayChooser`)."""
     deal = state.core
-    seat = deal.rules.seat_index[seat_name]
-    legal = [c.index for c in legal_cards]
+    return CARDS[better_card(deal, deal.rules.seat_index[seat_name], [c.index for c in legal_cards])]
+
+
+def better_card(deal: Deal, seat: int, legal: list[int]) -> int:
+    """The better player's card (ints): the solver's in the last tricks where it covers them, else the heuristic's."""
     if deal.phase == 2:
         found = _solved(deal, legal)
         if found is not None:
-            return CARDS[found]
-    return CARDS[heuristic_card(deal, seat, legal)]
+            return found
+    return heuristic_card(deal, seat, legal)
 
 
 def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:

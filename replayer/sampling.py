@@ -59,8 +59,8 @@ two-seat deal of eight cards a hand, which takes a few thousand)."""
 class Policy(Protocol):
     """Who chooses in a playout: the card, the declaration, the exchange (all among what the core allows)."""
 
-    def play(self, deal: Deal, seat: int, legal: list[int]) -> int:
-        """The card ``seat`` plays among ``legal`` (ints)."""
+    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None) -> int:
+        """The card ``seat`` plays among ``legal`` (ints); ``facts``: what the play has shown so far, when kept."""
         ...
 
     def declaration(
@@ -74,7 +74,7 @@ class Heuristic:
     """The playout policy: the better player's rules of thumb (replayer/player.py, ``heuristic_card``) for the
     cards; the combination worth most, always; the trump seven always exchanged (or shown)."""
 
-    def play(self, deal: Deal, seat: int, legal: list[int]) -> int:
+    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The heuristic's card."""
         from .player import heuristic_card
 
@@ -126,16 +126,18 @@ def _exchanges(deal: Deal, facts: Facts | None) -> None:
             facts.gained(seat, seven if shown else before)
 
 
-def playout(state: Deal, policy: Policy, rng: random.Random, facts: Facts | None = None) -> list[int]:
+def playout(
+    state: Deal, policy: Policy, rng: random.Random, facts: Facts | None = None, solve: bool = True
+) -> list[int]:
     """Play ``state`` (changed in place) to the end of the deal: ``policy`` chooses while the stock lasts, the
     exact solver plays the last tricks (with two scorers, where it covers them within :data:`SOLVE_BUDGET`).
     Returns each scorer's final points, as :func:`banked` counts them. ``rng`` is for a policy that draws; the
-    heuristic does not.
+    heuristic does not. ``solve`` False: the policy plays the last tricks too (a match between players).
 
     The one loop that drives the core through a deal (the sampled analysis, the sampler player, the match)."""
     deal = state
     # (max^n on three scorers takes seconds a deal: their last tricks are played by the policy)
-    solve = len(deal.rules.scorers) == 2
+    solve = solve and len(deal.rules.scorers) == 2
     settled = False
     while not deal.finished:
         if not settled and (deal.to_draw or (deal.window_open and not deal.plays)):
@@ -153,7 +155,7 @@ def playout(state: Deal, policy: Policy, rng: random.Random, facts: Facts | None
         plays = deal.plays
         seat = deal.next_seat[plays[-1][0]] if plays else deal.leader
         legal = sorted(deal.legal_plays(seat))
-        card = policy.play(deal, seat, legal) if len(legal) > 1 else legal[0]
+        card = policy.play(deal, seat, legal, facts) if len(legal) > 1 else legal[0]
         if facts is not None:
             facts.play(deal, seat, card)
         deal.play(seat, card)
