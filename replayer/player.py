@@ -147,13 +147,14 @@ def _has_declaration(deal: Deal, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
     if 1 not in deal.rules.declare_phases or not _may_declare(deal, seat):
         return False
-    trial = deal.copy()
-    trial.winner = seat
-    trial.window_open = True
-    trial.declared = []
-    trial.declarer = -1
-    trial.to_draw = []
-    return bool(trial.legal_declarations(seat))
+    # The question is asked of the deal itself, as if the seat had just won a trick (the core's answer reads these
+    # fields and changes nothing), and the fields are put back: a copy of the deal would cost more than the answer.
+    saved = (deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw)
+    deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = seat, True, [], -1, []
+    try:
+        return bool(deal.legal_declarations(seat))
+    finally:
+        deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = saved
 
 
 def _solved(deal: Deal, legal: list[int]) -> int | None:
@@ -191,9 +192,8 @@ def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
     keep = keeping_values(deal, seat)
     trump = deal.trump
     cheapest = min(legal, key=lambda c: (keep[c], c))
-    declare = _has_declaration(deal, seat)
     if not deal.plays:
-        if declare:
+        if _has_declaration(deal, seat):
             # (not the seven kept for the turn-up: led, it is gone before the exchange)
             trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
             aces = [c for c in legal if c & 7 == int(Rank.ACE)]
@@ -209,7 +209,8 @@ def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
         cheapest_win = min(winners, key=lambda c: (keep[c], c))
         values = rules.values(trump)
         on_table = sum(values[c] + (rules.brisque_points if rules.brisque[c] else 0) for c in played)
-        if declare or on_table > keep[cheapest_win] - 3.0:
+        # (asked last: the core's answer costs more than the rest of the choice)
+        if on_table > keep[cheapest_win] - 3.0 or _has_declaration(deal, seat):
             return cheapest_win
     return cheapest
 

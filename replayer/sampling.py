@@ -127,12 +127,18 @@ def _exchanges(deal: Deal, facts: Facts | None) -> None:
 
 
 def playout(
-    state: Deal, policy: Policy, rng: random.Random, facts: Facts | None = None, solve: bool = True
+    state: Deal,
+    policy: Policy,
+    rng: random.Random,
+    facts: Facts | None = None,
+    solve: bool = True,
+    solver: Solver | None = None,
 ) -> list[int]:
     """Play ``state`` (changed in place) to the end of the deal: ``policy`` chooses while the stock lasts, the
     exact solver plays the last tricks (with two scorers, where it covers them within :data:`SOLVE_BUDGET`).
     Returns each scorer's final points, as :func:`banked` counts them. ``rng`` is for a policy that draws; the
     heuristic does not. ``solve`` False: the policy plays the last tricks too (a match between players).
+    ``solver``: one whose tables the playouts of a play share (its node count starts again at each search).
 
     The one loop that drives the core through a deal (the sampled analysis, the sampler player, the match)."""
     deal = state
@@ -146,7 +152,14 @@ def playout(
             continue
         if solve and deal.phase == 2:
             try:
-                value = Solver(SOLVE_BUDGET).value(Endgame.of(deal))
+                position = Endgame.of(deal)
+                if solver is None or position.declarable or position.target:
+                    # (their tables count points from the position's start: not to be shared)
+                    searcher = Solver(SOLVE_BUDGET)
+                else:
+                    searcher = solver
+                    searcher.nodes = 0
+                value = searcher.value(position)
             except (NotCovered, OverBudget):
                 solve = False
             else:
@@ -205,13 +218,16 @@ def judge(
     exact = know.complete
     positions = [deal] if exact else [sample(deal, know, rng) for _ in range(samples)]
     starts = [banked(p) for p in positions]
+    # The last tricks of every playout of this play share one solver's tables: a position's value is the same
+    # whichever playout reaches it (a table keyed by the hands and the leader).
+    solver = Solver(SOLVE_BUDGET)
     points: list[list[list[int]]] = []
     for card in cards:
         row = []
         for position, start in zip(positions, starts, strict=True):
             trial = position.copy()
             trial.play(seat, card)
-            final = playout(trial, policy, rng)
+            final = playout(trial, policy, rng, solver=solver)
             row.append([f - s for f, s in zip(final, start, strict=True)])
         points.append(row)
     return Judgement(cards, points, exact)
