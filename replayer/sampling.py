@@ -350,9 +350,21 @@ def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) ->
         where.append(rows)
         if reason or rules is None:
             continue
-        for trick, seat, card, state, facts in play_points(tricks, rules.players):
-            rows.append((len(tasks), trick, seat, card))
-            tasks.append((state, seat, facts, samples, (seed, game, result.number, trick.n, seat)))
+        mine: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
+        try:
+            for trick, seat, card, state, facts in play_points(tricks, rules.players):
+                Knowledge.of(state, seat, facts)  # (raises where the record does not place every card)
+                rows.append((len(tasks) + len(mine), trick, seat, card))
+                mine.append((state, seat, facts, samples, (seed, game, result.number, trick.n, seat)))
+        except Inconsistent:
+            found[-1] = {
+                "plays": None,
+                "reason": "the record does not say where every card is (a position from a book, without the "
+                "cards played before it): what a seat knows cannot be worked out",
+            }
+            rows.clear()
+            continue
+        tasks.extend(mine)
     _TASKS[:] = tasks
     try:
         if jobs > 1 and len(tasks) > 1:

@@ -182,3 +182,10 @@ def test_an_invalid_record_gets_its_errors_and_no_analysis(tmp_path: Path, capsy
     captured = capsys.readouterr()
     assert "BZ106" in captured.err and f"{record}:" in captured.err and captured.out == ""
     assert main(["analyse", str(record), "--all", "--samples", "0"]) == 2
+
+
+def test_a_position_from_a_book_is_not_judged_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    fragment = ROOT / "games" / "fragment-sixty-six-exchange.bzq"
+    assert main(["analyse", str(fragment), "--all", "--samples", "2", "--json"]) == 0
+    deal = json.loads(capsys.readouterr().out)["games"][0]["deals"][0]
+    assert deal["plays"] is None and "where every card is" in deal["plays_reason"]
