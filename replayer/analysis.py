@@ -164,6 +164,8 @@ def analyse(
                 deal["plays"] = sampled["plays"]
                 if sampled["plays"] is None:
                     deal["plays_reason"] = sampled["reason"]
+                else:
+                    deal["choices"] = sampled["choices"]
     return {"path": result.path, "games": games}
 
 
@@ -230,6 +232,14 @@ def _sampled_text(head: str, deal: dict[str, Any]) -> list[str]:
         out.append(
             f"  mistake: trick {play['trick']}, {play['seat']} plays {play['played']}; best {best}; "
             f"costs {play['cost']}{error} points of the difference"
+        )
+    choices = deal.get("choices", [])
+    out.append(f"  declarations judged: {len(choices)} (each offer, and none, on the same sampled deals)")
+    for choice in filter(is_mistake, choices):
+        mistakes.append(choice)
+        out.append(
+            f"  mistake: after trick {choice['trick']}, {choice['seat']} declares {choice['made']}; best "
+            f"{' or '.join(choice['best'])}; costs {choice['cost']} ± {choice['cost_stderr']} points of the difference"
         )
     if not mistakes:
         out.append(f"  no mistake (a cost of at least {MISTAKE_POINTS} points and two standard errors)")

@@ -95,11 +95,12 @@ def banked(deal: Deal) -> list[int]:
     return trial.scores()
 
 
-def settle(deal: Deal, policy: Policy, facts: Facts | None = None) -> None:
+def settle(deal: Deal, policy: Policy, facts: Facts | None = None, declare: bool = True) -> None:
     """Between two tricks: the exchanges, the winner's declaration, the draws, then the exchanges a draw opens, as
-    the core allows them (``facts``, when given, learns what the others see)."""
+    the core allows them (``facts``, when given, learns what the others see). ``declare`` False: the declaration
+    has been chosen already (a declaration judged)."""
     _exchanges(deal, facts)
-    if deal.window_open:
+    if declare and deal.window_open:
         declarer = deal.declarer if deal.declarer >= 0 else deal.winner
         offers = deal.legal_declarations(declarer)
         chosen = policy.declaration(deal, declarer, offers) if offers else None
@@ -233,27 +234,38 @@ def judge(
     return Judgement(cards, points, exact)
 
 
-def summary(judgement: Judgement, seat: int, played: int, names: Sequence[str], side: int) -> dict[str, Any]:
+def summary(
+    judgement: Judgement,
+    seat: int,
+    played: int,
+    names: Sequence[str],
+    side: int,
+    labels: Sequence[str] | None = None,
+    key: str = "card",
+) -> dict[str, Any]:
     """A judged play as the ``analyse --json`` data: each option's mean points per side and the standard error of
     its difference (the acting side's points less the other's), the best options, the played card's cost in points
-    of that difference and the cost's standard error (of the paired differences, the samples being shared)."""
+    of that difference and the cost's standard error (of the paired differences, the samples being shared).
+    ``labels`` name the options (default: the cards), under ``key`` in each option."""
     diffs = [[p[side] - p[1 - side] for p in row] for row in judgement.points]
     means = [sum(d) / len(d) for d in diffs]
     top = max(means)
     best_index = means.index(top)
     chosen = judgement.cards.index(played)
+    if labels is None:
+        labels = [str(CARDS[c]) for c in judgement.cards]
     options = []
-    for card, row, d in zip(judgement.cards, judgement.points, diffs, strict=True):
+    for label, row, d in zip(labels, judgement.points, diffs, strict=True):
         n = len(row)
         mean = {name: _round(sum(p[i] for p in row) / n) for i, name in enumerate(names)}
-        options.append({"card": str(CARDS[card]), "mean": mean, "stderr": _round(_stderr(d))})
+        options.append({key: label, "mean": mean, "stderr": _round(_stderr(d))})
     paired = [b - c for b, c in zip(diffs[best_index], diffs[chosen], strict=True)]
     cost = top - means[chosen]
     return {
         "samples": len(diffs[0]),
         "exact": judgement.exact,
         "options": options,
-        "best": [str(CARDS[c]) for c, m in zip(judgement.cards, means, strict=True) if m == top],
+        "best": [label for label, m in zip(labels, means, strict=True) if m == top],
         "cost": _round(cost),
         "cost_stderr": _round(_stderr(paired)) if cost else 0,
     }
@@ -280,6 +292,30 @@ def play_points(tricks: Sequence[Any], players: int) -> Iterator[tuple[Any, int,
     """Every play of a replayed deal (its ``TrickResult`` list, each with the core's state before it): the trick,
     the seat, the card, a copy of the core's state just before the play, and the facts learnt so far. The states
     between the plays of a trick are made by the core from the state before the trick."""
+    for kind, trick, seat, card, deal, facts in _walk(tricks, players, False):
+        if kind == "play":
+            assert isinstance(card, int)
+            yield trick, seat, card, deal, facts
+
+
+Offer = tuple[MeldSpec, tuple[int, ...]]
+
+
+def window_points(
+    tricks: Sequence[Any], players: int
+) -> Iterator[tuple[Any, int, tuple[str, tuple[int, ...]] | None, Deal, Facts]]:
+    """Every declaration a replayed deal's trick winner could choose while the stock lasts: the trick, the winner,
+    what the record declared first after it ((kind, cards), None: nothing), the core's state at that moment (the
+    trick played, the record's exchange made) and the facts learnt so far."""
+    for kind, trick, seat, made, deal, facts in _walk(tricks, players, True):
+        if kind == "window":
+            assert not isinstance(made, int)
+            yield trick, seat, made, deal, facts
+
+
+def _walk(
+    tricks: Sequence[Any], players: int, windows: bool
+) -> Iterator[tuple[str, Any, int, int | tuple[str, tuple[int, ...]] | None, Deal, Facts]]:
     facts = Facts(players)
     previous = None
     for trick in tricks:
@@ -290,11 +326,73 @@ def play_points(tricks: Sequence[Any], players: int) -> Iterator[tuple[Any, int,
         seat_index = deal.rules.seat_index
         for seat_name, card in trick.plays:
             seat = seat_index[seat_name]
-            yield trick, seat, card.index, deal.copy(), facts.copy()
+            yield "play", trick, seat, card.index, deal.copy(), facts.copy()
             facts.play(deal, seat, card.index)
             deal.play(seat, card.index)
         facts.sync(deal)
+        if windows and deal.window_open and deal.to_draw and deal.winner >= 0:
+            window = _window(trick, deal, facts)
+            if window is not None:
+                yield "window", trick, deal.winner, window[0], window[1], window[2]
         previous = (trick, deal)
+
+
+def _window(trick: Any, deal: Deal, facts: Facts) -> tuple[tuple[str, tuple[int, ...]] | None, Deal, Facts] | None:
+    """The winner's declaration to choose after ``trick`` (None where he has none to choose)."""
+    rules = deal.rules
+    winner = deal.winner
+    name = rules.seats[winner]
+    window = deal.copy()
+    learnt = facts.copy()
+    made = None
+    for scoring in trick.scoring:
+        if scoring.seat != name:
+            continue
+        if scoring.kind in ("seven_exchange", "seven_shown") and window.legal_exchanges():
+            seven = scoring.cards[0].index
+            before = window.turnup
+            window.exchange(winner, seven)
+            learnt.gained(winner, seven if before == seven else before)
+        elif made is None and scoring.kind in rules.meld_by_kind and not rules.meld_by_kind[scoring.kind].whole_hand:
+            made = (scoring.kind, tuple(c.index for c in scoring.cards))
+    window.breaches.clear()
+    window.events.clear()
+    if not window.legal_declarations(winner):
+        return None
+    return made, window, learnt
+
+
+def judge_window(
+    deal: Deal, seat: int, facts: Facts | None, samples: int, rng: random.Random, policy: Policy | None = None
+) -> tuple[list[Offer | None], Judgement]:
+    """The declaration ``seat`` may make now, each offer and none, valued on the same ``samples`` deals drawn from
+    what the seat knows, each played out from there (the exchanges and draws first, as :func:`settle` makes them).
+    Returns the choices (None: no declaration) and their values (in :attr:`Judgement.cards`, their indices)."""
+    policy = policy or Heuristic()
+    know = Knowledge.of(deal, seat, facts)
+    choices: list[Offer | None] = [None, *deal.legal_declarations(seat)]
+    positions = [sample(deal, know, rng) for _ in range(samples)]
+    starts = [banked(p) for p in positions]
+    solver = Solver(SOLVE_BUDGET)
+    points: list[list[list[int]]] = []
+    for choice in choices:
+        row = []
+        for position, start in zip(positions, starts, strict=True):
+            trial = position.copy()
+            if choice is not None:
+                trial.declare(seat, choice[0].kind, list(choice[1]))
+            settle(trial, policy, declare=False)
+            final = playout(trial, policy, rng, solver=solver)
+            row.append([f - s for f, s in zip(final, start, strict=True)])
+        points.append(row)
+    return choices, Judgement(list(range(len(choices))), points, False)
+
+
+def _label(choice: Offer | tuple[str, tuple[int, ...]] | None) -> str:
+    if choice is None:
+        return "none"
+    kind = choice[0] if isinstance(choice[0], str) else choice[0].kind
+    return f"{kind} {' '.join(str(CARDS[c]) for c in sorted(choice[1], key=lambda c: (c >> 3, -(c & 7), c)))}"
 
 
 def _learn(facts: Facts, previous: tuple[Any, Deal], state: Deal) -> None:
@@ -323,39 +421,52 @@ def seed_for(seed: int, *place: object) -> random.Random:
 
 # --- a replayed record, every play -----------------------------------------------------------------------------
 
-_TASKS: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
-"""The plays a run judges (state, seat, facts, samples, place), set before the worker processes fork so that the
-core's states reach them without being pickled."""
+_Task = tuple[str, Deal, int, Facts, int, tuple[int, ...]]
+_TASKS: list[_Task] = []
+"""The plays and declarations a run judges (kind, state, seat, facts, samples, place), set before the worker
+processes fork so that the core's states reach them without being pickled."""
+
+_WINDOW = 99
+"""The last part of a declaration's place in the record, apart from the plays of its trick (its seed)."""
 
 
-def _judge_task(index: int) -> Judgement:
-    state, seat, facts, samples, (seed, *place) = _TASKS[index]
-    return judge(state, seat, facts, samples, seed_for(seed, *place))
+def _judge_task(index: int) -> tuple[list[str] | None, Judgement]:
+    kind, state, seat, facts, samples, (seed, *place) = _TASKS[index]
+    rng = seed_for(seed, *place)
+    if kind == "play":
+        return None, judge(state, seat, facts, samples, rng)
+    choices, judged = judge_window(state, seat, facts, samples, rng)
+    return [_label(c) for c in choices], judged
 
 
 def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) -> list[dict[str, Any]]:
     """Every play of each replayed deal (``DealResult`` with the core's states, as ``(game, deal)`` pairs of the
-    record's numbering and the deal), judged on ``samples`` sampled deals: for each deal ``{"plays": [...]}``, or
-    ``{"plays": None, "reason": ...}`` where the sampled analysis does not cover it. ``jobs`` processes share the
-    plays; the numbers are the same for any ``jobs`` (each play's seed is made from ``seed`` and its place)."""
-    tasks: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
+    record's numbering and the deal), judged on ``samples`` sampled deals, and every declaration a trick's winner
+    could choose while the stock lasts: for each deal ``{"plays": [...], "choices": [...]}``, or ``{"plays": None,
+    "reason": ...}`` where the sampled analysis does not cover it. ``jobs`` processes share the work; the numbers are
+    the same for any ``jobs`` (each play's seed is made from ``seed`` and its place)."""
+    tasks: list[_Task] = []
     found: list[dict[str, Any]] = []
-    where: list[list[tuple[int, Any, int, int]]] = []
+    where: list[list[tuple[int, Any, int, Any]]] = []
     for game, result in deals:
         tricks = [t for t in result.tricks if t.state is not None]
         rules = tricks[0].state.rules if tricks else None
         reason = "the deal has no trick" if rules is None else not_covered(tricks[0].state)
-        found.append({"plays": None, "reason": reason} if reason else {"plays": []})
-        rows: list[tuple[int, Any, int, int]] = []
+        found.append({"plays": None, "reason": reason} if reason else {"plays": [], "choices": []})
+        rows: list[tuple[int, Any, int, Any]] = []
         where.append(rows)
         if reason or rules is None:
             continue
-        mine: list[tuple[Deal, int, Facts, int, tuple[int, ...]]] = []
+        mine: list[_Task] = []
+        place = (seed, game, result.number)
         try:
             for trick, seat, card, state, facts in play_points(tricks, rules.players):
                 Knowledge.of(state, seat, facts)  # (raises where the record does not place every card)
                 rows.append((len(tasks) + len(mine), trick, seat, card))
-                mine.append((state, seat, facts, samples, (seed, game, result.number, trick.n, seat)))
+                mine.append(("play", state, seat, facts, samples, (*place, trick.n, seat)))
+            for trick, seat, made, state, facts in window_points(tricks, rules.players):
+                rows.append((len(tasks) + len(mine), trick, seat, made))
+                mine.append(("window", state, seat, facts, samples, (*place, trick.n, seat, _WINDOW)))
         except Inconsistent:
             found[-1] = {
                 "plays": None,
@@ -379,18 +490,32 @@ def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) ->
     for deal, rows in zip(found, where, strict=True):
         if deal["plays"] is None:
             continue
-        for index, trick, seat, card in rows:
-            rules = tasks[index][0].rules
+        for index, trick, seat, what in rows:
+            rules = tasks[index][1].rules
             names = list(rules.scorers)
-            deal["plays"].append(
-                {
-                    "trick": trick.n,
-                    "seat": rules.seats[seat],
-                    "played": str(CARDS[card]),
-                    **summary(judged[index], seat, card, names, rules.scorer[seat]),
-                }
-            )
+            labels, judgement = judged[index]
+            head = {"trick": trick.n, "seat": rules.seats[seat]}
+            side = rules.scorer[seat]
+            if labels is None:
+                found_play = summary(judgement, seat, what, names, side)
+                deal["plays"].append({**head, "played": str(CARDS[what]), **found_play})
+                continue
+            label = _label(what)
+            if label not in labels:
+                continue  # (the record declared cards the core would have laid out otherwise: not comparable)
+            chosen = judgement.cards[labels.index(label)]
+            choice = summary(judgement, seat, chosen, names, side, labels, key="choice")
+            deal["choices"].append({**head, "kind": "declaration", "made": label, **choice})
     return found
 
 
-__all__ += ["Inconsistent", "Judgement", "is_mistake", "judge_deals", "seed_for", "summary"]
+__all__ += [
+    "Inconsistent",
+    "Judgement",
+    "is_mistake",
+    "judge_deals",
+    "judge_window",
+    "seed_for",
+    "summary",
+    "window_points",
+]

@@ -163,6 +163,9 @@ def test_analyse_all_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["analyse", str(record), "--all", "--samples", "2", "--seed", "3"]) == 0
     printed = capsys.readouterr().out
     assert f"every play judged: {len(deal['plays'])} plays" in printed
+    assert f"declarations judged: {len(deal['choices'])}" in printed
+    for choice in deal["choices"]:
+        assert choice["made"] in [o["choice"] for o in choice["options"]] and choice["options"][0]["choice"] == "none"
     for play in filter(is_mistake, deal["plays"]):
         assert f"mistake: trick {play['trick']}, {play['seat']} plays {play['played']}" in printed
 
@@ -189,3 +192,25 @@ def test_a_position_from_a_book_is_not_judged_and_says_why(capsys: pytest.Captur
     assert main(["analyse", str(fragment), "--all", "--samples", "2", "--json"]) == 0
     deal = json.loads(capsys.readouterr().out)["games"][0]["deals"][0]
     assert deal["plays"] is None and "where every card is" in deal["plays_reason"]
+
+
+def test_every_declaration_while_the_stock_lasts_is_a_choice_judged() -> None:
+    from replayer.sampling import _label, judge_window, window_points
+
+    deal = _deal("classic", 4)
+    declared = [
+        (t.n, s.seat)
+        for t in deal.tricks
+        if t.phase == 1
+        for s in t.scoring
+        if s.kind in t.state.rules.meld_by_kind  # type: ignore[union-attr]
+    ]
+    windows = list(window_points(deal.tricks, 2))
+    made = [(t.n, t.state.rules.seats[seat]) for t, seat, m, _, _ in windows if m is not None]  # type: ignore[union-attr]
+    assert made == list(dict.fromkeys(declared)) and made
+    trick, seat, chosen, state, facts = next(w for w in windows if w[2] is not None)
+    choices, judged = judge_window(state, seat, facts, 3, seed_for(1, trick.n))
+    assert choices[0] is None and _label(chosen) in [_label(c) for c in choices]
+    assert len(judged.points) == len(choices) and all(len(row) == 3 for row in judged.points)
+    again = judge_window(state, seat, facts, 3, seed_for(1, trick.n))[1]
+    assert again.points == judged.points
