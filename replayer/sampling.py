@@ -218,20 +218,36 @@ def judge(
     cards = sorted(deal.legal_plays(seat), key=lambda c: (c >> 3, -(c & 7), c))
     exact = know.complete
     positions = [deal] if exact else [sample(deal, know, rng) for _ in range(samples)]
+
+    def play(trial: Deal, card: int) -> None:
+        trial.play(seat, card)
+
+    return Judgement(cards, _played_out(positions, cards, play, policy, rng), exact)
+
+
+def _played_out(
+    positions: Sequence[Deal],
+    options: Sequence[Any],
+    make: Any,
+    policy: Policy,
+    rng: random.Random,
+) -> list[list[list[int]]]:
+    """Each option made (``make(trial, option)``) on a copy of each position and played out: per option, per
+    position, each scorer's points from the position to the end of the deal."""
     starts = [banked(p) for p in positions]
-    # The last tricks of every playout of this play share one solver's tables: a position's value is the same
+    # The last tricks of every playout of this choice share one solver's tables: a position's value is the same
     # whichever playout reaches it (a table keyed by the hands and the leader).
     solver = Solver(SOLVE_BUDGET)
     points: list[list[list[int]]] = []
-    for card in cards:
+    for option in options:
         row = []
         for position, start in zip(positions, starts, strict=True):
             trial = position.copy()
-            trial.play(seat, card)
+            make(trial, option)
             final = playout(trial, policy, rng, solver=solver)
             row.append([f - s for f, s in zip(final, start, strict=True)])
         points.append(row)
-    return Judgement(cards, points, exact)
+    return points
 
 
 def summary(
@@ -372,19 +388,13 @@ def judge_window(
     know = Knowledge.of(deal, seat, facts)
     choices: list[Offer | None] = [None, *deal.legal_declarations(seat)]
     positions = [sample(deal, know, rng) for _ in range(samples)]
-    starts = [banked(p) for p in positions]
-    solver = Solver(SOLVE_BUDGET)
-    points: list[list[list[int]]] = []
-    for choice in choices:
-        row = []
-        for position, start in zip(positions, starts, strict=True):
-            trial = position.copy()
-            if choice is not None:
-                trial.declare(seat, choice[0].kind, list(choice[1]))
-            settle(trial, policy, declare=False)
-            final = playout(trial, policy, rng, solver=solver)
-            row.append([f - s for f, s in zip(final, start, strict=True)])
-        points.append(row)
+
+    def declare(trial: Deal, choice: Offer | None) -> None:
+        if choice is not None:
+            trial.declare(seat, choice[0].kind, list(choice[1]))
+        settle(trial, policy, declare=False)
+
+    points = _played_out(positions, choices, declare, policy, rng)
     return choices, Judgement(list(range(len(choices))), points, False)
 
 
