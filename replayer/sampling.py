@@ -12,9 +12,12 @@ the number of processes.
 When the seat knows every card (two seats, the stock empty) there is one deal to try and the values are the solver's
 own: ``exact``, standard error 0. Every rule, score and draw is the core's: the playout only drives it.
 
-Covered: every two-seat profile whose last tricks the solver covers. Not covered, and said so per play: three and
-four seats (the solver values their last tricks double-dummy only, and one deal of them takes seconds to solve), and
-profiles whose trick points depend on the final scores (Rubicon's brisques).
+Covered: every two-seat profile of hands of at most :data:`MAX_HAND` cards whose last tricks the solver covers
+(classic, no-trump, ru19, ruwiki, sixty-six, ua2). Not covered, and said so per deal: three and four seats (the
+solver values their last tricks double-dummy only, and one deal of them takes seconds to solve), larger hands (the
+six- and eight-pack profiles, infuzorka: a playout's last tricks take seconds), and profiles whose trick points
+depend on the final scores (Rubicon's brisques). A playout whose last tricks the solver does not finish within
+:data:`SOLVE_BUDGET` nodes has them played by the policy, and the judged play says how many (``unsolved``).
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from .solver import OverBudget, Solver
 
 __all__ = [
     "DEFAULT_SAMPLES",
+    "MAX_HAND",
     "MISTAKE_POINTS",
+    "UNSOLVED",
     "Heuristic",
     "Policy",
     "banked",
@@ -54,6 +59,14 @@ MISTAKE_POINTS = 10
 SOLVE_BUDGET = 200_000
 """Nodes the solver may visit for one playout's last tricks; past it the policy plays them (never in a covered
 two-seat deal of eight cards a hand, which takes a few thousand)."""
+
+
+UNSOLVED = [0]
+"""Playouts (in this process) whose last tricks the solver did not finish within :data:`SOLVE_BUDGET`: the policy
+played them, and a judged play says how many of its playouts did (``unsolved``)."""
+
+MAX_HAND = 8
+"""The largest hand the sampled analysis covers: past it the playouts' last tricks take seconds each to solve."""
 
 
 class Policy(Protocol):
@@ -161,8 +174,11 @@ def playout(
                     searcher = solver
                     searcher.nodes = 0
                 value = searcher.value(position)
-            except (NotCovered, OverBudget):
+            except NotCovered:
                 solve = False
+            except OverBudget:
+                solve = False
+                UNSOLVED[0] += 1
             else:
                 return [b + v for b, v in zip(banked(deal), value, strict=True)]
         settled = False
@@ -189,6 +205,11 @@ def not_covered(deal: Deal) -> str | None:
         )
     if rules.brisques_conditional:
         return "the brisques count only on a tie or to reach the rubicon, so no playout can value a trick"
+    if rules.hand_size > MAX_HAND:
+        return (
+            f"hands of {rules.hand_size} cards: the last tricks of each playout would take seconds to solve (the "
+            f"sampled analysis covers hands of {MAX_HAND} cards or fewer)"
+        )
     return None
 
 
@@ -201,6 +222,8 @@ class Judgement:
     points: list[list[list[int]]]
     """Per card, per sample, each scorer's points from the play to the end of the deal."""
     exact: bool
+    unsolved: int = 0
+    """Playouts whose last tricks the policy played, the solver being over its budget."""
 
 
 def judge(
@@ -222,7 +245,9 @@ def judge(
     def play(trial: Deal, card: int) -> None:
         trial.play(seat, card)
 
-    return Judgement(cards, _played_out(positions, cards, play, policy, rng), exact)
+    before = UNSOLVED[0]
+    points = _played_out(positions, cards, play, policy, rng)
+    return Judgement(cards, points, exact and UNSOLVED[0] == before, UNSOLVED[0] - before)
 
 
 def _played_out(
@@ -277,7 +302,9 @@ def summary(
         options.append({key: label, "mean": mean, "stderr": _round(_stderr(d))})
     paired = [b - c for b, c in zip(diffs[best_index], diffs[chosen], strict=True)]
     cost = top - means[chosen]
+    unsolved = {"unsolved": judgement.unsolved} if judgement.unsolved else {}
     return {
+        **unsolved,
         "samples": len(diffs[0]),
         "exact": judgement.exact,
         "options": options,
@@ -394,8 +421,9 @@ def judge_window(
             trial.declare(seat, choice[0].kind, list(choice[1]))
         settle(trial, policy, declare=False)
 
+    before = UNSOLVED[0]
     points = _played_out(positions, choices, declare, policy, rng)
-    return choices, Judgement(list(range(len(choices))), points, False)
+    return choices, Judgement(list(range(len(choices))), points, False, UNSOLVED[0] - before)
 
 
 def _label(choice: Offer | tuple[str, tuple[int, ...]] | None) -> str:
