@@ -28,9 +28,10 @@ legal cards); nothing here decides a rule.
 
 from __future__ import annotations
 
-from .cards import CARDS, Card, Rank
+from .cards import CARD_INDICES, CARDS, Card, Rank
 from .engine import DealState
 from .profile import MeldSpec
+from .rules.compiled import Rules
 from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
 from .solver import OverBudget, Solver
@@ -100,19 +101,33 @@ def _may_declare(deal: Deal, seat: int) -> bool:
     return False
 
 
+_BASE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+
+
+def _base_values(rules: Rules, trump: int) -> list[float]:
+    """Each card's keeping value before the hand is looked at: its points in a won trick, a little for its rank, a
+    bonus for a trump. Worked out once per rules and trump suit (kept by the rules' identity)."""
+    kept = _BASE.get((id(rules), trump))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    values = rules.values(trump)
+    base = [0.0] * CARD_INDICES
+    for card in range(CARD_INDICES):
+        if card >= 32:
+            base[card] = 6.0  # (the wild card stands for any card of a combination)
+            continue
+        worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
+        base[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
+    _BASE[(id(rules), trump)] = (rules, base)
+    return base
+
+
 def keeping_values(deal: Deal, seat: int) -> list[float]:
     """Each card's keeping value for ``seat`` now (rule 1 of the module docstring), indexed by card int."""
     rules = deal.rules
     trump = deal.trump
     held = deal.held[seat]
-    values = rules.values(trump)
-    keep = [0.0] * len(held)
-    for card in range(len(held)):
-        if card >= 32:
-            keep[card] = 6.0  # (the wild card stands for any card of a combination)
-            continue
-        worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
-        keep[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
+    keep = list(_base_values(rules, trump))
     for points, cards, size, of_a_kind in _patterns(rules.melds, trump):
         have = min(sum(held[c] for c in cards), size) if of_a_kind else sum(1 for c in cards if held[c])
         if have * 2 < size or have == 0:
