@@ -234,8 +234,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
     if args.budget < 1:
         raise UsageError("--budget takes a whole number of nodes of at least 1")
-    if args.samples < 1 or args.jobs < 1:
-        raise UsageError("--samples and --jobs take a whole number of at least 1")
+    if args.samples < 2 or args.jobs < 1:
+        raise UsageError(
+            "--samples takes a whole number of at least 2 (a standard error needs two), --jobs of at least 1"
+        )
     read = _read_valid(source)
     if read is None:
         return 1

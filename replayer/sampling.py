@@ -132,7 +132,10 @@ def settle(deal: Deal, policy: Policy, facts: Facts | None = None, declare: bool
 
 
 def _exchanges(deal: Deal, facts: Facts | None) -> None:
-    for seat, seven in deal.legal_exchanges():
+    # One at a time, asked again after each: an exchange makes the turn-up a seven, which ends the others' (or
+    # turns them into showing the second seven, where the profile scores it).
+    while offers := deal.legal_exchanges():
+        seat, seven = offers[0]
         before = deal.turnup
         shown = before == seven
         deal.exchange(seat, seven)

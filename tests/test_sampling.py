@@ -185,6 +185,7 @@ def test_an_invalid_record_gets_its_errors_and_no_analysis(tmp_path: Path, capsy
     captured = capsys.readouterr()
     assert "BZ106" in captured.err and f"{record}:" in captured.err and captured.out == ""
     assert main(["analyse", str(record), "--all", "--samples", "0"]) == 2
+    assert main(["analyse", str(record), "--all", "--samples", "1"]) == 2  # (a standard error needs two)
 
 
 def test_a_position_from_a_book_is_not_judged_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,3 +215,23 @@ def test_every_declaration_while_the_stock_lasts_is_a_choice_judged() -> None:
     assert len(judged.points) == len(choices) and all(len(row) == 3 for row in judged.points)
     again = judge_window(state, seat, facts, 3, seed_for(1, trick.n))[1]
     assert again.points == judged.points
+
+
+def test_settle_asks_again_after_each_exchange() -> None:
+    """ru19 exchanges at any pause: with both trump sevens out, the first exchange ends the other's (the turn-up is
+    then a seven); the playout must not try it."""
+    from replayer.cards import Card
+    from replayer.profiles import load_profile
+    from replayer.rules import compile_rules
+    from replayer.sampling import settle
+
+    def cards(text: str) -> list[int]:
+        return [Card.parse(c).index for c in text.split()]
+
+    rules = compile_rules(load_profile("ru19"), {})
+    hands = [cards("7C AS 9S KD 9H 8H JD 9D"), cards("7C AH 10S JH 9D 8D QH 10H")]
+    deal = Deal.start(rules, 1, -1, Card.parse("10C").index, hands)
+    assert len(deal.legal_exchanges()) == 2
+    settle(deal, Heuristic())
+    assert not deal.breaches and deal.turnup == Card.parse("7C").index
+    assert not deal.legal_exchanges()
