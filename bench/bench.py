@@ -17,6 +17,9 @@ It measures:
   * cold start: ``bezique validate ONE_FILE`` against python-chess's one-game command line (whole processes);
   * peak memory (max RSS) and time of ``bezique validate`` on a file of ``--memory-games`` games, in a child process;
   * the inference of the worked game (``bezique infer games/worked-deal-000-as-printed.bzq``);
+  * issue 22 (``--only-sampled``, ``--only-match``, each alone): ``analyse --all`` of the worked deal with
+    ``--samples`` a play (playouts/s), and ``bezique match`` of ``--match-players`` over ``--match-pairs`` paired
+    classic deals (the sampler with ``--match-samples`` a card);
   * issue 15 (``--only-analysis`` alone): the endgame solver on 8+8 classic endgames with every first lead, the
     brute-force minimax of the tests as the anchor on the same endgames, ``analyse`` of a whole deal, and
     ``bezique puzzles`` over 1,000 generated deals with ``--jobs``.
@@ -433,6 +436,52 @@ def analysis(endgames: int, anchor: int, puzzle_deals: int, jobs: int) -> None:
     target(f"bezique puzzles over {puzzle_deals:,} deals, --jobs {jobs}", [seconds], 60, higher=False, unit="s")
 
 
+def sampled(samples: int, jobs: int) -> None:
+    """Issue 22: ``analyse --all`` of the worked deal with ``samples`` sampled deals a play, in ``jobs`` processes
+    (wall time, and playouts per second: one playout is one legal card played out on one sampled deal)."""
+    from replayer.analysis import analyse
+    from replayer.check import check_text
+
+    text = (ROOT / "games" / "worked-deal-000.bzq").read_text(encoding="utf-8")
+    print(f"\nanalyse --all of the worked deal, {samples} samples a play, --jobs {jobs} ...")
+    result = check_text(text, states=True)
+    start, cpu = time.perf_counter(), time.process_time()
+    found = analyse(result, samples=samples, seed=0, jobs=jobs)
+    seconds = time.perf_counter() - start
+    plays = found["games"][0]["deals"][0]["plays"]
+    playouts = sum(p["samples"] * len(p["options"]) for p in plays)
+    mistakes = [p for p in plays if p["cost"] >= 10 and p["cost"] >= 2 * p["cost_stderr"]]
+    print(
+        f"  {len(plays)} plays ({sum(not p['exact'] for p in plays)} sampled), {playouts:,} playouts in "
+        f"{seconds:.1f} s: {playouts / seconds:,.0f} playouts/s ({jobs} processes; parent CPU "
+        f"{time.process_time() - cpu:.1f} s); {len(mistakes)} mistakes"
+    )
+    for play in mistakes:
+        print(
+            f"    trick {play['trick']} {play['seat']} {play['played']}: best {' or '.join(play['best'])}, "
+            f"cost {play['cost']} ± {play['cost_stderr']}"
+        )
+    target(f"analyse --all of the worked deal, {samples} samples a play, --jobs {jobs}", [seconds], 30, False, "s")
+
+
+def sampler_match(pairs: int, samples: int, jobs: int, players: str = "sampler,better") -> None:
+    """Issue 22: ``bezique match`` between two players over ``pairs`` classic deals, each played twice with the seats
+    swapped (the sampler with ``samples`` sampled deals a card)."""
+    from replayer.match import match
+
+    names = players.split(",")
+    print(f"\nmatch {players}, {pairs} paired classic deals, sampler {samples} samples a card, --jobs {jobs} ...")
+    start = time.perf_counter()
+    found = match(names, pairs, "classic", seed=22, jobs=jobs, samples=samples)
+    seconds = time.perf_counter() - start
+    lo, hi = found["ci95"]
+    print(
+        f"  mean {found['mean']:+.1f} a deal for {names[0]} (95% interval {lo:+.1f} to {hi:+.1f}); "
+        f"wins {found['wins']}; {seconds:.0f} s"
+    )
+    TARGETS.append((f"match {players}, {pairs} pairs", f"{found['mean']:+.1f} [{lo:+.1f}, {hi:+.1f}]", lo > 0))
+
+
 def revalidate(count: int) -> None:
     """The language server's work on a keystroke (issue 16): a 32-trick record, edited one character at a time
     (a digit of a running score, a card's rank, a letter of a comment, by turns), read and replayed whole with the
@@ -607,6 +656,16 @@ def main() -> int:
         "--only-analysis", action="store_true", help="measure only the endgame solver, analyse and puzzles (issue 15)"
     )
     parser.add_argument("--edits", type=int, default=200, help="one-character edits re-validated (the editor)")
+    parser.add_argument("--samples", type=int, default=64, help="sampled deals a play for analyse --all")
+    parser.add_argument(
+        "--only-sampled", action="store_true", help="measure only analyse --all of the worked deal (issue 22)"
+    )
+    parser.add_argument("--match-pairs", type=int, default=1_000, help="paired classic deals of the sampler match")
+    parser.add_argument("--match-samples", type=int, default=8, help="sampled deals a card for the sampler")
+    parser.add_argument("--match-players", default="sampler,better", help="the two players of --only-match")
+    parser.add_argument(
+        "--only-match", action="store_true", help="measure only the match of two players (issue 22; hours at 1,000)"
+    )
     parser.add_argument("--only-edits", action="store_true", help="measure only the re-validation after an edit")
     parser.add_argument("--playouts", type=int, default=300, help="random classic deals played out on the core")
     parser.add_argument("--only-playouts", action="store_true", help="measure only the core's random playouts")
@@ -615,6 +674,15 @@ def main() -> int:
     args = parser.parse_args()
     if args.only_playouts:
         playouts(args.playouts, args.repeat)
+        return 0
+    if args.only_sampled or args.only_match:
+        if args.only_sampled:
+            sampled(args.samples, args.jobs)
+        if args.only_match:
+            sampler_match(args.match_pairs, args.match_samples, args.jobs, args.match_players)
+        print("\ntargets: median (min–max)")
+        for name, measured, reached in TARGETS:
+            print(f"  {'reached' if reached else 'NOT reached':<12} {name}: {measured}")
         return 0
     if args.only_analysis or args.only_edits or args.only_keystrokes:
         if args.only_analysis:

@@ -140,11 +140,32 @@ def _own(points: tuple[int, ...], side: int) -> int:
     return points[side]
 
 
-def analyse(result: ReplayResult, budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
-    """The analysis of every deal of a valid replay (made with ``states=True``): the ``analyse --json`` data."""
+def analyse(
+    result: ReplayResult,
+    budget: int = DEFAULT_BUDGET,
+    samples: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """The analysis of every deal of a valid replay (made with ``states=True``): the ``analyse --json`` data. With
+    ``samples`` (``--all``), each deal also gets every play judged by the sampled analysis (replayer/sampling.py):
+    ``plays``, or ``plays`` None and ``plays_reason`` where it does not cover the deal."""
     games = []
     for game in result.games:
         games.append({"deals": [analyse_deal(deal, budget) for deal in game.deals]})
+    if samples is not None:
+        from .sampling import judge_deals
+
+        pairs = [(g, deal) for g, game in enumerate(result.games, 1) for deal in game.deals]
+        judged = iter(judge_deals(pairs, samples, seed, jobs))
+        for found in games:
+            for deal in found["deals"]:
+                sampled = next(judged)
+                deal["plays"] = sampled["plays"]
+                if sampled["plays"] is None:
+                    deal["plays_reason"] = sampled["reason"]
+                else:
+                    deal["choices"] = sampled["choices"]
     return {"path": result.path, "games": games}
 
 
@@ -160,6 +181,8 @@ def text(analysis: dict[str, Any]) -> str:
     for g, game in enumerate(analysis["games"], 1):
         for deal in game["deals"]:
             head = f"{path}: game {g}, deal {deal['number']}"
+            if "plays" in deal:
+                out.extend(_sampled_text(head, deal))
             endgame = deal["endgame"]
             if endgame is None:
                 out.append(f"{head}: not analysed: {deal['reason']}")
@@ -187,6 +210,40 @@ def text(analysis: dict[str, Any]) -> str:
             else:
                 out.append("  no mistake: every play keeps the optimum")
     return "\n".join(out) + "\n"
+
+
+def _sampled_text(head: str, deal: dict[str, Any]) -> list[str]:
+    """The sampled analysis of a deal's plays for a terminal: how many were judged, and the mistakes."""
+    from .sampling import MISTAKE_POINTS, is_mistake
+
+    plays = deal["plays"]
+    if plays is None:
+        return [f"{head}: plays not judged: {deal['plays_reason']}"]
+    exact = sum(1 for p in plays if p["exact"])
+    samples = max((p["samples"] for p in plays if not p["exact"]), default=0)
+    out = [
+        f"{head}: every play judged: {len(plays)} plays, {len(plays) - exact} on {samples} sampled deals each, "
+        f"{exact} exact"
+    ]
+    mistakes = [p for p in plays if is_mistake(p)]
+    for play in mistakes:
+        best = " or ".join(play["best"])
+        error = f" ± {play['cost_stderr']}" if not play["exact"] else ""
+        out.append(
+            f"  mistake: trick {play['trick']}, {play['seat']} plays {play['played']}; best {best}; "
+            f"costs {play['cost']}{error} points of the difference"
+        )
+    choices = deal.get("choices", [])
+    out.append(f"  declarations judged: {len(choices)} (each offer, and none, on the same sampled deals)")
+    for choice in filter(is_mistake, choices):
+        mistakes.append(choice)
+        out.append(
+            f"  mistake: after trick {choice['trick']}, {choice['seat']} declares {choice['made']}; best "
+            f"{' or '.join(choice['best'])}; costs {choice['cost']} ± {choice['cost_stderr']} points of the difference"
+        )
+    if not mistakes:
+        out.append(f"  no mistake (a cost of at least {MISTAKE_POINTS} points and two standard errors)")
+    return out
 
 
 def _decl(option: dict[str, Any]) -> str:

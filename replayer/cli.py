@@ -251,11 +251,16 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
     if args.budget < 1:
         raise UsageError("--budget takes a whole number of nodes of at least 1")
+    if args.samples < 2 or args.jobs < 1:
+        raise UsageError(
+            "--samples takes a whole number of at least 2 (a standard error needs two), --jobs of at least 1"
+        )
     read = _read_valid(source)
     if read is None:
         return 1
     record_text, result = read
-    found = analyse(result, args.budget)  # type: ignore[arg-type]
+    samples = args.samples if args.all else None
+    found = analyse(result, args.budget, samples, args.seed, args.jobs)  # type: ignore[arg-type]
     if args.json:
         import json
 
@@ -379,6 +384,25 @@ def cmd_generate(args: argparse.Namespace) -> int:
         write_atomic(out, text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .errors import RuleProfileError
+    from .match import match, text
+
+    if args.deals < 1 or args.samples < 1 or args.jobs < 1:
+        raise UsageError("--deals, --samples and --jobs take a whole number of at least 1")
+    try:
+        found = match(args.players.split(","), args.deals, args.profile, args.seed, args.jobs, args.samples)
+    except (ValueError, RuleProfileError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        import json
+
+        print(json.dumps(found, ensure_ascii=False))
+    else:
+        sys.stdout.write(text(found))
     return 0
 
 
@@ -567,6 +591,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--budget", type=int, default=2_000_000, help="nodes a deal's search may visit (default 2000000)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="judge every play of each deal, from the acting seat's knowledge, on sampled deals played out "
+        "(replayer/sampling.py; two seats)",
+    )
+    p.add_argument("--samples", type=int, default=64, help="sampled deals per play with --all (default 64)")
+    p.add_argument("--seed", type=int, default=0, help="the random seed of --all (the same seed, the same numbers)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="judge the plays in N processes (the same numbers)")
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser(
@@ -633,14 +666,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--player",
-        choices=["random", "solver"],
+        choices=["random", "solver", "sampler"],
         default="random",
         help="random: any legal card; solver: a documented heuristic while the stock lasts, the solver for the last "
-        "tricks (replayer/player.py), its game commented from the replay (replayer/commentary.py)",
+        "tricks (replayer/player.py), its game commented from the replay (replayer/commentary.py); sampler: each "
+        "card chosen by the sampled analysis on a few deals (replayer/match.py, slow)",
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser(
+        "match",
+        help="two players against each other on the same deals, seats swapped: the mean difference and its interval",
+        description=(
+            "Play --deals deals between two players (random, better, sampler; solver is better's old name), each "
+            "deal twice with the seats swapped, and print the mean score difference per deal from the first "
+            "player's side with its 95%% confidence interval, and each player's share of the deals won "
+            "(replayer/match.py). Two-seat profiles."
+        ),
+    )
+    p.add_argument("--players", required=True, metavar="A,B", help="the two players, e.g. better,random")
+    p.add_argument("--deals", type=int, default=100, help="deals, each played twice (default 100)")
+    p.add_argument("--profile", default="classic")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same seed, the same match)")
+    p.add_argument("--samples", type=int, default=8, help="sampled deals a card for the sampler (default 8)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="play the deals in N processes (the same result)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_match)
 
     p = sub.add_parser(
         "fmt",

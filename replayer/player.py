@@ -7,7 +7,8 @@ books teach:
 1. **Keep brisques and meld cards.** Every card has a keeping value: its points in a won trick (the brisques, or the
    card points), a share of each combination it may still form with the cards held (a king beside its queen is worth
    part of the marriage, the Q♠ beside the J♦ part of the bezique, three aces part of the four aces), a bonus for a
-   trump, and, while the turn-up can still be taken, a large one for the card exchanged for it (the trump seven).
+   trump, and, while the turn-up can still be taken, a large one for the card exchanged for it (the trump seven);
+   a seven that can no longer be exchanged (the turn-up drawn, or itself a seven) gets none: a dead seven.
    A card thrown away is the one of least keeping value.
 2. **Win tricks to declare.** Only the winner of a trick declares: holding a combination not yet scored, the player
    leads his surest winner (his highest trump, else an ace; with neither, his least valuable card) and, second to
@@ -27,14 +28,15 @@ legal cards); nothing here decides a rule.
 
 from __future__ import annotations
 
-from .cards import CARDS, Card, Rank
+from .cards import CARD_INDICES, CARDS, Card, Rank
 from .engine import DealState
 from .profile import MeldSpec
+from .rules.compiled import Rules
 from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
 from .solver import OverBudget, Solver
 
-__all__ = ["choose_declaration", "choose_play", "keeping_values"]
+__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
 
 _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
@@ -62,53 +64,112 @@ def _pattern_cards(spec: MeldSpec, trump: int) -> list[tuple[int, ...]]:
     return [tuple(c.index for c in fixed)] if fixed else []
 
 
+_PATTERNS: dict[tuple[int, int], tuple[tuple[MeldSpec, ...], list[tuple[int, tuple[int, ...], int, bool]]]] = {}
+
+
+def _patterns(melds: tuple[MeldSpec, ...], trump: int) -> list[tuple[int, tuple[int, ...], int, bool]]:
+    """Each card set a meld can be under these trumps: (points, its distinct cards, the cards it needs, whether it
+    is n of a kind). Worked out once per profile and trump suit (kept by the melds' identity, hashing them costs
+    more than the work): a playout asks at every card."""
+    kept = _PATTERNS.get((id(melds), trump))
+    if kept is not None and kept[0] is melds:
+        return kept[1]
+    found = []
+    for spec in melds:
+        for cards in _pattern_cards(spec, trump):
+            if not cards:
+                continue
+            of_a_kind = bool(spec.count and spec.rank is not None)
+            distinct = tuple(sorted(set(cards)))
+            found.append((spec.points, distinct, spec.count if of_a_kind else len(distinct), of_a_kind))
+    _PATTERNS[(id(melds), trump)] = (melds, found)
+    return found
+
+
+def _may_declare(deal: Deal, seat: int) -> bool:
+    """A quick necessary condition for holding a combination: one of the melds' card sets whole in the hand (always
+    true with a wild card, or before trumps are fixed). Saves asking the core when nothing can be declared."""
+    held = deal.held[seat]
+    if deal.trump < 0 or (len(held) > 32 and held[32]):
+        return True
+    for _, cards, size, of_a_kind in _patterns(deal.rules.melds, deal.trump):
+        if of_a_kind:
+            if sum(held[c] for c in cards) >= size:
+                return True
+        elif all(held[c] for c in cards):
+            return True
+    return False
+
+
+_BASE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+
+
+def _base_values(rules: Rules, trump: int) -> list[float]:
+    """Each card's keeping value before the hand is looked at: its points in a won trick, a little for its rank, a
+    bonus for a trump. Worked out once per rules and trump suit (kept by the rules' identity)."""
+    kept = _BASE.get((id(rules), trump))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    values = rules.values(trump)
+    base = [0.0] * CARD_INDICES
+    for card in range(CARD_INDICES):
+        if card >= 32:
+            base[card] = 6.0  # (the wild card stands for any card of a combination)
+            continue
+        worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
+        base[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
+    _BASE[(id(rules), trump)] = (rules, base)
+    return base
+
+
 def keeping_values(deal: Deal, seat: int) -> list[float]:
     """Each card's keeping value for ``seat`` now (rule 1 of the module docstring), indexed by card int."""
     rules = deal.rules
     trump = deal.trump
     held = deal.held[seat]
-    values = rules.values(trump)
-    keep = [0.0] * len(held)
-    for card in range(len(held)):
-        if card >= 32:
-            keep[card] = 6.0  # (the wild card stands for any card of a combination)
+    keep = list(_base_values(rules, trump))
+    for points, cards, size, of_a_kind in _patterns(rules.melds, trump):
+        have = min(sum(held[c] for c in cards), size) if of_a_kind else sum(1 for c in cards if held[c])
+        if have * 2 < size or have == 0:
             continue
-        worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
-        keep[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
-    for spec in rules.melds:
-        for cards in _pattern_cards(spec, trump):
-            if not cards:
-                continue
-            have = sum(1 for c in set(cards) if held[c])
-            if spec.count and spec.rank is not None:
-                have = min(sum(held[c] for c in cards), spec.count)
-                size = spec.count
-            else:
-                size = len(set(cards))
-            if have * 2 < size or have == 0:
-                continue
-            share = spec.points * have / size / size
-            for c in set(cards):
-                if held[c]:
-                    keep[c] += share
-    if trump >= 0 and deal.turnup_waiting and rules.seven_exchange:
-        keep[trump * 8 + rules.exchange_rank] += _EXCHANGE_KEEP  # taken for the turn-up at the next won trick
+        share = points * have / size / size
+        for c in cards:
+            if held[c]:
+                keep[c] += share
+    exchange = _exchange_ahead(deal)
+    if exchange:
+        keep[trump * 8 + rules.exchange_rank] += exchange  # taken for the turn-up (or shown) at the next won trick
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
         keep[trump * 8] -= 20.0  # its play scores: out with it
     return keep
 
 
+def _exchange_ahead(deal: Deal) -> float:
+    """What keeping the trump seven (the card exchanged for the turn-up) is still worth: the exchange's keeping value
+    while the turn-up waits and is not itself that card, the points of showing it where the profile scores a second
+    seven not yet shown; 0 once neither can happen (a dead seven: the turn-up drawn, or already a seven)."""
+    rules = deal.rules
+    trump = deal.trump
+    if trump < 0 or not deal.turnup_waiting or deal.turnup < 0 or not rules.exchange_exists:
+        return 0.0
+    seven = trump * 8 + rules.exchange_rank
+    if deal.turnup != seven:
+        return _EXCHANGE_KEEP if rules.seven_exchange else 0.0
+    return float(rules.seven_second) if not deal.second_seven_shown else 0.0
+
+
 def _has_declaration(deal: Deal, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
-    if 1 not in deal.rules.declare_phases:
+    if 1 not in deal.rules.declare_phases or not _may_declare(deal, seat):
         return False
-    trial = deal.copy()
-    trial.winner = seat
-    trial.window_open = True
-    trial.declared = []
-    trial.declarer = -1
-    trial.to_draw = []
-    return bool(trial.legal_declarations(seat))
+    # The question is asked of the deal itself, as if the seat had just won a trick (the core's answer reads these
+    # fields and changes nothing), and the fields are put back: a copy of the deal would cost more than the answer.
+    saved = (deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw)
+    deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = seat, True, [], -1, []
+    try:
+        return bool(deal.legal_declarations(seat))
+    finally:
+        deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = saved
 
 
 def _solved(deal: Deal, legal: list[int]) -> int | None:
@@ -127,37 +188,46 @@ def _solved(deal: Deal, legal: list[int]) -> int | None:
 def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Card:
     """The card the better player plays (a :data:`replayer.generate.PlayChooser`)."""
     deal = state.core
-    rules = deal.rules
-    seat = rules.seat_index[seat_name]
-    legal = [c.index for c in legal_cards]
+    return CARDS[better_card(deal, deal.rules.seat_index[seat_name], [c.index for c in legal_cards])]
+
+
+def better_card(deal: Deal, seat: int, legal: list[int]) -> int:
+    """The better player's card (ints): the solver's in the last tricks where it covers them, else the heuristic's."""
     if deal.phase == 2:
         found = _solved(deal, legal)
         if found is not None:
-            return CARDS[found]
+            return found
+    return heuristic_card(deal, seat, legal)
+
+
+def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
+    """The card the rules of thumb of the module docstring play for ``seat`` among the ``legal`` cards (ints): the
+    better player's choice while the stock lasts, and the sampled analysis's playout policy."""
+    rules = deal.rules
     keep = keeping_values(deal, seat)
     trump = deal.trump
     cheapest = min(legal, key=lambda c: (keep[c], c))
-    declare = _has_declaration(deal, seat)
     if not deal.plays:
-        if declare:
+        if _has_declaration(deal, seat):
             # (not the seven kept for the turn-up: led, it is gone before the exchange)
             trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
             aces = [c for c in legal if c & 7 == int(Rank.ACE)]
             if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
-                return CARDS[max(trumps or aces, key=lambda c: (c & 7, -keep[c]))]
+                return max(trumps or aces, key=lambda c: (c & 7, -keep[c]))
         trumps = [c for c in legal if c >> 3 == trump]
         if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and c >> 3 == trump]) >= 4 and trumps:
-            return CARDS[min(trumps, key=lambda c: (keep[c], c))]
-        return CARDS[cheapest]
+            return min(trumps, key=lambda c: (keep[c], c))
+        return cheapest
     played = [c for _, c in deal.plays]
     winners = [c for c in legal if trick_winner([*played, c], trump) == len(played)]
     if winners:
         cheapest_win = min(winners, key=lambda c: (keep[c], c))
         values = rules.values(trump)
         on_table = sum(values[c] + (rules.brisque_points if rules.brisque[c] else 0) for c in played)
-        if declare or on_table > keep[cheapest_win] - 3.0:
-            return CARDS[cheapest_win]
-    return CARDS[cheapest]
+        # (asked last: the core's answer costs more than the rest of the choice)
+        if on_table > keep[cheapest_win] - 3.0 or _has_declaration(deal, seat):
+            return cheapest_win
+    return cheapest
 
 
 def choose_declaration(
