@@ -219,6 +219,9 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"the turn-up is already a {r.profile.seven_rank.english} ({_card(turnup)})"
     ),
     "exchange_second_shown": lambda r: "the other seven of trumps has already been shown and scored",
+    "seven_shown_twice": lambda r, seat, card: (
+        f"{r.seats[seat]} has already shown his {_card(card)}: each seven of trumps held is shown once"
+    ),
     "exchange_not_held": lambda r, seat, card: f"{r.seats[seat]} exchanges {_card(card)} but does not hold it",
     "exchange_points": lambda r, show, points, awarded: (
         f"{'showing the other seven' if show else 'the seven exchange'} is claimed for {points}; "

@@ -155,7 +155,7 @@ def _exchange_ahead(deal: Deal) -> float:
     seven = trump * 8 + rules.exchange_rank
     if deal.turnup != seven:
         return _EXCHANGE_KEEP if rules.seven_exchange else 0.0
-    return float(rules.seven_second) if not deal.second_seven_shown else 0.0
+    return float(rules.seven_second) if deal.sevens_shown < rules.sevens_to_show else 0.0
 
 
 def _has_declaration(deal: Deal, seat: int) -> bool:

@@ -443,7 +443,7 @@ def _learn(facts: Facts, previous: tuple[Any, Deal], state: Deal) -> None:
     seat_index = deal.rules.seat_index
     if state.gained != deal.gained and state.gained[0] >= 0:
         facts.gained(state.gained[0], state.gained[1])
-    if state.second_seven_shown and not deal.second_seven_shown:
+    if state.sevens_shown > deal.sevens_shown:
         for scoring in trick.scoring:
             if scoring.kind == "seven_shown":
                 facts.gained(seat_index[scoring.seat], scoring.cards[0].index)

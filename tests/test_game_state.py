@@ -160,3 +160,14 @@ def test_a_target_written_twice_is_refused_unless_the_same() -> None:
     errors = [d for d in check_text(twice).diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["BZ104"] and "written twice" in errors[0].message
     assert check_text(text.replace("target: 1500\n", "target: 1500\noptions: target=1500\n")).valid
+
+
+def test_a_seven_of_trumps_is_shown_once_by_its_holder() -> None:
+    # Three packs (three-handed, seed 2): S exchanged his 7D for the turn-up, so the turn-up is a trump seven and E,
+    # who holds one 7D, shows it for 10. Showing the same seven again is refused (found by the sampled analysis's
+    # facts: a second show named a card E did not hold twice).
+    text = generate_game("three-handed", 2)
+    line = "  E exchanges 7D = 10\n"
+    assert text.count(line) == 1 and check_text(text).valid
+    errors = [d for d in check_text(text.replace(line, line + line)).diagnostics if d.severity == "error"]
+    assert errors[0].code == "BZ309" and "already shown" in errors[0].message

@@ -220,6 +220,7 @@ class Deal:
         "score",
         "seen",
         "sevens_shown",
+        "shown_by",
         "side_blanche",
         "stock",
         "stock_left",
@@ -289,6 +290,8 @@ class Deal:
     issue 25 item 12). ``tables`` and ``pending`` are the choice kept first."""
     exchanged: bool
     sevens_shown: int
+    shown_by: list[int]
+    """Per seat, the trump sevens it has shown (each copy it holds is shown once)."""
     """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
     out: int
     """The seat whose score reached the profile's ``hand_target``: the hand ended there (-1: none)."""
@@ -434,6 +437,7 @@ class Deal:
         deal.next_uid = 0
         deal.exchanged = False
         deal.sevens_shown = 0
+        deal.shown_by = [0] * players
         deal.out = -1
         deal.out_stated = False
         deal.must_lead = ()
@@ -526,6 +530,7 @@ class Deal:
         other.tricks_won = list(self.tricks_won)
         other.declared_kinds = [Counter(k) for k in self.declared_kinds]
         other.blanche = list(self.blanche)
+        other.shown_by = list(self.shown_by)
         other.blanche_card = list(self.blanche_card)
         other.plays = list(self.plays)
         other.declared = list(self.declared)
@@ -864,6 +869,8 @@ class Deal:
             breaches.append(("BZ309", "exchange_second_shown", ()))
         elif held[card] <= 0:
             breaches.append(("BZ309", "exchange_not_held", (seat, card)))
+        elif self._is_exchange_card(turnup) and self.shown_by[seat] >= held[card]:
+            breaches.append(("BZ309", "seven_shown_twice", (seat, card)))
         else:
             show = self._is_exchange_card(turnup)
         awarded = rules.seven_second if show else rules.seven_exchange
@@ -871,6 +878,7 @@ class Deal:
             breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
         if show:
             self.sevens_shown += 1
+            self.shown_by[seat] += 1
             self._score(seat, "seven_shown", (card,), awarded)
             return
         if held[card] > 0 and turnup >= 0:
@@ -892,7 +900,7 @@ class Deal:
         for seat in range(self.rules.players):
             if self.held[seat][seven] <= 0 or self._exchange_window(seat) is not None:
                 continue
-            if self._is_exchange_card(self.turnup) and done:
+            if self._is_exchange_card(self.turnup) and (done or self.shown_by[seat] >= self.held[seat][seven]):
                 continue
             found.append((seat, seven))
         return found
