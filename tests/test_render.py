@@ -690,6 +690,7 @@ def test_the_chart_draws_expected_margins_only_when_the_deal_has_them() -> None:
     panel = re.search(r'<g class="margin">.*?<polygon points="([^"]*)"', svg, re.S)
     assert panel is not None
     assert len(panel.group(1).split()) == len(margins) + 2
+    assert "North: expected margin (+0 … +4)." in svg  # and its words, for a screen reader
     ys = [float(p.split(",")[1]) for p in panel.group(1).split()[1:-1]]
     # Higher margins are drawn higher: y grows downwards.
     assert ys[1] < ys[3] < ys[0] < ys[2]
