@@ -702,13 +702,26 @@ def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
     from replayer.puzzles import _position
 
     hands = {"N": ["AS", "10S", "KH"], "S": ["QS", "JD", "7C"]}
-    data = {"hands": hands, "trick_so_far": [{"seat": "N", "card": "10S"}], "choices": ["QS", "7C"]}
-    shown = _position(data)
-    assert [c["code"] for c in shown["hands"]["N"]] == ["AS", "KH"]
-    assert [c["code"] for c in shown["hands"]["S"]] == hands["S"]
-    assert shown["trick"] == [{"seat": "N", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
+    data = {
+        "profile": "classic",
+        "seat": "S",
+        "hands": hands,
+        "trick_so_far": [{"seat": "N", "card": "10S"}],
+        "choices": ["QS", "7C"],
+        "answer": {"card": "QS", "points": {"N": 10, "S": 20}},
+        "wrong": [{"card": "7C", "loss": 20, "points": {"N": 30, "S": 0}, "line": []}],
+        "scores": {"N": 100, "S": 50},
+    }
+    shown = _position(data, "en")
+    assert [c["code"] for c in shown["hands"]["North"]] == ["AS", "KH"]
+    assert [c["code"] for c in shown["hands"]["South"]] == hands["S"]
+    assert shown["trick"] == [{"seat": "North", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
     assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
+    assert shown["scores"] == "North 100, South 50" and shown["wrong"][0]["glyph"] == "7♣"
     assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
+    russian = _position(data, "ru")
+    assert russian["seat"] == "Юг" and [c["glyph"] for c in russian["choices"]] == ["Д♠", "7♣"]
+    assert russian["profile"] != "classic"
 
 
 def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
@@ -717,11 +730,6 @@ def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
     from replayer.puzzles import Puzzle, _house
 
     text = generate_game("classic", SEED)
-    plain = _house(Puzzle({"profile": "classic"}, text))
-    assert plain == ["the last trick scores 10 (trick 24)"]
-    final = _house(
-        Puzzle(
-            {"profile": "classic"}, text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
-        )
-    )
-    assert final == ["last_trick = final", "the last trick scores 10 (trick 32, the final one)"]
+    assert _house(Puzzle({"profile": "classic"}, text)) == ([], (24, 10))
+    final = text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
+    assert _house(Puzzle({"profile": "classic"}, final)) == (["last_trick = final"], (32, 10))

@@ -586,6 +586,38 @@ MESSAGES: tuple[Message, ...] = (
     M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
     M("dd_lost", "Points lost in the last tricks against the best play: {points}"),
     M("sideline", "Side line"),
+    # The puzzle page of bezique puzzles (replayer/puzzles.py, site_templates/puzzles.html).
+    M("puzzle_title", "Bezique puzzles"),
+    M(
+        "puzzle_intro",
+        "Each position comes from the last tricks of a game: exactly one card is best, and every other card the "
+        "player may play scores at least {margin} points less, both sides playing their best afterwards (worked out "
+        "by the program).",
+    ),
+    M(
+        "puzzle_open_hands",
+        "In games of three or four seats the values are worked out as if every hand lay face up, each side playing "
+        "for its own points.",
+    ),
+    M("puzzle_none", "No position met the test: no puzzle was written."),
+    M("puzzle_heading", "Puzzle {n}: {seat} to play"),
+    M(
+        "puzzle_meta",
+        "{profile} · trumps: {trumps} · {source}, game {game}, deal {deal}, trick {trick} · score {scores}",
+    ),
+    M("puzzle_no_trumps", "none"),
+    M("puzzle_record", "the record"),
+    M("puzzle_open", "values as if every hand lay face up"),
+    M("puzzle_house", "Rules of this game: {rules}."),
+    M("puzzle_last_trick", "the last trick, trick {n}, scores {points}"),
+    M("puzzle_on_table", "On the table, trick {n}:"),
+    M("puzzle_question", "Which card should {seat} play?"),
+    M("puzzle_right", "Right: {card} is the best card"),
+    M("puzzle_loses", "{card} loses {n}"),
+    M("puzzle_from_here", "from here"),
+    M("puzzle_refutation", "the refutation"),
+    M("puzzle_answers", "Answer and refutations"),
+    M("puzzle_best_line", "The best line:"),
 )
 
 
