@@ -805,6 +805,20 @@ def test_puzzle_page_works_from_file(browser: Browser, tmp_path: Path) -> None:
         for seat, cards in puzzle.data["hands"].items():
             shown = page.locator(f"#puzzle-{number} .hand:has(strong:text-is('{names[f'seat_{seat}']}')) .card")
             expect(shown).to_have_count(len(cards) - played[seat])
+    # The keys, as in the lessons: → to the next puzzle, End to the last, a digit chooses that card of the puzzle.
+    page.keyboard.press("Home")
+    expect(page.locator("#puzzle-1")).to_be_focused()
+    last = len(puzzles)
+    page.keyboard.press("End")
+    expect(page.locator(f"#puzzle-{last}")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # (no puzzle after the last: it stays)
+    expect(page.locator(f"#puzzle-{last}")).to_be_focused()
+    choices = puzzles[-1].data["choices"]
+    page.keyboard.press(str(len(choices)))
+    chosen = page.locator(f"#puzzle-{last} .choices button").nth(len(choices) - 1)
+    expect(chosen).to_have_attribute("data-card", choices[-1])
+    expect(chosen).to_have_class(re.compile(r"\b(right|wrong)\b"))
+    expect(page.locator(f"#puzzle-{last} .feedback")).not_to_be_empty()
     # The same page in Russian: its words, its seats and its cards' names, and a link to the other language.
     russian = interface("ru")
     page = reader.open("ru/index.html")

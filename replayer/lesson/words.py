@@ -618,6 +618,7 @@ MESSAGES: tuple[Message, ...] = (
     M("puzzle_refutation", "the refutation"),
     M("puzzle_answers", "Answer and refutations"),
     M("puzzle_best_line", "The best line:"),
+    M("puzzle_keys", "Keys: ← → the previous and next puzzle, Home and End the first and last, 1 to 9 a card."),
 )
 
 
