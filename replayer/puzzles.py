@@ -20,6 +20,7 @@ from typing import Any
 from .analysis import analyse_deal, best_line, canonical
 from .cards import CARDS, SUITS, Card
 from .files import write_atomic
+from .notation import data_dir
 from .rules.deal import trick_winner
 from .solver import Solver
 
@@ -251,7 +252,7 @@ def _position(data: dict[str, Any], lang: str) -> dict[str, Any]:
 
     def view(code: str) -> dict[str, Any]:
         card = card_view(Card.parse(code), words)
-        return {"code": code, "glyph": card.glyph, "label": card.label, "red": card.red}
+        return {"code": code, "glyph": card.glyph, "label": card.label, "red": card.red, "view": card}
 
     def seat(name: str) -> str:
         return " & ".join(words.get(f"seat_{s}", s) for s in name.split("+"))
@@ -318,6 +319,11 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
         options, last = _house(puzzle)
         entries.append({**puzzle.data, "number": n, "file": name, "options": options, "last_trick": last})
     env = make_environment()
+    # The lessons' stylesheet, so that the puzzles' cards and quizzes look as the lessons' do.
+    style = data_dir("site_templates") / "static" / "style.css"
+    (out / "static").mkdir(exist_ok=True)
+    write_atomic(out / "static" / "style.css", style.read_text(encoding="utf-8"), durable=False)
+    written.append(out / "static" / "style.css")
     for lang in LANGUAGES:
         t = interface(lang)
         folder = out if lang == LANGUAGES[0] else out / lang
@@ -335,7 +341,9 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
             for o, other in enumerate(LANGUAGES)
             if other != lang
         ]
-        page = env.get_template("puzzles.html").render(puzzles=pages, margin=MARGIN, t=t, lang=lang, others=others)
+        page = env.get_template("puzzles.html").render(
+            puzzles=pages, margin=MARGIN, t=t, lang=lang, others=others, root=up
+        )
         write_atomic(folder / "index.html", page, durable=False)
         written.append(folder / "index.html")
     return written

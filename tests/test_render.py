@@ -715,7 +715,14 @@ def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
     shown = _position(data, "en")
     assert [c["code"] for c in shown["hands"]["North"]] == ["AS", "KH"]
     assert [c["code"] for c in shown["hands"]["South"]] == hands["S"]
-    assert shown["trick"] == [{"seat": "North", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
+    [led] = shown["trick"]
+    assert (led["seat"], led["code"], led["glyph"], led["label"], led["red"]) == (
+        "North",
+        "10S",
+        "10♠",
+        "ten of spades",
+        False,
+    )
     assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
     assert shown["scores"] == "North 100, South 50" and shown["wrong"][0]["glyph"] == "7♣"
     assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
