@@ -409,6 +409,9 @@ def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult)
         assert row is not None, spec.kind
         assert f'<td class="num points">{spec.points}</td>' in row.group(1)
         assert 'role="img" aria-label="' in row.group(1), "each combination is drawn with its cards"
+        # Its re-use group in words (marriages and sequences), not the profile's letter (M).
+        group = re.search(r'<td class="group">([^<]*)</td>', row.group(1))
+        assert group is not None and group.group(1) == interface("en")[f"group_{spec.klass}"] != spec.klass
     for name, option in classic.options.items():
         assert f'<tr id="option-{name}">' in html
         assert str(escape(" ".join(option.doc.split())))[:40] in html

@@ -326,9 +326,15 @@ MESSAGES: tuple[Message, ...] = (
     ),
     M(
         "rules_reuse",
-        "A new declaration needs at least one card not yet scored in its group (M, B or F); a card may serve "
-        "again in a combination of another group.",
+        "A new declaration needs at least one card not yet scored in its group (the last column: marriages and "
+        "sequences, beziques, four of a kind); a card may serve again in a combination of another group.",
     ),
+    # The re-use groups of the meld tables (a profile's ``class``: M, B, F, C, S), in words.
+    M("group_M", "marriages and sequences"),
+    M("group_B", "beziques"),
+    M("group_F", "four of a kind"),
+    M("group_C", "carte blanche"),
+    M("group_S", "trump sevens"),
     M("rules_other_points", "Other points"),
     M("rules_options", "House rules (options)"),
     M("rules_options_intro", "A record sets them in its options header; the value in bold is the default."),
