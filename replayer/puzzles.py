@@ -20,6 +20,7 @@ from typing import Any
 from .analysis import analyse_deal, best_line, canonical
 from .cards import CARDS, SUITS, Card
 from .files import write_atomic
+from .notation import data_dir
 from .rules.deal import trick_winner
 from .solver import Solver
 
@@ -240,47 +241,72 @@ class _Bar:
             sys.stderr.flush()
 
 
-def _position(data: dict[str, Any]) -> dict[str, Any]:
-    """The position as a player sees it: each hand without the cards already played to the trick (those lie on the
-    table), every card as the lessons name it (Q♠, "queen of spades")."""
+def _position(data: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The position as a player sees it, in the page's language: each hand without the cards already played to the
+    trick (those lie on the table), every card and seat as the lessons name them (Д♠, "дама пик"; Север)."""
     from .lesson import card_view, interface
+    from .lesson.words import profile_text
+    from .profiles import load_profile
 
-    words = interface("en")
+    words = interface(lang)
 
     def view(code: str) -> dict[str, Any]:
         card = card_view(Card.parse(code), words)
-        return {"code": code, "glyph": card.glyph, "label": card.label, "red": card.red}
+        return {"code": code, "glyph": card.glyph, "label": card.label, "red": card.red, "view": card}
 
-    hands = {seat: list(cards) for seat, cards in data["hands"].items()}
+    def seat(name: str) -> str:
+        return " & ".join(words.get(f"seat_{s}", s) for s in name.split("+"))
+
+    hands = {s: list(cards) for s, cards in data["hands"].items()}
     for played in data["trick_so_far"]:
         hand = hands.get(played["seat"], [])
         if played["card"] in hand:
             hand.remove(played["card"])
+    profile = load_profile(data["profile"])
     return {
-        "hands": {seat: [view(c) for c in cards] for seat, cards in hands.items()},
-        "trick": [{"seat": p["seat"], **view(p["card"])} for p in data["trick_so_far"]],
+        "profile": profile_text(lang, profile.name, "title", profile.title),
+        "seat": seat(data["seat"]),
+        "hands": {seat(s): [view(c) for c in cards] for s, cards in hands.items()},
+        "trick": [{"seat": seat(p["seat"]), **view(p["card"])} for p in data["trick_so_far"]],
         "choices": [view(c) for c in data["choices"]],
+        "answer": view(data["answer"]["card"]),
+        "answer_points": ", ".join(f"{seat(s)} {v}" for s, v in data["answer"]["points"].items()),
+        "wrong": [
+            {
+                **w,
+                "glyph": view(w["card"])["glyph"],
+                "points": ", ".join(f"{seat(s)} {v}" for s, v in w["points"].items()),
+            }
+            for w in data["wrong"]
+        ],
+        "scores": ", ".join(f"{seat(s)} {v}" for s, v in data["scores"].items()),
     }
 
 
-def _house(puzzle: Puzzle) -> list[str]:
-    """The rules of the puzzle's game that its values depend on, in words: the options its record sets, and which
-    trick earns the last trick's points (often the margin between two cards)."""
+def _house(puzzle: Puzzle) -> tuple[list[str], tuple[int, int] | None]:
+    """The rules of the puzzle's game that its values depend on: the options its record sets (``name = value``), and
+    the last trick's number and points (often the margin between two cards), or None."""
     from .profiles import load_profile
     from .reader import read_record
-    from .rulebook import last_trick_words
 
     game = read_record(puzzle.record).games[0]
     profile = load_profile(puzzle.data["profile"])
     rules = profile.with_options({**profile.default_options(), **game.options})
-    found = [f"{name} = {value}" for name, value in game.options.items()]
-    if rules.last_trick_points:
-        found.append(f"the last trick scores {rules.last_trick_points} ({last_trick_words(rules)})")
-    return found
+    options = [f"{name} = {value}" for name, value in game.options.items()]
+    if not rules.last_trick_points:
+        return options, None
+    trick = rules.phase1_tricks if rules.last_trick_at == "stock_end" else rules.total_tricks
+    return options, (trick, rules.last_trick_points)
+
+
+LANGUAGES = ("en", "ru")
+"""The puzzle page's languages: English at the top of the folder, Russian in ``ru/``."""
 
 
 def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
-    """Write each puzzle's record (``puzzle-0001.bzq``, ...) and the puzzle page ``index.html`` into ``out``."""
+    """Write each puzzle's record (``puzzle-0001.bzq``, ...) and the puzzle page, ``index.html`` in English and
+    ``ru/index.html`` in Russian, into ``out``."""
+    from .lesson import interface
     from .render import make_environment
 
     out.mkdir(parents=True, exist_ok=True)
@@ -290,11 +316,43 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
         name = f"puzzle-{n:04d}.bzq"
         write_atomic(out / name, canonical(puzzle.record), durable=False)
         written.append(out / name)
-        entries.append(
-            {**puzzle.data, "number": n, "file": name, "shown": _position(puzzle.data), "house": _house(puzzle)}
-        )
+        options, last = _house(puzzle)
+        entries.append({**puzzle.data, "number": n, "file": name, "options": options, "last_trick": last})
     env = make_environment()
-    page = env.get_template("puzzles.html").render(puzzles=entries, margin=MARGIN)
-    write_atomic(out / "index.html", page, durable=False)
-    written.append(out / "index.html")
+    # The lessons' stylesheet, so that the puzzles' cards and quizzes look as the lessons' do.
+    style = data_dir("site_templates") / "static" / "style.css"
+    (out / "static").mkdir(exist_ok=True)
+    write_atomic(out / "static" / "style.css", style.read_text(encoding="utf-8"), durable=False)
+    written.append(out / "static" / "style.css")
+    for lang in LANGUAGES:
+        t = interface(lang)
+        folder = out if lang == LANGUAGES[0] else out / lang
+        folder.mkdir(exist_ok=True)
+        up = "" if folder == out else "../"
+        pages = [
+            {**e, "shown": _position(e, lang), "file": up + e["file"], "house": _house_words(e, t)} for e in entries
+        ]
+        others = [
+            (
+                other,
+                interface(other)[f"language_{other}"],
+                ("../" if up else "") + ("" if o == 0 else f"{other}/") + "index.html",
+            )
+            for o, other in enumerate(LANGUAGES)
+            if other != lang
+        ]
+        page = env.get_template("puzzles.html").render(
+            puzzles=pages, margin=MARGIN, t=t, lang=lang, others=others, root=up
+        )
+        write_atomic(folder / "index.html", page, durable=False)
+        written.append(folder / "index.html")
     return written
+
+
+def _house_words(entry: dict[str, Any], t: Any) -> str:
+    """The house rules of a puzzle in the page's words (empty when there are none to say)."""
+    rules = list(entry["options"])
+    if entry["last_trick"]:
+        trick, points = entry["last_trick"]
+        rules.append(t["puzzle_last_trick"].format(n=trick, points=points))
+    return t["puzzle_house"].format(rules="; ".join(rules)) if rules else ""

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, 
 
 from replayer.cards import Card, Suit
 from replayer.check import check_text
-from replayer.lesson import build_lesson
+from replayer.lesson import build_lesson, card_view, interface
 from replayer.profiles import profile_names
 from replayer.render import render_site
 
@@ -799,11 +799,38 @@ def test_puzzle_page_works_from_file(browser: Browser, tmp_path: Path) -> None:
     expect(first).to_have_class(re.compile(r"\bsolved\b"))
     reader.shot("puzzles.png")
     # The position as it stands: a card already played to the trick lies on the table, not in its player's hand.
+    names = interface("en")
     for number, puzzle in enumerate(puzzles, 1):
         played = Counter(p["seat"] for p in puzzle.data["trick_so_far"])
         for seat, cards in puzzle.data["hands"].items():
-            shown = page.locator(f"#puzzle-{number} .hand:has(strong:text-is('{seat}')) .card")
+            shown = page.locator(f"#puzzle-{number} .hand:has(strong:text-is('{names[f'seat_{seat}']}')) .card")
             expect(shown).to_have_count(len(cards) - played[seat])
+    # The keys, as in the lessons: → to the next puzzle, End to the last, a digit chooses that card of the puzzle.
+    page.keyboard.press("Home")
+    expect(page.locator("#puzzle-1")).to_be_focused()
+    last = len(puzzles)
+    page.keyboard.press("End")
+    expect(page.locator(f"#puzzle-{last}")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # (no puzzle after the last: it stays)
+    expect(page.locator(f"#puzzle-{last}")).to_be_focused()
+    choices = puzzles[-1].data["choices"]
+    page.keyboard.press(str(len(choices)))
+    chosen = page.locator(f"#puzzle-{last} .choices button").nth(len(choices) - 1)
+    expect(chosen).to_have_attribute("data-card", choices[-1])
+    expect(chosen).to_have_class(re.compile(r"\b(right|wrong)\b"))
+    expect(page.locator(f"#puzzle-{last} .feedback")).not_to_be_empty()
+    # The same page in Russian: its words, its seats and its cards' names, and a link to the other language.
+    russian = interface("ru")
+    page = reader.open("ru/index.html")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(page.locator("h1")).to_have_text(russian["puzzle_title"])
+    first = page.locator(".puzzle").first
+    seat = russian[f"seat_{puzzles[0].data['seat']}"]
+    expect(first.locator("h2")).to_have_text(russian["puzzle_heading"].format(n=1, seat=seat))
+    first.locator(f".choices button[data-card='{answer}']").click()
+    glyph = card_view(Card.parse(str(answer)), russian).glyph
+    expect(first.locator(".feedback")).to_contain_text(russian["puzzle_right"].format(card=glyph))
+    expect(page.locator(".languages a[hreflang='en']")).to_have_attribute("href", "../index.html")
     with pytest.raises(StopIteration):
         next(readers)  # (closes the page and checks its watch: no network, no script error)
 
@@ -845,13 +872,23 @@ def puzzle_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize(
     "name",
-    ["index.html", LESSON, f"ru/{LESSON}", "rules-classic.html", "glossary.html", "ru/glossary.html", "puzzles"],
+    [
+        "index.html",
+        LESSON,
+        f"ru/{LESSON}",
+        "rules-classic.html",
+        "glossary.html",
+        "ru/glossary.html",
+        "puzzles",
+        "puzzles-ru",
+    ],
 )
 def test_axe_finds_no_wcag_violation(browser: Browser, site: Path, puzzle_site: Path, name: str) -> None:
     """axe-core (vendored, run offline) reports no WCAG 2 A or AA violation on the index, a lesson in each
     language, a rules page, the glossary and the puzzle page, with the page's script run."""
     assert AXE.is_file()
-    folder, page_name = (puzzle_site, "index.html") if name == "puzzles" else (site, name)
+    puzzle_page = {"puzzles": "index.html", "puzzles-ru": "ru/index.html"}
+    folder, page_name = (puzzle_site, puzzle_page[name]) if name in puzzle_page else (site, name)
     readers = _reader(browser, folder)
     reader = next(readers)
     # Reduced motion: the page jumps to its step rather than scrolling smoothly, so that axe sees it at rest (a

@@ -409,6 +409,9 @@ def test_rules_page_comes_from_the_profile(tmp_path: Path, worked: ReplayResult)
         assert row is not None, spec.kind
         assert f'<td class="num points">{spec.points}</td>' in row.group(1)
         assert 'role="img" aria-label="' in row.group(1), "each combination is drawn with its cards"
+        # Its re-use group in words (marriages and sequences), not the profile's letter (M).
+        group = re.search(r'<td class="group">([^<]*)</td>', row.group(1))
+        assert group is not None and group.group(1) == interface("en")[f"group_{spec.klass}"] != spec.klass
     for name, option in classic.options.items():
         assert f'<tr id="option-{name}">' in html
         assert str(escape(" ".join(option.doc.split())))[:40] in html
@@ -690,6 +693,7 @@ def test_the_chart_draws_expected_margins_only_when_the_deal_has_them() -> None:
     panel = re.search(r'<g class="margin">.*?<polygon points="([^"]*)"', svg, re.S)
     assert panel is not None
     assert len(panel.group(1).split()) == len(margins) + 2
+    assert "North: expected margin (+0 … +4)." in svg  # and its words, for a screen reader
     ys = [float(p.split(",")[1]) for p in panel.group(1).split()[1:-1]]
     # Higher margins are drawn higher: y grows downwards.
     assert ys[1] < ys[3] < ys[0] < ys[2]
@@ -701,13 +705,33 @@ def test_a_puzzle_shows_the_led_card_on_the_table_not_in_the_hand() -> None:
     from replayer.puzzles import _position
 
     hands = {"N": ["AS", "10S", "KH"], "S": ["QS", "JD", "7C"]}
-    data = {"hands": hands, "trick_so_far": [{"seat": "N", "card": "10S"}], "choices": ["QS", "7C"]}
-    shown = _position(data)
-    assert [c["code"] for c in shown["hands"]["N"]] == ["AS", "KH"]
-    assert [c["code"] for c in shown["hands"]["S"]] == hands["S"]
-    assert shown["trick"] == [{"seat": "N", "code": "10S", "glyph": "10♠", "label": "ten of spades", "red": False}]
+    data = {
+        "profile": "classic",
+        "seat": "S",
+        "hands": hands,
+        "trick_so_far": [{"seat": "N", "card": "10S"}],
+        "choices": ["QS", "7C"],
+        "answer": {"card": "QS", "points": {"N": 10, "S": 20}},
+        "wrong": [{"card": "7C", "loss": 20, "points": {"N": 30, "S": 0}, "line": []}],
+        "scores": {"N": 100, "S": 50},
+    }
+    shown = _position(data, "en")
+    assert [c["code"] for c in shown["hands"]["North"]] == ["AS", "KH"]
+    assert [c["code"] for c in shown["hands"]["South"]] == hands["S"]
+    [led] = shown["trick"]
+    assert (led["seat"], led["code"], led["glyph"], led["label"], led["red"]) == (
+        "North",
+        "10S",
+        "10♠",
+        "ten of spades",
+        False,
+    )
     assert [c["glyph"] for c in shown["choices"]] == ["Q♠", "7♣"]
+    assert shown["scores"] == "North 100, South 50" and shown["wrong"][0]["glyph"] == "7♣"
     assert hands["N"] == ["AS", "10S", "KH"]  # the puzzle's own data is left as it was
+    russian = _position(data, "ru")
+    assert russian["seat"] == "Юг" and [c["glyph"] for c in russian["choices"]] == ["Д♠", "7♣"]
+    assert russian["profile"] != "classic"
 
 
 def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
@@ -716,11 +740,6 @@ def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
     from replayer.puzzles import Puzzle, _house
 
     text = generate_game("classic", SEED)
-    plain = _house(Puzzle({"profile": "classic"}, text))
-    assert plain == ["the last trick scores 10 (trick 24)"]
-    final = _house(
-        Puzzle(
-            {"profile": "classic"}, text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
-        )
-    )
-    assert final == ["last_trick = final", "the last trick scores 10 (trick 32, the final one)"]
+    assert _house(Puzzle({"profile": "classic"}, text)) == ([], (24, 10))
+    final = text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
+    assert _house(Puzzle({"profile": "classic"}, final)) == (["last_trick = final"], (32, 10))

@@ -708,6 +708,9 @@ class Builder(BookKeeper):
         said = t["chart_declared"].format(items="; ".join(m.text for m in marks)) if marks else t["chart_none"]
         summary = f"{t['chart_final'].format(scores=ended, tricks=t.count('n_tricks', len(steps) - 1))} {said}"
         margin = [(float(x), float(v)) for x, v in (found or {}).get("expected_margins", ())]
+        if margin and labels:
+            # The panel's words for a screen reader: where the expected margin starts and ends.
+            summary += f" {t['chart_margin'].format(seat=labels[0])} ({margin[0][1]:+g} … {margin[-1][1]:+g})."
         return chart_svg(
             ScoreChart(
                 id=chart_id,

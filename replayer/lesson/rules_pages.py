@@ -243,7 +243,7 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
                 cards=[card_view(c, t) for c in _meld_pictures(spec)],
                 pattern=_meld_pattern(spec, t),
                 points=spec.points,
-                group=spec.klass,
+                group=t.get(f"group_{spec.klass}", spec.klass),
             )
         )
     other: list[tuple[str, str]] = []

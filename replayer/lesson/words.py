@@ -326,9 +326,15 @@ MESSAGES: tuple[Message, ...] = (
     ),
     M(
         "rules_reuse",
-        "A new declaration needs at least one card not yet scored in its group (M, B or F); a card may serve "
-        "again in a combination of another group.",
+        "A new declaration needs at least one card not yet scored in its group (the last column: marriages and "
+        "sequences, beziques, four of a kind); a card may serve again in a combination of another group.",
     ),
+    # The re-use groups of the meld tables (a profile's ``class``: M, B, F, C, S), in words.
+    M("group_M", "marriages and sequences"),
+    M("group_B", "beziques"),
+    M("group_F", "four of a kind"),
+    M("group_C", "carte blanche"),
+    M("group_S", "trump sevens"),
     M("rules_other_points", "Other points"),
     M("rules_options", "House rules (options)"),
     M("rules_options_intro", "A record sets them in its options header; the value in bold is the default."),
@@ -604,6 +610,39 @@ MESSAGES: tuple[Message, ...] = (
     M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
     M("dd_lost", "Points lost in the last tricks against the best play: {points}"),
     M("sideline", "Side line"),
+    # The puzzle page of bezique puzzles (replayer/puzzles.py, site_templates/puzzles.html).
+    M("puzzle_title", "Bezique puzzles"),
+    M(
+        "puzzle_intro",
+        "Each position comes from the last tricks of a game: exactly one card is best, and every other card the "
+        "player may play scores at least {margin} points less, both sides playing their best afterwards (worked out "
+        "by the program).",
+    ),
+    M(
+        "puzzle_open_hands",
+        "In games of three or four seats the values are worked out as if every hand lay face up, each side playing "
+        "for its own points.",
+    ),
+    M("puzzle_none", "No position met the test: no puzzle was written."),
+    M("puzzle_heading", "Puzzle {n}: {seat} to play"),
+    M(
+        "puzzle_meta",
+        "{profile} · trumps: {trumps} · {source}, game {game}, deal {deal}, trick {trick} · score {scores}",
+    ),
+    M("puzzle_no_trumps", "none"),
+    M("puzzle_record", "the record"),
+    M("puzzle_open", "values as if every hand lay face up"),
+    M("puzzle_house", "Rules of this game: {rules}."),
+    M("puzzle_last_trick", "the last trick, trick {n}, scores {points}"),
+    M("puzzle_on_table", "On the table, trick {n}:"),
+    M("puzzle_question", "Which card should {seat} play?"),
+    M("puzzle_right", "Right: {card} is the best card"),
+    M("puzzle_loses", "{card} loses {n}"),
+    M("puzzle_from_here", "from here"),
+    M("puzzle_refutation", "the refutation"),
+    M("puzzle_answers", "Answer and refutations"),
+    M("puzzle_best_line", "The best line:"),
+    M("puzzle_keys", "Keys: ← → the previous and next puzzle, Home and End the first and last, 1 to 9 a card."),
 )
 
 
