@@ -31,6 +31,7 @@ __all__ = [
     "CardParseError",
     "Rank",
     "Suit",
+    "card_index",
     "display_key",
     "format_cards",
     "make_pack",
@@ -132,6 +133,11 @@ def suit_of(index: int) -> int:
 def rank_of(index: int) -> int:
     """The rank of a card index, from 0 (the seven) to 7 (the ace), as ``Rank`` numbers them."""
     return index & 7
+
+
+def card_index(suit: int, rank: int) -> int:
+    """The index of the card of suit index ``suit`` and rank ``rank`` (``Card.index``)."""
+    return suit * 8 + rank
 
 
 def display_key(index: int) -> tuple[int, int]:

@@ -28,12 +28,13 @@ legal cards); nothing here decides a rule.
 
 from __future__ import annotations
 
-from .cards import CARD_INDICES, CARDS, Card, Rank
+from .cards import CARD_INDICES, CARDS, Card, Rank, card_index, rank_of
 from .engine import DealState
 from .profile import MeldSpec
 from .rules.compiled import Rules
 from .rules.deal import Deal, trick_winner
 from .rules.endgame import Endgame, NotCovered
+from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
 
 __all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
@@ -46,43 +47,32 @@ _EXCHANGE_KEEP = 50.0
 """The keeping value added to the card exchanged for the turn-up while the exchange is still to come."""
 
 
-def _pattern_cards(spec: MeldSpec, trump: int) -> list[tuple[int, ...]]:
-    """The card sets that can form ``spec`` under these trumps (-1: none yet): for a same-suit pattern one per suit
-    it may be in, for an n-of-a-kind the cards of that rank, for a fixed pattern its cards."""
-    if spec.hand:
-        return []
-    if spec.ranks and spec.suit:
-        suits = {"trump": [trump] if trump >= 0 else [], "plain": [s for s in range(4) if s != trump]}.get(
-            spec.suit, list(range(4))
-        )
-        return [tuple(s * 8 + int(r) for r in spec.ranks) for s in suits]
-    if spec.rank is not None and spec.count:
-        return [tuple(s * 8 + int(spec.rank) for s in range(4))]
-    from .cards import SUITS
-
-    fixed = spec.cards_for(SUITS[trump] if trump >= 0 else None)
-    return [tuple(c.index for c in fixed)] if fixed else []
+_PATTERNS: dict[tuple[int, int], tuple[Rules, list[tuple[int, tuple[int, ...], int, bool]]]] = {}
 
 
-_PATTERNS: dict[tuple[int, int], tuple[tuple[MeldSpec, ...], list[tuple[int, tuple[int, ...], int, bool]]]] = {}
-
-
-def _patterns(melds: tuple[MeldSpec, ...], trump: int) -> list[tuple[int, tuple[int, ...], int, bool]]:
-    """Each card set a meld can be under these trumps: (points, its distinct cards, the cards it needs, whether it
-    is n of a kind). Worked out once per profile and trump suit (kept by the melds' identity, hashing them costs
-    more than the work): a playout asks at every card."""
-    kept = _PATTERNS.get((id(melds), trump))
-    if kept is not None and kept[0] is melds:
+def _patterns(rules: Rules, trump: int) -> list[tuple[int, tuple[int, ...], int, bool]]:
+    """Each card set a meld can be declared in under these trumps (before trumps are fixed, in each suit a first
+    declaration would fix), as the core enumerates them (``trumps_to_try``, ``meld_targets``): (points, its
+    distinct cards, the cards it needs, whether it is n of a kind, counted over the rank's four suits). Kept per
+    rules and trump suit (by the rules' identity, hashing them costs more than the work): a playout asks at every
+    card."""
+    kept = _PATTERNS.get((id(rules), trump))
+    if kept is not None and kept[0] is rules:
         return kept[1]
     found = []
-    for spec in melds:
-        for cards in _pattern_cards(spec, trump):
-            if not cards:
-                continue
-            of_a_kind = bool(spec.count and spec.rank is not None)
-            distinct = tuple(sorted(set(cards)))
-            found.append((spec.points, distinct, spec.count if of_a_kind else len(distinct), of_a_kind))
-    _PATTERNS[(id(melds), trump)] = (melds, found)
+    for spec in rules.melds:
+        if spec.hand:
+            continue
+        of_a_kind = bool(spec.count and spec.rank is not None)
+        for cards, _ in (target for t in trumps_to_try(rules, spec, trump) for target in meld_targets(rules, spec, t)):
+            if of_a_kind:
+                # (the core gives the first n suits of the rank; any n of its four suits form the meld)
+                distinct = tuple(sorted({card_index(suit, rank_of(cards[0])) for suit in range(4)}))
+                found.append((spec.points, distinct, spec.count, True))
+            else:
+                distinct = tuple(sorted(set(cards)))
+                found.append((spec.points, distinct, len(distinct), False))
+    _PATTERNS[(id(rules), trump)] = (rules, found)
     return found
 
 
@@ -92,7 +82,7 @@ def _may_declare(deal: Deal, seat: int) -> bool:
     held = deal.held[seat]
     if deal.trump < 0 or (len(held) > 32 and held[32]):
         return True
-    for _, cards, size, of_a_kind in _patterns(deal.rules.melds, deal.trump):
+    for _, cards, size, of_a_kind in _patterns(deal.rules, deal.trump):
         if of_a_kind:
             if sum(held[c] for c in cards) >= size:
                 return True
@@ -128,7 +118,7 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
     trump = deal.trump
     held = deal.held[seat]
     keep = list(_base_values(rules, trump))
-    for points, cards, size, of_a_kind in _patterns(rules.melds, trump):
+    for points, cards, size, of_a_kind in _patterns(rules, trump):
         have = min(sum(held[c] for c in cards), size) if of_a_kind else sum(1 for c in cards if held[c])
         if have * 2 < size or have == 0:
             continue
