@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .cards import CARDS, SUITS, Card
+from .cards import CARDS, SUITS, Card, display_key
 from .replay import DealResult, ReplayResult, TrickResult
 from .rules.deal import Deal, trick_winner
-from .rules.endgame import Endgame, NotCovered
+from .rules.endgame import Endgame, NotCovered, move_card, move_offer
 from .solver import DEFAULT_BUDGET, OverBudget, Solver
 
 __all__ = ["analyse", "analyse_deal", "best_line", "canonical", "endgame_tricks", "text", "variations_text"]
@@ -29,7 +29,7 @@ DOUBLE_DUMMY = "double-dummy: all hands open, each side playing for its own poin
 
 
 def _card(move: int) -> str:
-    return str(CARDS[move & 63])
+    return str(CARDS[move_card(move)])
 
 
 def endgame_tricks(deal: DealResult) -> list[TrickResult]:
@@ -96,10 +96,12 @@ def _plays(tricks: list[TrickResult], solver: Solver, names: list[str]) -> Itera
             seat = rules.seat_index[seat_name]
             side = rules.scorer[seat]
             # In display order (spades, hearts, diamonds, clubs; high cards first), as a hand is shown.
-            options = sorted(solver.options(pos), key=lambda o: ((o[0] & 63) >> 3, -(o[0] & 7), o[0]))
+            options = sorted(solver.options(pos), key=lambda o: (*display_key(move_card(o[0])), o[0]))
             own = [_own(points, side) for _, points in options]
             top = max(own)
-            chosen = next((i for i, (m, _) in enumerate(options) if m & 63 == card.index and m < 64), None)
+            chosen = next(
+                (i for i, (m, _) in enumerate(options) if move_card(m) == card.index and move_offer(m) < 0), None
+            )
             if chosen is None:  # a card the position does not offer (cannot happen in a valid record)
                 return
             first = own.index(top)
@@ -127,9 +129,9 @@ def _plays(tricks: list[TrickResult], solver: Solver, names: list[str]) -> Itera
 
 def _declared(pos: Endgame, move: int) -> dict[str, Any]:
     """A move that declares first (sixty-six, on lead): the declaration it makes."""
-    if move < 64:
+    if move_offer(move) < 0:
         return {}
-    _, cards, points, kind = pos.offers[(move >> 6) - 1]
+    _, cards, points, kind = pos.offers[move_offer(move)]
     return {"declares": {"kind": kind, "cards": [_card(c) for c in cards], "points": points}}
 
 
@@ -273,7 +275,7 @@ def best_line(
     for _ in range(len(played) + 1):
         pos.unmake()
     moves = [*played, best, *rest]
-    if moves[0] >= 64:
+    if move_offer(moves[0]) >= 0:
         return None
     tricks: list[tuple[int, list[tuple[int, int]]]] = []
     seat = state.leader
@@ -282,7 +284,7 @@ def best_line(
     for move in moves:
         current.append((seat, move))
         if len(current) == state.playing:
-            winner = current[trick_winner([m & 63 for _, m in current], state.trump)][0]
+            winner = current[trick_winner([move_card(m) for _, m in current], state.trump)][0]
             tricks.append((number, current))
             number += 1
             current = []
@@ -327,11 +329,11 @@ def variations_text(record_text: str, result: ReplayResult, analysis: dict[str, 
                 offers = Endgame.of(state).offers
                 for number, plays in line:
                     lead = plays[0][1]
-                    if lead >= 64:
-                        _, meld, _, kind = offers[(lead >> 6) - 1]
+                    if move_offer(lead) >= 0:
+                        _, meld, _, kind = offers[move_offer(lead)]
                         block.append(f"    {seats[plays[0][0]]} declares {kind} {' '.join(_card(c) for c in meld)}")
                     cards = ", ".join(f"{seats[s]} {_card(m)}" for s, m in plays)
-                    winner = plays[trick_winner([m & 63 for _, m in plays], state.trump)][0]
+                    winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
                     block.append(f"  trick {number}: {cards} -> {seats[winner]}")
                 block.append("  )")
                 end = _trick_end(lines, trick.line)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .analysis import analyse_deal
-from .cards import CARDS
+from .cards import CARDS, display_key
 from .explain import meld_label
 from .lesson.terms import MELD_TERMS
 from .replay import DealResult, TrickResult
@@ -118,7 +118,7 @@ def _kept(trick: TrickResult, en: list[str], ru: list[str]) -> bool:
         counting = [c for c in range(32) if held[c] and (values[c] or rules.brisque[c])]
         if len(counting) < 2:
             continue
-        counting.sort(key=lambda c: (c >> 3, -(c & 7)))
+        counting.sort(key=lambda c: display_key(c))
         cards = _list(counting)
         en.append(
             f"{_name(seat, 'en')} gives up the trick with the {card.glyph}, which counts nothing, and keeps {cards}: "

@@ -28,12 +28,12 @@ legal cards); nothing here decides a rule.
 
 from __future__ import annotations
 
-from .cards import CARD_INDICES, CARDS, Card, Rank, card_index, rank_of
+from .cards import CARD_INDICES, CARDS, Card, Rank, card_index, rank_of, suit_of
 from .engine import DealState
 from .profile import MeldSpec
 from .rules.compiled import Rules
 from .rules.deal import Deal, trick_winner
-from .rules.endgame import Endgame, NotCovered
+from .rules.endgame import Endgame, NotCovered, move_card
 from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
 
@@ -107,7 +107,7 @@ def _base_values(rules: Rules, trump: int) -> list[float]:
             base[card] = 6.0  # (the wild card stands for any card of a combination)
             continue
         worth = values[card] + (rules.brisque_points if rules.brisque[card] else 0)
-        base[card] = worth + (card & 7) * 0.1 + (3.0 if card >> 3 == trump else 0.0)
+        base[card] = worth + rank_of(card) * 0.1 + (3.0 if suit_of(card) == trump else 0.0)
     _BASE[(id(rules), trump)] = (rules, base)
     return base
 
@@ -128,9 +128,11 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
                 keep[c] += share
     exchange = _exchange_ahead(deal)
     if exchange:
-        keep[trump * 8 + rules.exchange_rank] += exchange  # taken for the turn-up (or shown) at the next won trick
+        keep[card_index(trump, rules.exchange_rank)] += (
+            exchange  # taken for the turn-up (or shown) at the next won trick
+        )
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
-        keep[trump * 8] -= 20.0  # its play scores: out with it
+        keep[card_index(trump, 0)] -= 20.0  # (the seven) its play scores: out with it
     return keep
 
 
@@ -142,7 +144,7 @@ def _exchange_ahead(deal: Deal) -> float:
     trump = deal.trump
     if trump < 0 or not deal.turnup_waiting or deal.turnup < 0 or not rules.exchange_exists:
         return 0.0
-    seven = trump * 8 + rules.exchange_rank
+    seven = card_index(trump, rules.exchange_rank)
     if deal.turnup != seven:
         return _EXCHANGE_KEEP if rules.seven_exchange else 0.0
     return float(rules.seven_second) if deal.sevens_shown < rules.sevens_to_show else 0.0
@@ -170,8 +172,8 @@ def _solved(deal: Deal, legal: list[int]) -> int | None:
     except (NotCovered, OverBudget):
         return None
     for move in best:
-        if move & 63 in legal:
-            return move & 63
+        if move_card(move) in legal:
+            return move_card(move)
     return None
 
 
@@ -200,12 +202,12 @@ def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
     if not deal.plays:
         if _has_declaration(deal, seat):
             # (not the seven kept for the turn-up: led, it is gone before the exchange)
-            trumps = [c for c in legal if c >> 3 == trump and keep[c] < _EXCHANGE_KEEP]
-            aces = [c for c in legal if c & 7 == int(Rank.ACE)]
+            trumps = [c for c in legal if suit_of(c) == trump and keep[c] < _EXCHANGE_KEEP]
+            aces = [c for c in legal if rank_of(c) == int(Rank.ACE)]
             if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
-                return max(trumps or aces, key=lambda c: (c & 7, -keep[c]))
-        trumps = [c for c in legal if c >> 3 == trump]
-        if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and c >> 3 == trump]) >= 4 and trumps:
+                return max(trumps or aces, key=lambda c: (rank_of(c), -keep[c]))
+        trumps = [c for c in legal if suit_of(c) == trump]
+        if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and suit_of(c) == trump]) >= 4 and trumps:
             return min(trumps, key=lambda c: (keep[c], c))
         return cheapest
     played = [c for _, c in deal.plays]

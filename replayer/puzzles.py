@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import analyse_deal, best_line, canonical
-from .cards import CARDS, SUITS, Card
+from .cards import CARDS, SUITS, Card, display_key
 from .files import write_atomic
 from .notation import data_dir
 from .rules.deal import trick_winner
+from .rules.endgame import move_card
 from .solver import Solver
 
 __all__ = ["MARGIN", "Puzzle", "mine_game", "mine_paths", "write_puzzles"]
@@ -47,7 +48,7 @@ def _glyph(card: Card) -> str:
 
 
 def _trick_words(plays: Sequence[tuple[str, int]], winner: str | None) -> str:
-    cards = ", ".join(f"{s} {_glyph(CARDS[c & 63])}" for s, c in plays)
+    cards = ", ".join(f"{s} {_glyph(CARDS[move_card(c)])}" for s, c in plays)
     return f"{cards} → {winner}" if winner else cards
 
 
@@ -55,7 +56,7 @@ def _line_tricks(state: Any, moves: list[tuple[int, list[tuple[int, int]]]]) -> 
     seats = state.rules.seats
     words = []
     for number, plays in moves:
-        winner = plays[trick_winner([m & 63 for _, m in plays], state.trump)][0]
+        winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
         words.append(f"{number}. " + _trick_words([(seats[s], m) for s, m in plays], seats[winner]))
     return words
 
@@ -128,7 +129,7 @@ def _puzzle(
     hands: dict[str, list[str]] = {}
     for s in range(rules.players):
         held = state.held[s]
-        ordered = sorted((c for c in range(33) if held[c]), key=lambda c: (c >> 3, -(c & 7)))
+        ordered = sorted((c for c in range(33) if held[c]), key=lambda c: display_key(c))
         hands[rules.seats[s]] = [str(CARDS[c]) for c in ordered for _ in range(held[c])]
     points = ", ".join(f"{k} {v}" for k, v in best["points"].items())
     data = {
@@ -165,12 +166,12 @@ def _puzzle(
     for n, (number, plays) in enumerate(line):
         words = []
         for k, (s, m) in enumerate(plays):
-            written = str(CARDS[m & 63])
+            written = str(CARDS[move_card(m)])
             if n == 0 and k == index:
                 words.append(f"{question_en} {question_ru} {seats[s]} {written}")
             else:
                 words.append(f"{seats[s]} {written}")
-        winner = plays[trick_winner([m & 63 for _, m in plays], state.trump)][0]
+        winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
         out.append(f"trick {number}: {', '.join(words)} -> {seats[winner]}")
         if n == 0:
             refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)

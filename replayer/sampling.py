@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .cards import CARDS
+from .cards import CARDS, display_key
 from .profile import MeldSpec
 from .rules.deal import Deal
 from .rules.endgame import Endgame, NotCovered
@@ -241,7 +241,7 @@ def judge(
     the seat knows (one deal, exact, when it knows every card)."""
     policy = policy or Heuristic()
     know = Knowledge.of(deal, seat, facts)
-    cards = sorted(deal.legal_plays(seat), key=lambda c: (c >> 3, -(c & 7), c))
+    cards = sorted(deal.legal_plays(seat), key=lambda c: (*display_key(c), c))
     exact = know.complete
     positions = [deal] if exact else [sample(deal, know, rng) for _ in range(samples)]
 
@@ -433,7 +433,7 @@ def _label(choice: Offer | tuple[str, tuple[int, ...]] | None) -> str:
     if choice is None:
         return "none"
     kind = choice[0] if isinstance(choice[0], str) else choice[0].kind
-    return f"{kind} {' '.join(str(CARDS[c]) for c in sorted(choice[1], key=lambda c: (c >> 3, -(c & 7), c)))}"
+    return f"{kind} {' '.join(str(CARDS[c]) for c in sorted(choice[1], key=lambda c: (*display_key(c), c)))}"
 
 
 def _learn(facts: Facts, previous: tuple[Any, Deal], state: Deal) -> None:

@@ -17,8 +17,9 @@ seats are solved double-dummy: all hands open, every side playing for its own po
 
 from __future__ import annotations
 
+from .cards import rank_of
 from .rules.deal import trick_winner
-from .rules.endgame import Endgame
+from .rules.endgame import Endgame, move_card
 
 __all__ = ["DEFAULT_BUDGET", "OverBudget", "Solver"]
 
@@ -204,14 +205,14 @@ class Solver:
 
             def follow(move: int) -> tuple[int, int, int]:
                 # A card that wins the trick so far first, the highest first (it keeps the trick); else the cheapest.
-                card = move & 63
+                card = move_card(move)
                 if trick_winner([*cards, card], trump) == len(cards):
-                    return (0, -(card & 7), 0)
-                return (1, worth[card], card & 7)
+                    return (0, -rank_of(card), 0)
+                return (1, worth[card], rank_of(card))
 
             moves.sort(key=follow)
         else:
-            moves.sort(key=lambda m: -((m & 7) + 8 * worth[m & 63]))
+            moves.sort(key=lambda m: -(rank_of(m) + 8 * worth[move_card(m)]))
         return moves
 
     def _walk(self, pos: Endgame) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARDS, SUITS, Card, Rank, Suit
+from ..cards import CARDS, SUITS, Card, Rank, Suit, suit_of
 from ..explain import Scoring
 from ..profile import MeldSpec, RuleProfile
 from ..replay import Snapshot, TrickResult
@@ -151,7 +151,7 @@ def targets_of(profile: RuleProfile, trump: Suit | None, pack: Pack) -> list[Tar
                 if cards not in seen:
                     seen.add(cards)
                     targets.append(
-                        pack.target(spec, SUITS[cards[0] >> 3] if named else None, (CARDS[c] for c in cards))
+                        pack.target(spec, SUITS[suit_of(cards[0])] if named else None, (CARDS[c] for c in cards))
                     )
     return targets
 

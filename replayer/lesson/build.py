@@ -18,6 +18,7 @@ from ..explain import Scoring
 from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
+from ..rules.endgame import move_card
 from .books import BookKeeper, Knowledge, Target, draws_left, scores_row, shown_by
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
@@ -542,8 +543,8 @@ class Builder(BookKeeper):
             line = best_line(state, played, Solver(), best.index)
             seats = state.rules.seats
             for number, moves in line or []:
-                plays = [(seats[s], CARDS[m & 63]) for s, m in moves]
-                winner = plays[trick_winner([m & 63 for _, m in moves], state.trump)][0]
+                plays = [(seats[s], CARDS[move_card(m)]) for s, m in moves]
+                winner = plays[trick_winner([move_card(m) for _, m in moves], state.trump)][0]
                 tricks.append(self.line_trick(number, plays, winner))
         return LineView(title, tricks)
 
