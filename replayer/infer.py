@@ -36,16 +36,15 @@ from .errors import Span
 from .profile import RuleProfile
 from .record import (
     Claim,
-    Comment,
+    ClaimGame,
     Deal,
     Declare,
     Draw,
     Draws,
     Exchange,
+    Forfeit,
     GoesOut,
-    Pass,
     Penalty,
-    Question,
     ScoreCheck,
     deal_has_unknowns,
 )
@@ -61,15 +60,17 @@ if TYPE_CHECKING:
     from pysat.solvers import Solver
 
 
-_NEW_CARD_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "refill")
+_NEW_CARD_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "refill", "refill_swap")
 """The re-use modes under which a declaration needs a card not yet scored in its class (the core's
-:func:`replayer.rules.melds.reuse_problem`; ``refill_swap`` too, but for a marriage, which its swap may marry again
-without one; ``higher_other_kind`` has no such rule)."""
+:func:`replayer.rules.melds.reuse_problem`; under ``refill_swap`` a marriage may do without, by the swap;
+``higher_other_kind`` has no such rule)."""
 _SAME_KIND_MODES = ("text_with_remarriage", "strict_text")
 """The re-use modes under which no card scores twice in one kind (bar a re-marriage), as the encoding states it."""
 
 _MAX_COMBINATIONS = 4096
 """A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
+_MAX_WHOLE_SUM = 20_000
+"""A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
 """A stated score whose cardinality encoding would be larger than this (unit literals times the bound) is left to
 the replay."""
@@ -275,7 +276,10 @@ class _Encoding:
             self.trump = None  # (no trumps at the deal: a declaration fixes them, see :meth:`trumps_at`)
         self.trump_index = SUITS.index(self.trump) if self.trump is not None else -1
         """Trumps as the rules core counts suits, when the deal fixes them (-1: none, or fixed during the deal)."""
-        self.pack = [card for card in CARDS if rules.copies[card.index]]
+        ordered = [Card(suit, rank) for suit in Suit for rank in self.profile.ranks]
+        self.pack = [c for c in ordered if rules.copies[c.index]]
+        self.pack += [c for c in CARDS if rules.copies[c.index] and c not in self.pack]
+        """The cards of the deal's packs (the wild card, added ranks too), suit by suit in the profile's rank order."""
         self.copies = {card: rules.copies[card.index] for card in self.pack}
         self.active = _active_seats(rules, dealer)
         """The seats that play this deal, in playing order from the first (the dealer left out where he sits out)."""
@@ -747,6 +751,8 @@ class _Encoding:
         for leader_lit, order in self._seat_orders(plays, leaders):
             lead, follow = order[0], order[1]
             later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
+            # (once the follower acquires nothing more, every card he plays later was held now)
+            acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
             for c_lead in lead.domain:
                 for c_follow in follow.domain:
                     for other in later:
@@ -757,7 +763,11 @@ class _Encoding:
                                 allowed, _ = obligation(rule, held, [c_lead.index], trump)
                                 if allowed is None or c_follow.index in allowed:
                                     continue
-                                held_then = self.held(other, c_other, float(number), exact=True)
+                                held_then = (
+                                    self.x(other, c_other)
+                                    if not acquires
+                                    else self.held(other, c_other, float(number), exact=True)
+                                )
                                 clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -held_then]
                                 if leader_lit is not None:
                                     clause.append(-leader_lit)
@@ -770,6 +780,7 @@ class _Encoding:
         for each), and at least one of them was not yet scored in a combination of the same class (the new-card
         rule that every re-use option of the profiles shares; the stricter rules are left to the engine)."""
         used: dict[tuple[str, str], dict[int, list[int]]] = {}
+        in_kind: dict[tuple[str, str], dict[int, list[int]]] = {}
         shown: set[tuple[str, str]] = set()
         for item, moment, options in self.declarations:
             text = f"{item.seat} declares {item.kind or 'a combination'} " + " ".join(str(c) for c in item.cards)
@@ -786,12 +797,17 @@ class _Encoding:
                 klass is not None
                 and item.scored
                 and (item.seat, item.kind or "") not in shown
-                and (self.rules.reuse in _NEW_CARD_MODES or (self.rules.reuse == "refill_swap" and not spec.marriage))
+                and self.rules.reuse in _NEW_CARD_MODES
             )
+            # The marriage swap: a king and a queen each scored in a marriage of this kind may marry again without a
+            # new card (stated here as "each card scored in this kind before"; the replay checks the rest).
+            swap = novelty and spec is not None and spec.marriage and self.rules.reuse == "refill_swap"
+            same_kind = in_kind.setdefault((item.seat, item.kind or ""), {})
             chosen_here: dict[int, list[int]] = {}
             structure: list[list[list[tuple[_Play, int]]]] = []
             for lit, cards in options:
                 fresh = []
+                again: list[int] = []
                 by_play: dict[int, list[int]] = {}
                 positions: list[list[tuple[_Play, int]]] = []
                 structure.append(positions)
@@ -813,6 +829,8 @@ class _Encoding:
                             for before in earlier.get(play.index, []):
                                 self.add([-new_card, -before])
                             fresh.append(new_card)
+                    if swap:
+                        again.append(self._again(positions[-1], same_kind))
                     if not picks:
                         self.add([-lit])
                         break
@@ -821,8 +839,15 @@ class _Encoding:
                     # One physical card stands for one card of the combination.
                     for a, b in itertools.combinations(picks, 2):
                         self.add([-a, -b])
+                if swap:
+                    swapped = self.new()
+                    for card_again in again:
+                        self.add([-swapped, card_again])
+                    fresh.append(swapped)
                 if novelty:
                     self.add([-lit, *fresh])
+            for index, picks in chosen_here.items():
+                same_kind.setdefault(index, []).extend(picks)
             if klass is not None:
                 for index, picks in chosen_here.items():
                     earlier.setdefault(index, []).extend(picks)
@@ -833,6 +858,21 @@ class _Encoding:
             if not item.scored:
                 shown.add((item.seat, item.kind or ""))
         self._declared_copies_played_first()
+
+    def _again(self, picks: list[tuple[_Play, int]], earlier: dict[int, list[int]]) -> int:
+        """A literal implying that the card of these picks was picked before in a declaration of the same kind."""
+        lit = self.new()
+        ways = []
+        for play, pick in picks:
+            before = earlier.get(play.index, [])
+            if not before:
+                continue
+            way = self.new()
+            self.add([-way, pick])
+            self.add([-way, *before])
+            ways.append(way)
+        self.add([-lit, *ways])
+        return lit
 
     def _same_kind(self, seat: str, spec: Any, moment: float, structure: list[list[list[tuple[_Play, int]]]]) -> None:
         """No card scores twice in one kind (re-use options ``text_with_remarriage`` and ``strict_text``); under
@@ -890,7 +930,7 @@ class _Encoding:
                     used_then = self.new()
                     for a in before:
                         self.add([-a, used_then])
-                    for card in set(first.domain) & set(later.domain):
+                    for card in [c for c in first.domain if c in later.domain]:
                         self.add([-self.x(first, card), -self.x(later, card), -held_then, -used_then, *mine])
 
     def _scores(self) -> None:
@@ -973,17 +1013,16 @@ class _Encoding:
                     for value in item.values:
                         scorer = rules.scorer_named(value.seat)
                         if scorer >= 0 and not broken[scorer]:
-                            since, start, before = chain.get(scorer, (None, 0, 0))
                             selector = self._sum(
-                                units[scorer][start:],
-                                value.value - fixed[scorer] - before,
+                                units[scorer],
+                                value.value - fixed[scorer],
                                 f"{value.seat} has {value.value} after trick {trick.number}",
                                 value.span,
-                                since,
+                                chain.get(scorer, (None, 0, 0)),
                             )
                             chain[scorer] = (selector, len(units[scorer]), value.value - fixed[scorer])
-                elif not isinstance(item, (Draws, GoesOut, Comment, Question, Pass)):
-                    broken = dict.fromkeys(scorers, True)  # (a claim, a forfeit: left to the replay)
+                elif isinstance(item, (ClaimGame, Forfeit)):
+                    broken = dict.fromkeys(scorers, True)  # (what a claim or a forfeit ends: left to the replay)
         self._end_scores(units, fixed, broken, by_trick, trump, chain)
 
     def _won_points(
@@ -1064,22 +1103,28 @@ class _Encoding:
                     self._sum(counted[scorer], stated.value, text, stated.span)
                 elif check.what == "result" and not broken[scorer]:
                     text = f"{stated.seat} ends the deal with {stated.value}"
-                    since, start, before = chain.get(scorer, (None, 0, 0))
-                    total = stated.value - fixed[scorer] - before
-                    self._sum(units[scorer][start:] + ended[scorer], total, text, stated.span, since)
+                    total = stated.value - fixed[scorer]
+                    self._sum(units[scorer] + ended[scorer], total, text, stated.span, chain.get(scorer, (None, 0, 0)))
 
     def _sum(
-        self, terms: list[tuple[int, int]], total: int, text: str, span: Span | None, since: int | None = None
+        self,
+        terms: list[tuple[int, int]],
+        total: int,
+        text: str,
+        span: Span | None,
+        since: tuple[int | None, int, int] = (None, 0, 0),
     ) -> int:
         """sum(points for each true literal) == total, as a cardinality over unit literals; returns the statement's
-        selector. ``since``: the selector of an earlier stated score of the same scorer, which ``terms`` and
-        ``total`` count from: the sum holds when both statements do (a difference keeps the sums small where every
-        card has its own points)."""
+        selector. ``since``: an earlier stated score of the same scorer (its selector, how many of ``terms`` it
+        counted, its total): where the whole sum would be large (every card with its own points), the difference
+        from it is stated instead, which holds when both statements do."""
         selector = self.selector(text, span)
         guard = selector
-        if since is not None:
+        earlier, start, before = since
+        if earlier is not None and _size(terms, total) > _MAX_WHOLE_SUM:
+            terms, total = terms[start:], total - before
             guard = self.new()
-            self.add([-selector, -since, guard])
+            self.add([-selector, -earlier, guard])
         unit = 0
         for _, points in terms:
             unit = _gcd(unit, points)
@@ -1106,6 +1151,16 @@ class _Encoding:
             return selector  # (too large to state: the replay checks this score)
         self.card_constraint(lits, total // unit, "equals", guard)
         return selector
+
+
+def _size(terms: list[tuple[int, int]], total: int) -> int:
+    """The size of a sum's cardinality encoding: unit literals times the bound."""
+    unit = 0
+    for _, points in terms:
+        unit = _gcd(unit, points)
+    if unit == 0:
+        return 0
+    return sum(points // unit for _, points in terms) * max(1, total // unit)
 
 
 def _gcd(a: int, b: int) -> int:

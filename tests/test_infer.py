@@ -17,7 +17,7 @@ from conftest import GAMES
 from replayer.check import check_record, check_text
 from replayer.cli import main
 from replayer.generate import generate_game
-from replayer.infer import deal_has_unknowns
+from replayer.infer import Unknown, deal_has_unknowns
 from replayer.profiles import load_profile
 from replayer.reader import read_record
 from replayer.record import Draws, Record
@@ -40,12 +40,11 @@ def truth(record: Record) -> dict[tuple[int, str, str], str]:
     return values
 
 
-def located(where: str) -> tuple[int, str, str] | None:
-    if not where.startswith("trick ") or ("'s card" not in where and "'s draw" not in where):
+def located(unknown: Unknown) -> tuple[int, str, str] | None:
+    """(trick, seat, "card" | "draw") of a played or drawn unknown card, from its position (data, not words)."""
+    if unknown.trick is None or unknown.role not in ("card", "draw"):
         return None
-    number = int(where.split(",")[0].split()[1])
-    seat = where.split(", ")[1].split("'s")[0]
-    return number, seat, "card" if "'s card" in where else "draw"
+    return unknown.trick, unknown.seat, unknown.role
 
 
 def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
@@ -56,13 +55,13 @@ def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
     assert inference is not None and inference.deal is not None
     facts = truth(complete)
     for unknown in inference.unknowns:
-        where = located(unknown.where)
+        where = located(unknown)
         if where is None or where not in facts:
             continue
         possible = {str(c) for c in inference.possible.get(unknown.tag, set())}
         assert facts[where] in possible, (unknown.where, facts[where], possible)
     for unknown in inference.forced():
-        where = located(unknown.where)
+        where = located(unknown)
         if where is not None and where in facts:
             assert {str(c) for c in inference.possible[unknown.tag]} == {facts[where]}, unknown.where
     original = complete.games[0].deals[0]
