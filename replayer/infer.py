@@ -14,6 +14,13 @@ learns from conflicts; each completion it proposes is then replayed by the rules
 last word (anything the encoding leaves out, such as the re-use rules, is checked there, and a rejected
 completion is excluded before the solver is asked again).
 
+What varies between profiles is never modelled here: the seats that play and their order, the packs and their
+copies (the wild card), the trumps (a turn-up, or the declaration that fixes them, its suit a variable when unknown),
+the trick winner, the obligations, which cards form a meld, the points of a won card and of the last trick are the
+rules core's answers (:mod:`replayer.rules`), asked for each combination of the cards a statement may hold. A rule the
+encoding does not state (the re-use exceptions, a carte blanche, the obligations of three or more seats) is left to
+the replay, so that the encoding may allow too much but never too little: a value it excludes is impossible.
+
 The solver (python-sat's Glucose) earns its place: the worked deal printed without suits has about 150 unknown
 cards whose constraints reach across the whole deal (a ten drawn at trick 16 must win trick 17), where a
 search trick by trick backtracks without end; the solver answers in a fraction of a second and names the
@@ -49,6 +56,7 @@ from .record import (
     deal_has_unknowns,
 )
 from .replay import replay_deal
+from .rules import Deal as CoreDeal
 from .rules import Rules, compile_rules, matches, obligation, trick_winner
 from .rules.compiled import FREE
 
@@ -186,29 +194,12 @@ class Inference:
 def unsupported(profile: RuleProfile) -> str | None:
     """Why the completion of unknown cards does not handle this profile (None when it does).
 
-    The encoding plays every card of the pack exactly once and knows only the seven of trumps as the exchanged
-    card: a hand that may end before its cards are all played (``hand_target``) or another exchanged rank is not
-    encoded, so a lossy record of such a profile is refused with a reason rather than answered wrongly.
+    Every profile is handled now: the encoding reads what varies from the rules core (seats, packs, trumps fixed by a
+    declaration, card points, the wild card, a hand that ends early), and leaves what it does not state to the replay,
+    which checks every candidate. What stays refused is a statement's, reported at its line by the replay (BZ603: a
+    declaration before the first trick, or a partner's card, left unknown). The hook stays for the replay's call.
     """
-    if profile.hand_target:
-        return f"a {profile.name} hand may end before every card is played (at {profile.hand_target})"
-    if profile.extra_cards:
-        return f"the {profile.name} deck adds cards to its packs (nines, wild cards)"
-    if profile.seven_rank != Rank.SEVEN:
-        return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
-    if profile.players != 2 or profile.sides:
-        return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
-    if profile.card_points:
-        # The stated scores are encoded with the brisques only: a card's points in a won trick would leave every
-        # running score unmatched, and a completable deal answered "no completion" (BZ601).
-        return f"the {profile.name} profile scores card points in won tricks (the completion counts brisques)"
-    if not profile.turnup:
-        # Trumps are fixed by the first marriage or sequence declared there; the encoding takes them from the
-        # turn-up, so a completable deal would be answered "no completion" (BZ601).
-        return (
-            f"the {profile.name} profile has no turn-up: trumps come from the first declaration, "
-            "which the completion does not encode"
-        )
+    del profile
     return None
 
 
@@ -951,9 +942,11 @@ class _Encoding:
         if rules.seven_played and rules.seven_played_must_win:
             broken = dict.fromkeys(scorers, True)
         trump = self.trump_index if not unknown_trumps else -1
-        turnup = self.deal.turnup
-        if isinstance(turnup, Card) and trump >= 0 and turnup.index == trump * 8 + int(Rank.SEVEN):
-            fixed[scorer_of[self.dealer]] += rules.seven_turnup
+        for scorer, points in enumerate(self._dealt_points()):
+            fixed[scorer] += points
+        for item in self.deal.opening:
+            if isinstance(item, Declare):  # (before the first trick: a carte blanche, left to the replay)
+                broken[scorer_of[item.seat]] = True
         seven = CARDS[trump * 8 + int(Rank.SEVEN)] if trump >= 0 else None
         by_trick = self.by_trick()
         nth: Counter[tuple[str, str]] = Counter()
@@ -1024,6 +1017,18 @@ class _Encoding:
                 elif isinstance(item, (ClaimGame, Forfeit)):
                     broken = dict.fromkeys(scorers, True)  # (what a claim or a forfeit ends: left to the replay)
         self._end_scores(units, fixed, broken, by_trick, trump, chain)
+
+    def _dealt_points(self) -> list[int]:
+        """What each scorer has before the first trick (a trump seven turned up, the bonuses of the cut), as the core
+        scores it on a deal without cards."""
+        rules, deal = self.rules, self.deal
+        turnup = deal.turnup.index if isinstance(deal.turnup, Card) else -1
+        seats = list(rules.seats)
+        dealer = seats.index(self.dealer) if self.dealer in seats else 0
+        state = CoreDeal.start(rules, dealer, self.trump_index, turnup, [[] for _ in seats])
+        if deal.cut is not None:
+            state.cut(deal.cut, deal.guess)
+        return state.scores()
 
     def _won_points(
         self,
