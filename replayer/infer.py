@@ -506,14 +506,14 @@ class _Encoding:
 
     def _declaration(self, item: Declare, clock: float, trick: int) -> None:
         spec = self.profile.meld(item.kind) if item.kind else None
+        fixing = item is self.fixing_item
+        if fixing:
+            self.fix_moment = clock
         if (spec is not None and spec.whole_hand) or item.partner_cards:
             # A carte blanche shows the whole hand, a joint declaration a partner's cards too: not encoded (the
             # replay judges them), and the scores of the seat's side are left to the replay as well.
             self.unencoded.add(item.seat)
             return
-        fixing = item is self.fixing_item
-        if fixing:
-            self.fix_moment = clock
         trumps = self.trumps_at(clock)
         if not item.cards and spec is not None:
             if spec.cards:
