@@ -155,7 +155,9 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
             if isinstance(play.card, CardPattern) and isinstance(value, Card):
                 token(play.span, play.seat, value, trick.span.line)
         last_line = trick.span.line
-        for item, done_item in zip(trick.items, done.items, strict=False):
+        added = [item for item in done.items if _added(item, done)]
+        stated = [item for item in done.items if not _added(item, done)]
+        for item, done_item in zip(trick.items, stated, strict=False):
             last_line = max(last_line, item.span.line)
             if isinstance(item, Exchange) and isinstance(item.card, CardPattern) and isinstance(done_item, Exchange):
                 if isinstance(done_item.card, Card):
@@ -177,7 +179,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 for draw, done_draw in zip(item.draws, done_item.draws, strict=False):
                     if isinstance(draw.card, CardPattern) and isinstance(done_draw.card, Card):
                         token(draw.span, draw.seat, done_draw.card, item.span.line)
-        for extra in done.items[len(trick.items) :]:
+        for extra in added:
             if isinstance(extra, Draws):
                 parts = ", ".join(f"{d.seat} {d.card}" for d in extra.draws)
                 notes = []
@@ -186,7 +188,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                         (
                             u.tag
                             for u in inference.unknowns
-                            if u.where.startswith(f"trick {trick.number}, {d.seat}'s draw (not")
+                            if u.role == "draw" and not u.recorded and u.trick == trick.number and u.seat == d.seat
                         ),
                         None,
                     )
@@ -196,7 +198,14 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                             notes.append(_describe(d.seat, d.card, alternatives))
                 note = f"  {{ inferred: not in the record{'; ' + '; '.join(notes) if notes else ''} }}"
                 indent = "  "
-                editor.insert_after(editor.statement_end(last_line), f"{indent}draws {parts}{note}")
+                # (where the completion put them: first where declaring goes on after the draws, else last)
+                after = trick.span.line if done.items and done.items[0] is extra else last_line
+                editor.insert_after(editor.statement_end(after), f"{indent}draws {parts}{note}")
+
+
+def _added(item: object, trick: Trick) -> bool:
+    """Draws the completion added (the record left them out): they stand at the trick's own position."""
+    return isinstance(item, Draws) and bool(item.draws) and all(d.span == trick.span for d in item.draws)
 
 
 def _without_plays(trick: Trick) -> Trick:
@@ -210,9 +219,7 @@ def _without_plays(trick: Trick) -> Trick:
 
 def _declaration_alternatives(inference: Inference, item: Declare) -> str:
     tags = [
-        u.tag
-        for u in inference.unknowns
-        if u.where.split(", card ")[0].endswith(f"'s {item.kind}") and u.seat == item.seat
+        u.tag for u in inference.unknowns if u.role == "declaration" and u.kind == item.kind and u.seat == item.seat
     ]
     open_tags = [t for t in tags if len(inference.possible.get(t, set())) > 1]
     if not open_tags or not inference.analysed:

@@ -408,9 +408,10 @@ CODES: dict[str, ErrorCode] = {
         "trick 2: {? Which card? | 9S } N 9C, S 7H -> N",
     ),
     "BZ603": ErrorCode(
-        "unknown cards not supported",
-        "unknown cards are completed only where two play every card once, exchange the seven and count brisques",
-        "deal 1  { a sixty-six deal with a ?? card }",
+        "unknown cards not completed here",
+        "unknown cards are completed from the deal on, in a player's own cards: a declaration before the first "
+        "trick, a carte blanche or a partner's card in a joint declaration names its cards",
+        "N declares bezique Q? JD  { before trick 1 }",
     ),
 }
 

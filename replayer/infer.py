@@ -14,6 +14,13 @@ learns from conflicts; each completion it proposes is then replayed by the rules
 last word (anything the encoding leaves out, such as the re-use rules, is checked there, and a rejected
 completion is excluded before the solver is asked again).
 
+What varies between profiles is never modelled here: the seats that play and their order, the packs and their
+copies (the wild card), the trumps (a turn-up, or the declaration that fixes them, its suit a variable when unknown),
+the trick winner, the obligations, which cards form a meld, the points of a won card and of the last trick are the
+rules core's answers (:mod:`replayer.rules`), asked for each combination of the cards a statement may hold. A rule the
+encoding does not state (the re-use exceptions, a carte blanche, the obligations of three or more seats) is left to
+the replay, so that the encoding may allow too much but never too little: a value it excludes is impossible.
+
 The solver (python-sat's Glucose) earns its place: the worked deal printed without suits has about 150 unknown
 cards whose constraints reach across the whole deal (a ten drawn at trick 16 must win trick 17), where a
 search trick by trick backtracks without end; the solver answers in a fraction of a second and names the
@@ -24,18 +31,34 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARD_INDICES, SUITS, Card, CardLike, CardPattern, Rank, Suit
+from .cards import CARD_INDICES, CARDS, SUITS, Card, CardLike, CardPattern, Rank, Suit
 from .errors import Span
 from .profile import RuleProfile
-from .record import Claim, Deal, Declare, Draw, Draws, Exchange, Penalty, ScoreCheck, deal_has_unknowns
+from .record import (
+    Claim,
+    ClaimGame,
+    Deal,
+    Declare,
+    Draw,
+    Draws,
+    Exchange,
+    Forfeit,
+    GoesOut,
+    Penalty,
+    ScoreCheck,
+    deal_has_unknowns,
+)
 from .replay import replay_deal
-from .rules import compile_rules, matches, obligation, trick_winner
+from .rules import Deal as CoreDeal
+from .rules import Rules, compile_rules, matches, obligation, trick_winner
+from .rules.compiled import FREE
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
 
@@ -43,6 +66,23 @@ if TYPE_CHECKING:
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
     from pysat.solvers import Solver
+
+
+_NEW_CARD_MODES = ("text_with_remarriage", "strict_text", "new_card_refill", "refill", "refill_swap")
+"""The re-use modes under which a declaration needs a card not yet scored in its class (the core's
+:func:`replayer.rules.melds.reuse_problem`; under ``refill_swap`` a marriage may do without, by the swap;
+``higher_other_kind`` has no such rule)."""
+_SAME_KIND_MODES = ("text_with_remarriage", "strict_text")
+"""The re-use modes under which no card scores twice in one kind (bar a re-marriage), as the encoding states it."""
+
+_MAX_COMBINATIONS = 4096
+"""A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
+_MAX_WHOLE_SUM = 20_000
+"""A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
+_MAX_SUM_SIZE = 200_000
+"""A stated score whose cardinality encoding would be larger than this (unit literals times the bound) is left to
+the replay."""
+"""A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
 
 
 def _load_solver() -> None:
@@ -53,36 +93,44 @@ def _load_solver() -> None:
     from pysat.solvers import Solver
 
 
+ROLES = ("hand", "card", "draw", "exchange", "declaration")
+"""What an unknown card is: dealt, played to a trick, drawn, exchanged for the turn-up, or shown in a declaration."""
+
+
 @dataclass
 class Unknown:
-    """One unknown card of a record and where it stands."""
+    """One unknown card of a record and where it stands, as data (:attr:`where` says it in words)."""
 
     tag: int
     pattern: CardPattern
-    where: str
-    """Human description: "trick 4, N's card", "N's hand", "trick 8, S's draw"."""
-    span: Span | None
+    role: str
+    """One of :data:`ROLES`."""
     seat: str
+    span: Span | None
+    trick: int | None = None
+    """The trick it belongs to (None for a dealt card)."""
+    kind: str | None = None
+    """A declaration's kind (None: not a declaration, or a declaration that names none)."""
+    position: tuple[int, int] | None = None
+    """A declaration's card: (which, of how many), from 1; None for a declaration of one card."""
+    recorded: bool = True
+    """False for a draw the record leaves out (the completion adds it)."""
 
     @property
-    def trick(self) -> int | None:
-        """The trick it belongs to (None for a dealt card)."""
-        if not self.where.startswith("trick "):
-            return None
-        return int(self.where.split(",")[0].split()[1])
-
-    @property
-    def role(self) -> str:
-        """ "card" (played), "draw", "hand" (dealt), "exchange" or "declaration"."""
-        if self.where.endswith("'s hand"):
-            return "hand"
-        if "'s card" in self.where:
-            return "card"
-        if "'s draw" in self.where:
-            return "draw"
-        if "exchanged seven" in self.where:
-            return "exchange"
-        return "declaration"
+    def where(self) -> str:
+        """In words: "trick 4, N's card", "N's hand", "trick 8, S's draw"."""
+        if self.role == "hand":
+            return f"{self.seat}'s hand"
+        what = {
+            "card": "card",
+            "draw": "draw" if self.recorded else "draw (not in the record)",
+            "exchange": "exchanged seven",
+            "declaration": self.kind or "declaration",
+        }[self.role]
+        text = f"trick {self.trick}, {self.seat}'s {what}"
+        if self.position is not None:
+            text += f", card {self.position[0]} of {self.position[1]}"
+        return text
 
 
 @dataclass
@@ -140,35 +188,18 @@ class Inference:
 
     @staticmethod
     def _dealt(unknown: Unknown) -> bool:
-        return unknown.where.endswith("'s hand")
+        return unknown.role == "hand"
 
 
 def unsupported(profile: RuleProfile) -> str | None:
     """Why the completion of unknown cards does not handle this profile (None when it does).
 
-    The encoding plays every card of the pack exactly once and knows only the seven of trumps as the exchanged
-    card: a hand that may end before its cards are all played (``hand_target``) or another exchanged rank is not
-    encoded, so a lossy record of such a profile is refused with a reason rather than answered wrongly.
+    Every profile is handled now: the encoding reads what varies from the rules core (seats, packs, trumps fixed by a
+    declaration, card points, the wild card, a hand that ends early), and leaves what it does not state to the replay,
+    which checks every candidate. What stays refused is a statement's, reported at its line by the replay (BZ603: a
+    declaration before the first trick, or a partner's card, left unknown). The hook stays for the replay's call.
     """
-    if profile.hand_target:
-        return f"a {profile.name} hand may end before every card is played (at {profile.hand_target})"
-    if profile.extra_cards:
-        return f"the {profile.name} deck adds cards to its packs (nines, wild cards)"
-    if profile.seven_rank != Rank.SEVEN:
-        return f"the {profile.name} profile exchanges the trump {profile.seven_rank.english}, not the seven"
-    if profile.players != 2 or profile.sides:
-        return f"the {profile.name} profile has {profile.players} players (the completion encodes two)"
-    if profile.card_points:
-        # The stated scores are encoded with the brisques only: a card's points in a won trick would leave every
-        # running score unmatched, and a completable deal answered "no completion" (BZ601).
-        return f"the {profile.name} profile scores card points in won tricks (the completion counts brisques)"
-    if not profile.turnup:
-        # Trumps are fixed by the first marriage or sequence declared there; the encoding takes them from the
-        # turn-up, so a completable deal would be answered "no completion" (BZ601).
-        return (
-            f"the {profile.name} profile has no turn-up: trumps come from the first declaration, "
-            "which the completion does not encode"
-        )
+    del profile
     return None
 
 
@@ -187,6 +218,8 @@ class _Play:
     domain: list[Card] = field(default_factory=list)
     give: bool = False
     """An exchange: the seven leaves the hand without being played to a trick."""
+    kept: bool = False
+    """A card still held when the deal ends: played at no trick."""
 
 
 @dataclass
@@ -211,22 +244,36 @@ def _set(target: tuple[str, Any, Any], value: Any) -> None:
 
 
 class _Encoding:
-    """The deal as clauses. Every soft clause carries the selector of the statement it comes from."""
+    """The deal as clauses. Every soft clause carries the selector of the statement it comes from.
+
+    What varies between profiles is read from the rules core, never modelled here: the pack and its copies, the
+    seats that play and their order, the trick winner and the obligations (asked of the core for each combination
+    of cards), which cards form a meld, the points of a won card and of the last trick. A rule the encoding does not
+    state is left to the replay, which checks each candidate: the encoding may allow too much, never too little.
+    """
 
     def __init__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> None:
         _load_solver()
         self.profile = profile.with_options(options)
         """The profile as the deal plays it: an option may change its packs (no-trump's four packs of 004-B)."""
         self.options = options
-        self.rules = compile_rules(profile, options)
+        self.rules = rules = compile_rules(profile, options)
         self.dealer = dealer
         self.deal = copy.deepcopy(deal)
         self.trump: Suit | None = self.deal.trump or (
-            self.deal.turnup.suit if isinstance(self.deal.turnup, Card) else None
+            self.deal.turnup.suit if isinstance(self.deal.turnup, Card) and not self.deal.turnup.is_wild else None
         )
+        if rules.fixing:
+            self.trump = None  # (no trumps at the deal: a declaration fixes them, see :meth:`trumps_at`)
         self.trump_index = SUITS.index(self.trump) if self.trump is not None else -1
-        """Trumps as the rules core counts suits (-1: none)."""
-        self.pack = [Card(s, r) for s in Suit for r in profile.ranks]
+        """Trumps as the rules core counts suits, when the deal fixes them (-1: none, or fixed during the deal)."""
+        ordered = [Card(suit, rank) for suit in Suit for rank in self.profile.ranks]
+        self.pack = [c for c in ordered if rules.copies[c.index]]
+        self.pack += [c for c in CARDS if rules.copies[c.index] and c not in self.pack]
+        """The cards of the deal's packs (the wild card, added ranks too), suit by suit in the profile's rank order."""
+        self.copies = {card: rules.copies[card.index] for card in self.pack}
+        self.active = _active_seats(rules, dealer)
+        """The seats that play this deal, in playing order from the first (the dealer left out where he sits out)."""
         self.pool = IDPool()
         self.hard: list[list[int]] = []
         self.soft: list[tuple[int, list[int]]] = []
@@ -243,6 +290,13 @@ class _Encoding:
         self.fixed_values: dict[int, Card] = {}
         self.leaders: dict[int, dict[str, int]] = {}
         self.winners: dict[int, dict[str, int] | str] = {}
+        self.unencoded: set[str] = set()
+        """Seats with a declaration the encoding leaves to the replay: their stated scores are not encoded."""
+        self.fix_moment: float | None = None
+        self.fixing_item: Declare | None = None
+        """Without a turn-up: when the first declaration of a fixing kind fixes trumps (None: never)."""
+        self.trump_lits: dict[int, int] = {}
+        """Without a turn-up, when the fixing declaration's suit is unknown: a literal per suit, "trumps are it"."""
         self._collect()
         self._encode()
 
@@ -271,6 +325,8 @@ class _Encoding:
     def card_constraint(self, lits: list[int], bound: int, kind: str, selector: int | None = None) -> None:
         if kind == "atleast" and bound <= 0:
             return
+        if kind == "atmost" and bound >= len(lits):
+            return
         if kind == "atleast" and bound > len(lits):
             self.add([], selector) if selector is None else self.add([-selector], None)
             return
@@ -282,13 +338,25 @@ class _Encoding:
         for clause in formula.clauses:
             self.add(list(clause), selector)
 
+    def trumps_at(self, moment: float) -> list[tuple[int | None, int]]:
+        """The trumps at a moment of the deal, as (condition literal or None, trump index) pairs, one of which holds.
+
+        With a turn-up (or stated trumps) one pair; without, no trumps until the fixing declaration, then its suit:
+        one pair when its cards say the suit, else one per suit, under that suit's literal.
+        """
+        if self.fix_moment is None or moment < self.fix_moment:
+            return [(None, self.trump_index)]
+        if self.trump_lits:
+            return [(lit, suit) for suit, lit in self.trump_lits.items()]
+        return [(None, self.fixed_suit)]
+
     # collecting the deal ------------------------------------------------------------------------------------
 
-    def tag(self, pattern: CardPattern, where: str, span: Span | None, seat: str, target: tuple[str, Any, Any]) -> int:
-        tag = len(self.unknowns)
-        self.unknowns.append(Unknown(tag, pattern, where, span, seat))
-        self.targets[tag] = target
-        return tag
+    def tag(self, unknown: Unknown, target: tuple[str, Any, Any]) -> int:
+        unknown.tag = len(self.unknowns)
+        self.unknowns.append(unknown)
+        self.targets[unknown.tag] = target
+        return unknown.tag
 
     def _acq(
         self,
@@ -296,12 +364,15 @@ class _Encoding:
         time_: float,
         card: CardLike,
         target: tuple[str, Any, Any] | None,
-        where: str,
-        span: Span | None,
+        role: str = "",
+        span: Span | None = None,
+        trick: int | None = None,
+        recorded: bool = True,
     ) -> _Acq:
         acq = _Acq(len(self.acqs), seat, time_, card, target)
         if isinstance(card, CardPattern) and target is not None:
-            acq.tag = self.tag(card, where, span, seat, target)
+            acq.tag = self.tag(Unknown(0, card, role, seat, span, trick, recorded=recorded), target)
+            acq.where_auto = not recorded
         self.acqs.append(acq)
         return acq
 
@@ -312,14 +383,14 @@ class _Encoding:
         time_: float,
         card: CardLike,
         play: Any,
-        where: str,
-        span: Span | None,
+        span: Span | None = None,
         give: bool = False,
+        kept: bool = False,
     ) -> _Play:
-        entry = _Play(len(self.plays), seat, trick, time_, card, play, give=give)
-        entry.domain = [card] if isinstance(card, Card) else [c for c in self.pack if card.matches(c)]
+        entry = _Play(len(self.plays), seat, trick, time_, card, play, give=give, kept=kept)
+        entry.domain = [card] if isinstance(card, Card) else [c for c in self.pack if _fits(card, c)]
         if isinstance(card, CardPattern) and play is not None:
-            self.tag(card, where, span, seat, ("attr", play, "card"))
+            self.tag(Unknown(0, card, "card", seat, span, trick), ("attr", play, "card"))
         self.plays.append(entry)
         return entry
 
@@ -327,37 +398,37 @@ class _Encoding:
         deal, profile = self.deal, self.profile
         for seat in profile.seats:
             if seat not in deal.hands:
-                deal.hands[seat] = [CardPattern(None, None)] * profile.hand_size
+                dealt = profile.hand_size if seat in self.active else 0
+                deal.hands[seat] = [CardPattern(None, None)] * dealt
             hand = deal.hands[seat]
             for i, card in enumerate(hand):
-                self._acq(seat, 0.0, card, ("item", hand, i), f"{seat}'s hand", deal.hand_spans.get(seat))
+                self._acq(seat, 0.0, card, ("item", hand, i), "hand", deal.hand_spans.get(seat))
+        self._find_fixing()
         self.exchange_seven: Card | None = None
+        turnup = deal.turnup
         for k, trick in enumerate(deal.tricks):
             t = float(trick.number)
             for play in trick.plays:
-                self._play(
-                    play.seat, trick.number, t, play.card, play, f"trick {trick.number}, {play.seat}'s card", play.span
-                )
+                self._play(play.seat, trick.number, t, play.card, play, play.span)
             clock = t + 0.1
             has_draws = False
             for item in trick.items:
                 clock += 0.01
                 if isinstance(item, Exchange):
-                    seven = Card(self.trump, Rank.SEVEN) if self.trump else None
+                    seven = Card(self.trump, self.profile.seven_rank) if self.trump else None
                     if isinstance(item.card, CardPattern) and seven is not None:
-                        # Only the seven of trumps can be exchanged: the rule itself fills this unknown.
+                        # Only the trump seven (or the rank the profile exchanges) can be exchanged: the rule itself
+                        # fills this unknown.
                         self.fixed_values[len(self.unknowns)] = seven
                         self.tag(
-                            item.card,
-                            f"trick {trick.number}, {item.seat}'s exchanged seven",
-                            item.card_span,
-                            item.seat,
+                            Unknown(0, item.card, "exchange", item.seat, item.card_span, trick.number),
                             ("attr", item, "card"),
                         )
-                    if seven is not None and isinstance(deal.turnup, Card):
-                        self._play(item.seat, trick.number, clock, seven, None, "", None, give=True)
-                        self._acq(item.seat, clock + 0.001, deal.turnup, None, "", None)
-                        self.exchange_seven = seven
+                    if seven is not None and isinstance(turnup, Card):
+                        # The card beside the stock is taken: the turn-up, or the seven an earlier exchange put there.
+                        self._play(item.seat, trick.number, clock, seven, None, give=True)
+                        self._acq(item.seat, clock + 0.001, turnup, None)
+                        self.exchange_seven = turnup = seven
                 elif isinstance(item, Declare):
                     self._declaration(item, clock, trick.number)
                 elif isinstance(item, Draws):
@@ -369,29 +440,26 @@ class _Encoding:
                             clock,
                             draw.card,
                             ("attr", draw, "card"),
-                            f"trick {trick.number}, {draw.seat}'s draw",
+                            "draw",
                             draw.span,
+                            trick.number,
                         )
-            if not has_draws and k < profile.phase1_tricks and deal.stock is None:
+            ended = any(isinstance(item, GoesOut) for item in trick.items)
+            if not has_draws and not ended and k < profile.phase1_tricks and deal.stock is None:
                 added = Draws([], trick.span)
-                trick.items.append(added)
-                acqs = []
-                for seat in profile.seats:
+                if self.rules.declare_until_draw:
+                    trick.items.append(added)  # (the draws end the trick's declarations)
+                    moment = t + 0.5
+                else:
+                    # Declaring goes on after the draws: drawn first, the cards may be in what is declared.
+                    trick.items.insert(0, added)
+                    moment = t + 0.105
+                for seat in self.active:
                     draw = Draw(seat, CardPattern(None, None), trick.span, trick.span)
                     added.draws.append(draw)
-                    acqs.append(
-                        self._acq(
-                            seat,
-                            t + 0.5,
-                            draw.card,
-                            ("attr", draw, "card"),
-                            f"trick {trick.number}, {seat}'s draw (not in the record)",
-                            trick.span,
-                        )
-                    )
-                for acq in acqs:
-                    acq.where_auto = True
-                self.autodraws.append((added, acqs))
+                    self._acq(seat, moment, draw.card, ("attr", draw, "card"), "draw", trick.span, trick.number, False)
+                self.autodraws.append((added, self.acqs[-len(self.active) :]))
+        self._kept_cards()
         # The last card drawn is the turn-up, or the seven exchanged into its place.
         self.last_value = self.exchange_seven or (deal.turnup if isinstance(deal.turnup, Card) else None)
         self.last_draws: list[_Acq] = []
@@ -404,11 +472,49 @@ class _Encoding:
             explicit = [a for a in self.last_draws if not a.where_auto]
             if self.last_value is not None and len(explicit) == len(self.last_draws) and explicit:
                 last = explicit[-1]
-                if isinstance(last.pattern, CardPattern) and last.pattern.matches(self.last_value):
+                if isinstance(last.pattern, CardPattern) and _fits(last.pattern, self.last_value):
                     last.pattern = self.last_value
+
+    def _kept_cards(self) -> None:
+        """The cards a hand still holds when the deal ends (a hand target reached, a deal cut short): one slot each,
+        played at no trick, so that every card acquired is matched with one slot, as in a deal played out."""
+        # (after the last trick and before the end of the deal, which the replay's problems place at 1000)
+        end = max((t.number for t in self.deal.tricks), default=0) + 0.9
+        for seat in self.profile.seats:
+            acquired = sum(1 for a in self.acqs if a.seat == seat)
+            played = sum(1 for p in self.plays if p.seat == seat)
+            for _ in range(acquired - played):
+                self._play(seat, 0, end, CardPattern(None, None), None, kept=True)
+
+    def _find_fixing(self) -> None:
+        """Without a turn-up: the first declaration of a kind that fixes trumps, when, and its suit if known."""
+        self.fixed_suit = -1
+        if not self.rules.fixing:
+            return
+        for trick in self.deal.tricks:
+            for item in trick.items:
+                if isinstance(item, Declare) and item.scored and item.kind in self.rules.fixing:
+                    self.fixing_item = item
+                    suits = {c.suit for c in item.cards if isinstance(c, Card)}
+                    suits |= {c.suit for c in item.cards if isinstance(c, CardPattern) and c.suit is not None}
+                    if len(suits) == 1:
+                        self.fixed_suit = SUITS.index(next(iter(suits)))
+                    else:
+                        self.trump_lits = {suit: self.pool.id(("trump", suit)) for suit in range(len(SUITS))}
+                        self.card_constraint(list(self.trump_lits.values()), 1, "equals")
+                    return
 
     def _declaration(self, item: Declare, clock: float, trick: int) -> None:
         spec = self.profile.meld(item.kind) if item.kind else None
+        fixing = item is self.fixing_item
+        if fixing:
+            self.fix_moment = clock
+        if (spec is not None and spec.whole_hand) or item.partner_cards:
+            # A carte blanche shows the whole hand, a joint declaration a partner's cards too: not encoded (the
+            # replay judges them), and the scores of the seat's side are left to the replay as well.
+            self.unencoded.add(item.seat)
+            return
+        trumps = self.trumps_at(clock)
         if not item.cards and spec is not None:
             if spec.cards:
                 item.cards = list(spec.cards)
@@ -423,22 +529,39 @@ class _Encoding:
             if isinstance(card, CardPattern):
                 # Each unknown card of a declaration described and placed on its own, so that a listing tells
                 # which ``?`` is which.
-                where = f"trick {trick}, {item.seat}'s {item.kind or 'declaration'}"
-                if len(item.cards) > 1:
-                    where += f", card {k + 1} of {len(item.cards)}"
                 span = item.card_spans[k] if k < len(item.card_spans) else item.span
-                tags.append(self.tag(card, where, span, item.seat, ("item", item.cards, k)))
-        domains = [[c] if isinstance(c, Card) else [d for d in self.pack if c.matches(d)] for c in item.cards]
+                position = (k + 1, len(item.cards)) if len(item.cards) > 1 else None
+                unknown = Unknown(0, card, "declaration", item.seat, span, trick, item.kind, position)
+                tags.append(self.tag(unknown, ("item", item.cards, k)))
+        domains = [[c] if isinstance(c, Card) else [d for d in self.pack if _fits(c, d)] for c in item.cards]
         options: list[tuple[int, list[Card]]] = []
         seen: set[tuple[Card, ...]] = set()
         for combo in itertools.product(*domains):
             key = tuple(sorted(combo, key=lambda c: c.sort_key))
-            if key in seen or any(n > self.profile.packs for n in Counter(combo).values()):
+            if key in seen or any(n > self.copies[c] for c, n in Counter(combo).items()):
                 continue
             seen.add(key)
-            if spec is not None and not matches(self.rules, spec, [c.index for c in combo], self.trump_index):
+            indices = [c.index for c in combo]
+            if fixing:
+                # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
+                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
+                if spec is not None and not matches(self.rules, spec, indices, fixed):
+                    continue
+                lit = self.new()
+                if self.trump_lits:
+                    if fixed < 0:
+                        continue
+                    self.add([-lit, self.trump_lits[fixed]])
+                options.append((lit, list(combo)))
                 continue
-            options.append((self.new(), list(combo)))
+            fits = [cond for cond, t in trumps if spec is None or matches(self.rules, spec, indices, t)]
+            if not fits:
+                continue
+            lit = self.new()
+            if None not in fits:
+                # Only under some trumps: the option implies one of them.
+                self.add([-lit, *(cond for cond in fits if cond is not None)])
+            options.append((lit, list(combo)))
         self.declarations.append((item, clock, options))
 
     # the clauses -----------------------------------------------------------------------------------------------
@@ -453,7 +576,10 @@ class _Encoding:
         self._scores()
 
     def _turnup_to_the_loser(self) -> None:
-        """When the record leaves out the last draws, the loser of the last phase-1 trick takes the turn-up."""
+        """When the record leaves out the last draws, the loser of the last phase-1 trick takes the turn-up (two
+        seats, the winner drawing first; other orders are left to the replay)."""
+        if len(self.active) != 2 or not self.rules.winner_draws_first:
+            return
         autos = [a for a in self.last_draws if a.where_auto]
         winners = self.winners.get(getattr(self, "last_trick", -1))
         if self.last_value is None or not autos or not isinstance(winners, dict):
@@ -474,12 +600,13 @@ class _Encoding:
             self.card_constraint(lits, 1, "equals")
 
     def _conservation(self) -> None:
+        """Each card of the pack is played or kept as many times as the packs hold it: exactly when the deal's
+        cards are all accounted for, at most when some stay in the stock (a hand that ended early)."""
         real = [p for p in self.plays if not p.give]
-        if len(real) != self.profile.deck_size:
-            return  # an incomplete deal: conservation is checked by the engine only
+        kind = "equals" if len(real) == sum(self.copies.values()) else "atmost"
         for card in self.pack:
             lits = [self.x(p, card) for p in real if card in p.domain]
-            self.card_constraint(lits, self.profile.packs, "equals")
+            self.card_constraint(lits, self.copies[card], kind)
 
     def _possession(self) -> None:
         """Each seat's plays are matched one to one with what it acquired before playing them."""
@@ -504,31 +631,33 @@ class _Encoding:
             for acq in acqs:
                 self.card_constraint(by_acq[acq.index], 1, "equals")
 
-    def held(self, play: _Play, card: Card, moment: float) -> int:
-        """A literal implying that ``play`` is ``card`` and that this card was already held at ``moment``."""
+    def held(self, play: _Play, card: Card, moment: float, exact: bool = False) -> int:
+        """A literal implying that ``play`` is ``card`` and that this card was already held at ``moment``; with
+        ``exact``, also implied by them (true whenever they hold)."""
         key = ("h", play.index, card, moment)
         lit = self.pool.id(key)
+        earlier = [
+            self.m(a, play)
+            for a in self.acqs
+            if a.seat == play.seat and a.time < moment and self.pool.obj2id.get(("m", a.index, play.index))
+        ]
         if key not in self._defined:
             self._defined.add(key)
             self.add([-lit, self.x(play, card)])
-            earlier = [
-                self.m(a, play)
-                for a in self.acqs
-                if a.seat == play.seat and a.time < moment and self.pool.obj2id.get(("m", a.index, play.index))
-            ]
             self.add([-lit, *earlier])
+        if exact and ("exact", key) not in self._defined:
+            self._defined.add(("exact", key))
+            for m in earlier:
+                self.add([lit, -self.x(play, card), -m])
         return lit
 
     def _tricks(self) -> None:
         profile, tricks = self.profile, self.deal.tricks
-        by_trick: dict[int, list[_Play]] = {}
-        for play in self.plays:
-            if not play.give:
-                by_trick.setdefault(play.trick, []).append(play)
+        by_trick = self.by_trick()
         previous_winner: dict[str, int] | str | None = None
         for k, trick in enumerate(tricks):
             plays = by_trick.get(trick.number, [])
-            if len(plays) != profile.players:
+            if len(plays) != len(self.active) or {p.seat for p in plays} != set(self.active):
                 previous_winner = None
                 continue
             stated = trick.winner
@@ -546,18 +675,27 @@ class _Encoding:
             else:
                 leaders = self._leader_literals(trick.number, previous_winner)
                 order = plays
-            winner_lits = {seat: self.new() for seat in profile.seats}
+            winner_lits = {seat: self.new() for seat in self.active}
             self.card_constraint(list(winner_lits.values()), 1, "equals")
             if stated is not None:
-                self.add([winner_lits[stated]], selector)
+                self.add([winner_lits[stated]] if stated in winner_lits else [], selector)
             self.winners[trick.number] = winner_lits
             self._winner_rule(trick.number, order, leaders, winner_lits)
-            if k >= profile.phase1_tricks and profile.phase2_play != "free" and profile.players == 2:
-                self._obligations(trick.number, order, leaders)
+            rule = self.rules.phase2_play if k >= profile.phase1_tricks else self.rules.phase1_play
+            if rule != FREE and len(self.active) == 2:
+                self._obligations(trick.number, rule, order, leaders)
             previous_winner = winner_lits
 
+    def by_trick(self) -> dict[int, list[_Play]]:
+        """The cards played to each trick (not the exchanged seven, not the cards kept at the end)."""
+        found: dict[int, list[_Play]] = {}
+        for play in self.plays:
+            if not play.give and not play.kept:
+                found.setdefault(play.trick, []).append(play)
+        return found
+
     def _leader_literals(self, number: int, previous: dict[str, int] | str | None) -> dict[str, int]:
-        lits = {seat: self.new() for seat in self.profile.seats}
+        lits = {seat: self.new() for seat in self.active}
         self.card_constraint(list(lits.values()), 1, "equals")
         if isinstance(previous, dict):
             for seat, lit in lits.items():
@@ -572,7 +710,7 @@ class _Encoding:
             yield None, plays
             return
         by_seat = {p.seat: p for p in plays}
-        seats = self.profile.seats
+        seats = self.active
         for leader, lit in leaders.items():
             order = [by_seat[seats[(seats.index(leader) + j) % len(seats)]] for j in range(len(seats))]
             yield lit, order
@@ -580,42 +718,60 @@ class _Encoding:
     def _winner_rule(
         self, number: int, plays: list[_Play], leaders: dict[str, int] | None, winners: dict[str, int]
     ) -> None:
+        if math.prod(len(p.domain) for p in plays) > _MAX_COMBINATIONS:
+            return  # (too many cards unknown in one trick to list: the replay judges its winner)
+        trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
             for combo in itertools.product(*(p.domain for p in order)):
-                seq = [(p.seat, c) for p, c in zip(order, combo, strict=True)]
-                if any(n > self.profile.packs for n in Counter(combo).values()):
+                if any(n > self.copies[c] for c, n in Counter(combo).items()):
                     continue
-                who = seq[trick_winner([c.index for _, c in seq], self.trump_index)][0]
-                clause = [-self.x(p, c) for p, c in zip(order, combo, strict=True)] + [winners[who]]
-                if leader_lit is not None:
-                    clause.append(-leader_lit)
-                self.add(clause)
+                indices = [c.index for c in combo]
+                for cond, trump in trumps:
+                    who = order[trick_winner(indices, trump)].seat
+                    clause = [-self.x(p, c) for p, c in zip(order, combo, strict=True)] + [winners[who]]
+                    if leader_lit is not None:
+                        clause.append(-leader_lit)
+                    if cond is not None:
+                        clause.append(-cond)
+                    self.add(clause)
 
-    def _obligations(self, number: int, plays: list[_Play], leaders: dict[str, int] | None) -> None:
-        """Last-eight obligations: a card the follower plays later proves what he held (the engine judges)."""
-        rule = self.rules.phase2_play
+    def _obligations(self, number: int, rule: int, plays: list[_Play], leaders: dict[str, int] | None) -> None:
+        """The obligations of a trick of two (the core's ``obligation`` judges each case): a card the follower
+        played later (or kept, or gave in the exchange) and already held then proves what he could play."""
+        trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
             lead, follow = order[0], order[1]
-            later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time and not p.give]
+            later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
+            # (once the follower acquires nothing more, every card he plays later was held now)
+            acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
             for c_lead in lead.domain:
                 for c_follow in follow.domain:
                     for other in later:
                         for c_other in other.domain:
                             held = [0] * CARD_INDICES
                             held[c_follow.index] = held[c_other.index] = 1
-                            allowed, _ = obligation(rule, held, [c_lead.index], self.trump_index)
-                            if allowed is None or c_follow.index in allowed:
-                                continue
-                            clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -self.x(other, c_other)]
-                            if leader_lit is not None:
-                                clause.append(-leader_lit)
-                            self.add(clause)
+                            for cond, trump in trumps:
+                                allowed, _ = obligation(rule, held, [c_lead.index], trump)
+                                if allowed is None or c_follow.index in allowed:
+                                    continue
+                                held_then = (
+                                    self.x(other, c_other)
+                                    if not acquires
+                                    else self.held(other, c_other, float(number), exact=True)
+                                )
+                                clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -held_then]
+                                if leader_lit is not None:
+                                    clause.append(-leader_lit)
+                                if cond is not None:
+                                    clause.append(-cond)
+                                self.add(clause)
 
     def _declare(self) -> None:
         """Each declaration: the cards it shows are held at that moment (one physical card, i.e. one later play,
         for each), and at least one of them was not yet scored in a combination of the same class (the new-card
         rule that every re-use option of the profiles shares; the stricter rules are left to the engine)."""
         used: dict[tuple[str, str], dict[int, list[int]]] = {}
+        in_kind: dict[tuple[str, str], dict[int, list[int]]] = {}
         shown: set[tuple[str, str]] = set()
         for item, moment, options in self.declarations:
             text = f"{item.seat} declares {item.kind or 'a combination'} " + " ".join(str(c) for c in item.cards)
@@ -628,11 +784,21 @@ class _Encoding:
             spec = self.profile.meld(item.kind) if item.kind else None
             klass = (item.seat, spec.klass) if spec is not None else None
             earlier = used.setdefault(klass, {}) if klass is not None else {}
-            novelty = klass is not None and item.scored and (item.seat, item.kind or "") not in shown
+            novelty = (
+                klass is not None
+                and item.scored
+                and (item.seat, item.kind or "") not in shown
+                and self.rules.reuse in _NEW_CARD_MODES
+            )
+            # The marriage swap: a king and a queen each scored in a marriage of this kind may marry again without a
+            # new card (stated here as "each card scored in this kind before"; the replay checks the rest).
+            swap = novelty and spec is not None and spec.marriage and self.rules.reuse == "refill_swap"
+            same_kind = in_kind.setdefault((item.seat, item.kind or ""), {})
             chosen_here: dict[int, list[int]] = {}
             structure: list[list[list[tuple[_Play, int]]]] = []
             for lit, cards in options:
                 fresh = []
+                again: list[int] = []
                 by_play: dict[int, list[int]] = {}
                 positions: list[list[tuple[_Play, int]]] = []
                 structure.append(positions)
@@ -654,6 +820,8 @@ class _Encoding:
                             for before in earlier.get(play.index, []):
                                 self.add([-new_card, -before])
                             fresh.append(new_card)
+                    if swap:
+                        again.append(self._again(positions[-1], same_kind))
                     if not picks:
                         self.add([-lit])
                         break
@@ -662,18 +830,40 @@ class _Encoding:
                     # One physical card stands for one card of the combination.
                     for a, b in itertools.combinations(picks, 2):
                         self.add([-a, -b])
+                if swap:
+                    swapped = self.new()
+                    for card_again in again:
+                        self.add([-swapped, card_again])
+                    fresh.append(swapped)
                 if novelty:
                     self.add([-lit, *fresh])
+            for index, picks in chosen_here.items():
+                same_kind.setdefault(index, []).extend(picks)
             if klass is not None:
                 for index, picks in chosen_here.items():
                     earlier.setdefault(index, []).extend(picks)
             for index, picks in chosen_here.items():
                 self.uses.setdefault(index, []).extend((moment, pick) for pick in picks)
-            if spec is not None and item.scored:
+            if spec is not None and item.scored and self.rules.reuse in _SAME_KIND_MODES:
                 self._same_kind(item.seat, spec, moment, structure)
             if not item.scored:
                 shown.add((item.seat, item.kind or ""))
         self._declared_copies_played_first()
+
+    def _again(self, picks: list[tuple[_Play, int]], earlier: dict[int, list[int]]) -> int:
+        """A literal implying that the card of these picks was picked before in a declaration of the same kind."""
+        lit = self.new()
+        ways = []
+        for play, pick in picks:
+            before = earlier.get(play.index, [])
+            if not before:
+                continue
+            way = self.new()
+            self.add([-way, pick])
+            self.add([-way, *before])
+            ways.append(way)
+        self.add([-lit, *ways])
+        return lit
 
     def _same_kind(self, seat: str, spec: Any, moment: float, structure: list[list[list[tuple[_Play, int]]]]) -> None:
         """No card scores twice in one kind (re-use options ``text_with_remarriage`` and ``strict_text``); under
@@ -731,58 +921,79 @@ class _Encoding:
                     used_then = self.new()
                     for a in before:
                         self.add([-a, used_then])
-                    for card in set(first.domain) & set(later.domain):
+                    for card in [c for c in first.domain if c in later.domain]:
                         self.add([-self.x(first, card), -self.x(later, card), -held_then, -used_then, *mine])
 
     def _scores(self) -> None:
-        """Stated scores: the points that depend on unknown cards (sevens, last trick, brisques) counted in tens."""
-        profile = self.profile
-        seats = profile.seats
-        fixed = dict.fromkeys(seats, 0)
-        units: dict[str, list[tuple[int, int]]] = {s: [] for s in seats}
-        broken = dict.fromkeys(seats, False)
-        if isinstance(self.deal.turnup, Card) and self.trump and self.deal.turnup.rank == Rank.SEVEN:
-            fixed[self.dealer] += profile.seven_turnup
-        last_no = self.rules.last_trick
-        seven = Card(self.trump, Rank.SEVEN) if self.trump else None
-        by_trick: dict[int, list[_Play]] = {}
-        for play in self.plays:
-            if not play.give:
-                by_trick.setdefault(play.trick, []).append(play)
+        """Stated scores, as sums over literals of what depends on the unknown cards, with the points of each card
+        won, of the last trick and of the seven played read from the core's tables (:class:`Rules`); the points
+        that do not depend on them (declarations, the exchange, fixed penalties) are added up as the record states
+        them. A score the encoding cannot sum (a penalty worth a share of the score, a carte blanche, a forfeit,
+        trumps not known when a card's value depends on them) is left to the replay."""
+        rules, seats = self.rules, self.active
+        scorer_of = {seat: rules.scorer[rules.seat_index[seat]] for seat in rules.seats}
+        scorers = range(len(rules.scorers))
+        fixed = dict.fromkeys(scorers, 0)
+        units: dict[int, list[tuple[int, int]]] = {s: [] for s in scorers}
+        broken = {s: any(scorer_of[seat] == s for seat in self.unencoded) for s in scorers}
+        unknown_trumps = bool(self.trump_lits)
+        if unknown_trumps and (rules.seven_played or rules.trump_seven_value):
+            broken = dict.fromkeys(scorers, True)  # (a card's value would depend on trumps not yet known)
+        if rules.seven_played and rules.seven_played_must_win:
+            broken = dict.fromkeys(scorers, True)
+        trump = self.trump_index if not unknown_trumps else -1
+        for scorer, points in enumerate(self._dealt_points()):
+            fixed[scorer] += points
+        for item in self.deal.opening:
+            if isinstance(item, Declare):  # (before the first trick: a carte blanche, left to the replay)
+                broken[scorer_of[item.seat]] = True
+        seven = CARDS[trump * 8 + int(Rank.SEVEN)] if trump >= 0 else None
+        by_trick = self.by_trick()
+        nth: Counter[tuple[str, str]] = Counter()
+        fixed_trumps = False
+        chain: dict[int, tuple[int | None, int, int]] = {}
+        """Per scorer, the last stated score encoded: its selector, its units, its points less the fixed ones."""
         for k, trick in enumerate(self.deal.tricks):
-            phase1 = k < profile.phase1_tricks
+            phase = 1 if k < rules.phase1_tricks else 2
             for play in by_trick.get(trick.number, []):
-                if (
-                    phase1
-                    and seven is not None
-                    and seven in play.domain
-                    and profile.seven_played
-                    and not profile.seven_played_must_win
-                ):
-                    units[play.seat].append((self.x(play, seven), profile.seven_played))
+                scores_seven = rules.seven_played and phase in rules.seven_played_phases
+                if seven is not None and seven in play.domain and scores_seven:
+                    units[scorer_of[play.seat]].append((self.x(play, seven), rules.seven_played))
             winners = self.winners.get(trick.number)
-            if trick.number == last_no and profile.last_trick_points:
-                if isinstance(winners, dict):
+            if rules.points_at_trick:
+                self._won_points(units, broken, by_trick.get(trick.number, []), winners, rules.values(trump))
+            if trick.number == rules.last_trick and rules.last_trick_points:
+                if rules.last_trick_halves:
+                    for side in rules.sides:
+                        fixed[rules.scorer[side[0]]] += rules.last_trick_points // len(rules.sides)
+                elif isinstance(winners, dict):
                     for seat in seats:
-                        units[seat].append((winners[seat], profile.last_trick_points))
+                        units[scorer_of[seat]].append((winners[seat], rules.last_trick_points))
                 else:
-                    broken = dict.fromkeys(seats, True)
+                    broken = dict.fromkeys(scorers, True)
             for item in trick.items:
                 if isinstance(item, Exchange):
-                    fixed[item.seat] += profile.seven_exchange
+                    fixed[scorer_of[item.seat]] += rules.seven_exchange
                 elif isinstance(item, Declare):
-                    spec = profile.meld(item.kind) if item.kind else None
+                    spec = rules.meld_by_kind.get(item.kind or "")
                     if spec is None:
-                        broken[item.seat] = True
+                        broken[scorer_of[item.seat]] = True
                     elif item.scored:
-                        fixed[item.seat] += spec.points
+                        counted = spec.counts_as or spec.kind
+                        nth[(item.seat, counted)] += 1
+                        points = spec.points_for(nth[(item.seat, counted)], rules.repeat_rule)
+                        if spec.kind in rules.fixing and not fixed_trumps:
+                            # The declaration that fixes trumps scores what the profile gives it.
+                            points = rules.fixing[spec.kind]
+                            fixed_trumps = True
+                        fixed[scorer_of[item.seat]] += points
                 elif isinstance(item, Penalty):
                     # A fixed penalty is a known sum; one that depends on the score (all points) is not encoded.
-                    amount = dict(profile.penalties).get(item.kind)
+                    amount = rules.penalties.get(item.kind)
                     if isinstance(amount, int):
-                        fixed[item.seat] -= amount
+                        fixed[scorer_of[item.seat]] -= amount
                     else:
-                        broken[item.seat] = True
+                        broken[scorer_of[item.seat]] = True
                 elif isinstance(item, Claim) and item.kind == "seven_played" and seven is not None:
                     selector = self.selector(f"{item.seat} scores seven_played in trick {trick.number}", item.span)
                     lits = [
@@ -793,65 +1004,142 @@ class _Encoding:
                     self.add([-selector, *lits])
                 elif isinstance(item, ScoreCheck):
                     for value in item.values:
-                        if value.seat in fixed and not broken[value.seat]:
-                            self._sum(
-                                units[value.seat],
-                                value.value - fixed[value.seat],
+                        scorer = rules.scorer_named(value.seat)
+                        if scorer >= 0 and not broken[scorer]:
+                            selector = self._sum(
+                                units[scorer],
+                                value.value - fixed[scorer],
                                 f"{value.seat} has {value.value} after trick {trick.number}",
                                 value.span,
+                                chain.get(scorer, (None, 0, 0)),
                             )
-        brisque_units: dict[str, list[tuple[int, int]]] = {s: [] for s in seats}
+                            chain[scorer] = (selector, len(units[scorer]), value.value - fixed[scorer])
+                elif isinstance(item, (ClaimGame, Forfeit)):
+                    broken = dict.fromkeys(scorers, True)  # (what a claim or a forfeit ends: left to the replay)
+        self._end_scores(units, fixed, broken, by_trick, trump, chain)
+
+    def _dealt_points(self) -> list[int]:
+        """What each scorer has before the first trick (a trump seven turned up, the bonuses of the cut), as the core
+        scores it on a deal without cards."""
+        rules, deal = self.rules, self.deal
+        turnup = deal.turnup.index if isinstance(deal.turnup, Card) else -1
+        seats = list(rules.seats)
+        dealer = seats.index(self.dealer) if self.dealer in seats else 0
+        state = CoreDeal.start(rules, dealer, self.trump_index, turnup, [[] for _ in seats])
+        if deal.cut is not None:
+            state.cut(deal.cut, deal.guess)
+        return state.scores()
+
+    def _won_points(
+        self,
+        units: dict[int, list[tuple[int, int]]],
+        broken: dict[int, bool],
+        plays: list[_Play],
+        winners: dict[str, int] | str | None,
+        values: Sequence[int],
+    ) -> None:
+        """The points each scorer gets for the cards of one trick, by the core's values of the cards won."""
+        rules = self.rules
+        if not any(values[c.index] for p in plays for c in p.domain):
+            return
+        if not isinstance(winners, dict):
+            for scorer in broken:
+                broken[scorer] = True
+            return
+        for play in plays:
+            worth = {values[c.index] for c in play.domain}
+            for seat, won in winners.items():
+                scorer = rules.scorer[rules.seat_index[seat]]
+                if len(worth) == 1:
+                    units[scorer].append((won, next(iter(worth))))
+                    continue
+                for card in play.domain:
+                    if values[card.index]:
+                        units[scorer].append((self._both(self.x(play, card), won), values[card.index]))
+
+    def _both(self, a: int, b: int) -> int:
+        """A literal equivalent to ``a and b``."""
+        key = ("and", a, b)
+        if key in self.pool.obj2id:
+            return self.pool.id(key)
+        unit = self.pool.id(key)
+        self.add([-unit, a])
+        self.add([-unit, b])
+        self.add([unit, -a, -b])
+        return unit
+
+    def _end_scores(
+        self,
+        units: dict[int, list[tuple[int, int]]],
+        fixed: dict[int, int],
+        broken: dict[int, bool],
+        by_trick: dict[int, list[_Play]],
+        trump: int,
+        chain: dict[int, tuple[int | None, int, int]],
+    ) -> None:
+        """The brisques and the result the record states, with the points the core counts at the end of the hand
+        for each card won (brisques, the card points counted then)."""
+        rules = self.rules
+        brisque = [rules.brisque_points if rules.brisque[i] else 0 for i in range(CARD_INDICES)]
+        at_end = list(brisque)
+        if rules.points_at_end:
+            values = rules.values(trump)
+            at_end = [a + v for a, v in zip(at_end, values, strict=True)]
+        ended: dict[int, list[tuple[int, int]]] = {s: [] for s in units}
+        counted: dict[int, list[tuple[int, int]]] = {s: [] for s in units}
+        sure = not rules.brisques_conditional and not (rules.points_at_end and self.trump_lits)
         for trick in self.deal.tricks:
-            winners = self.winners.get(trick.number)
             plays = by_trick.get(trick.number, [])
+            winners = self.winners.get(trick.number)
             if not isinstance(winners, dict):
-                if any(c.rank in profile.brisque_ranks for p in plays for c in p.domain):
-                    brisque_units = {}
-                    break
+                if any(at_end[c.index] for p in plays for c in p.domain):
+                    sure = False
                 continue
-            for play in plays:
-                sure = bool(play.domain) and all(c.rank in profile.brisque_ranks for c in play.domain)
-                for seat in seats:
-                    if sure:
-                        brisque_units[seat].append((winners[seat], profile.brisque_points))
-                        continue
-                    for card in play.domain:
-                        if card.rank in profile.brisque_ranks:
-                            # unit <-> (this play is that brisque) and (this seat wins the trick)
-                            unit = self.new()
-                            self.add([-unit, self.x(play, card)])
-                            self.add([-unit, winners[seat]])
-                            self.add([unit, -self.x(play, card), -winners[seat]])
-                            brisque_units[seat].append((unit, profile.brisque_points))
+            for target, table in ((counted, brisque), (ended, at_end)):
+                scratch = dict.fromkeys(units, False)
+                self._won_points(target, scratch, plays, winners, table)
         for check in self.deal.end:
-            for value in check.values:
-                if value.seat not in fixed or not brisque_units:
+            for stated in check.values:
+                scorer = rules.scorer_named(stated.seat)
+                if scorer < 0 or not sure:
                     continue
                 if check.what == "brisques":
-                    self._sum(
-                        brisque_units[value.seat], value.value, f"{value.seat}'s brisques are {value.value}", value.span
-                    )
-                elif check.what == "result" and not broken[value.seat]:
-                    self._sum(
-                        units[value.seat] + brisque_units[value.seat],
-                        value.value - fixed[value.seat],
-                        f"{value.seat} ends the deal with {value.value}",
-                        value.span,
-                    )
+                    text = f"{stated.seat}'s brisques are {stated.value}"
+                    self._sum(counted[scorer], stated.value, text, stated.span)
+                elif check.what == "result" and not broken[scorer]:
+                    text = f"{stated.seat} ends the deal with {stated.value}"
+                    total = stated.value - fixed[scorer]
+                    self._sum(units[scorer] + ended[scorer], total, text, stated.span, chain.get(scorer, (None, 0, 0)))
 
-    def _sum(self, terms: list[tuple[int, int]], total: int, text: str, span: Span | None) -> None:
-        """sum(points for each true literal) == total, as a cardinality over unit literals."""
+    def _sum(
+        self,
+        terms: list[tuple[int, int]],
+        total: int,
+        text: str,
+        span: Span | None,
+        since: tuple[int | None, int, int] = (None, 0, 0),
+    ) -> int:
+        """sum(points for each true literal) == total, as a cardinality over unit literals; returns the statement's
+        selector. ``since``: an earlier stated score of the same scorer (its selector, how many of ``terms`` it
+        counted, its total): where the whole sum would be large (every card with its own points), the difference
+        from it is stated instead, which holds when both statements do."""
         selector = self.selector(text, span)
+        guard = selector
+        earlier, start, before = since
+        if earlier is not None and _size(terms, total) > _MAX_WHOLE_SUM:
+            terms, total = terms[start:], total - before
+            guard = self.new()
+            self.add([-selector, -earlier, guard])
         unit = 0
         for _, points in terms:
             unit = _gcd(unit, points)
         if unit == 0:
             if total != 0:
-                self.add([-selector])
-            return
+                self.add([-guard])
+            return selector
         if total % unit or total < 0:
-            self.add([-selector])
-            return
+            self.add([-guard])
+            return selector
         lits: list[int] = []
         for lit, points in terms:
             lits.extend([lit] * (points // unit))
@@ -864,7 +1152,20 @@ class _Encoding:
                 self.add([copy_lit, -lit])
                 expanded.append(copy_lit)
             lits = expanded
-        self.card_constraint(lits, total // unit, "equals", selector)
+        if len(lits) * max(1, total // unit) > _MAX_SUM_SIZE:
+            return selector  # (too large to state: the replay checks this score)
+        self.card_constraint(lits, total // unit, "equals", guard)
+        return selector
+
+
+def _size(terms: list[tuple[int, int]], total: int) -> int:
+    """The size of a sum's cardinality encoding: unit literals times the bound."""
+    unit = 0
+    for _, points in terms:
+        unit = _gcd(unit, points)
+    if unit == 0:
+        return 0
+    return sum(points // unit for _, points in terms) * max(1, total // unit)
 
 
 def _gcd(a: int, b: int) -> int:
@@ -874,7 +1175,20 @@ def _gcd(a: int, b: int) -> int:
 
 
 def _fits(pattern: CardLike, card: Card) -> bool:
-    return pattern == card if isinstance(pattern, Card) else pattern.matches(card)
+    """Whether ``card`` is a value of ``pattern``; the wild card only of ``??`` (its suit is a placeholder)."""
+    if isinstance(pattern, Card):
+        return pattern == card
+    if card.is_wild:
+        return pattern.suit is None and pattern.rank is None
+    return pattern.matches(card)
+
+
+def _active_seats(rules: Rules, dealer: str) -> list[str]:
+    """The seats that play the deal, in playing order (the core's: the dealer sits out where the profile says)."""
+    seats = list(rules.seats)
+    if rules.dealer_sits_out and dealer in seats:
+        seats.remove(dealer)
+    return seats
 
 
 # --- solving ---------------------------------------------------------------------------------------------------
@@ -969,16 +1283,25 @@ def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], De
 
 
 def _order_autodraws(deal: Deal, enc: _Encoding, model: dict[int, bool]) -> None:
-    """Draws the record left out are written winner first, as the rules draw them."""
+    """Draws the record left out are written in the order the rules draw them."""
     for trick in deal.tricks:
         winners = enc.winners.get(trick.number)
         if not isinstance(winners, dict):
             continue
         winner = next((s for s, lit in winners.items() if model.get(lit)), None)
+        if trick.ordered and trick.plays:
+            leader: str | None = trick.plays[0].seat
+        else:
+            leader = next((s for s, lit in enc.leaders.get(trick.number, {}).items() if model.get(lit)), None)
+        first = winner if enc.rules.winner_draws_first else leader
+        if first is None:
+            continue
+        # (the core's order of the draws: from the winner, or from the trick's leader, round the table)
+        order = [enc.active[(enc.active.index(first) + k) % len(enc.active)] for k in range(len(enc.active))]
         for item in trick.items:
             autodrawn = isinstance(item, Draws) and item.draws and all(d.span == trick.span for d in item.draws)
-            if autodrawn and winner is not None and isinstance(item, Draws):
-                item.draws.sort(key=lambda d: 0 if d.seat == winner else 1)
+            if autodrawn and isinstance(item, Draws):
+                item.draws.sort(key=lambda d: order.index(d.seat) if d.seat in order else len(order))
 
 
 def infer_deal(

@@ -271,10 +271,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     ),
     "BZ507": ([("  N goes out = 75\n", "  N goes out = 60\n")], "N"),
     "BZ508": ([], "dealer"),
-    "BZ603": (
-        [("deal 1\n", "deal 1  { a sixty-six deal with a ?? card }\n"), ("hand N: QS", "hand N: ??")],
-        "deal",
-    ),
+    "BZ603": ([("\ntrick 1: {?", "\n  N declares bezique Q? JD  { before trick 1 }\ntrick 1: {?")], "N"),
     # Issue 17: the card just gained, and the conduct rules of ru19 (002:L13-L18).
     "BZ113": ([("dealer: N\n", "dealer: N\nredeal  { classic has no redeal }\n")], "redeal"),
     "BZ315": ([], "N"),
@@ -288,7 +285,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
     ),
 }
 BASES = (
-    {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507", "BZ603")}
+    {code: SIXTY for code in ("BZ110", "BZ208", "BZ209", "BZ507")}
     | {"BZ314": UA2, "BZ315": GAINED, "BZ508": OVER}
     | {code: RU19 for code in ("BZ316", "BZ317")}
 )
