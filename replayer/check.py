@@ -65,12 +65,6 @@ class _Inference:
         self.time_limit = time_limit
         self.progress = progress
 
-    def refuses(self, profile: RuleProfile) -> str | None:
-        """Why the inference does not complete this profile's deals (None when it does)."""
-        from .infer import unsupported
-
-        return unsupported(profile)
-
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
 

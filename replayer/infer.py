@@ -60,7 +60,7 @@ from .rules import Deal as CoreDeal
 from .rules import Rules, compile_rules, matches, obligation, trick_winner
 from .rules.compiled import FREE
 
-__all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal", "unsupported"]
+__all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
 
 if TYPE_CHECKING:
     from pysat.card import CardEnc, EncType
@@ -189,18 +189,6 @@ class Inference:
     @staticmethod
     def _dealt(unknown: Unknown) -> bool:
         return unknown.role == "hand"
-
-
-def unsupported(profile: RuleProfile) -> str | None:
-    """Why the completion of unknown cards does not handle this profile (None when it does).
-
-    Every profile is handled now: the encoding reads what varies from the rules core (seats, packs, trumps fixed by a
-    declaration, card points, the wild card, a hand that ends early), and leaves what it does not state to the replay,
-    which checks every candidate. What stays refused is a statement's, reported at its line by the replay (BZ603: a
-    declaration before the first trick, or a partner's card, left unknown). The hook stays for the replay's call.
-    """
-    del profile
-    return None
 
 
 # --- the deal, as the encoding sees it ---------------------------------------------------------------------
@@ -1326,9 +1314,6 @@ def infer_deal(
     values not yet settled are undecided, :attr:`Inference.undecided`) instead of running on. ``progress``: called
     as the analysis goes, with (unknown cards analysed, unknown cards, seconds so far).
     """
-    refused = unsupported(profile.with_options(options))
-    if refused is not None:
-        return Inference(None, [], failure=refused)
     started = time.perf_counter()
     deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)

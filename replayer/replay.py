@@ -97,9 +97,6 @@ if TYPE_CHECKING:  # the inference's interface, for the type checker only (a val
     class Completer(Protocol):
         """Completes the unknown cards of a deal (check.py hands the replay one that calls replayer.infer)."""
 
-        def refuses(self, profile: RuleProfile) -> str | None:
-            """Why the profile's deals cannot be completed (None when they can)."""
-
         def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
             """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
 
@@ -515,16 +512,6 @@ class _Replayer:
                 trick.winner_span or trick.span,
             )
         if strangers:
-            return None
-        why = self.complete.refuses(rules.profile)
-        if why is not None:
-            if not deal.repaired:  # (cards made unknown for a line that did not read: its error says it)
-                self.report(
-                    "BZ603",
-                    f"this deal leaves cards unknown, which the replayer completes only for some profiles: "
-                    f"{why}; write every card (hands, plays and draws)",
-                    deal.span,
-                )
             return None
         inference = self.complete(deal, profile, dict(rules.options), dealer)
         if inference.deal is None:

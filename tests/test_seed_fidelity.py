@@ -328,14 +328,6 @@ def test_inference_completes_every_configuration(key: str) -> None:
     assert card in [str(c) for c in inference.deal.hands[first.group(1)]]
 
 
-def test_inference_refuses_no_table() -> None:
-    """Issue 21: no table is refused as a whole any more (each was, for its players, packs or card points)."""
-    from replayer.infer import unsupported
-
-    reasons = {_key(p, o): unsupported(_table(p, o)) for p, o in CONFIGURATIONS}
-    assert not any(reasons.values()), reasons
-
-
 # --- conduct: the claim of the game, the forfeit, the redeal (002:L13-L18) --------------------------------------
 
 
