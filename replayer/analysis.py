@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CARDS, SUITS, Card, display_key
 from .replay import DealResult, ReplayResult, TrickResult
-from .rules.deal import Deal, trick_winner
+from .rules.deal import DealState, trick_winner
 from .rules.endgame import Endgame, NotCovered, move_card, move_offer
 from .solver import DEFAULT_BUDGET, OverBudget, Solver
 
@@ -261,7 +261,7 @@ def _points(points: dict[str, int]) -> str:
 
 
 def best_line(
-    state: Deal, played: list[int], solver: Solver, best: int
+    state: DealState, played: list[int], solver: Solver, best: int
 ) -> list[tuple[int, list[tuple[int, int]]]] | None:
     """The solver's line from the state before a trick: the trick's first ``played`` cards as the record plays
     them, ``best`` instead of the next, then best play to the end. Tricks as (number, [(seat, move), ...]), a move

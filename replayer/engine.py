@@ -1,8 +1,8 @@
 """The rules core in Card objects and sentences: the engine API of the random player, the lessons and the tests.
 
-Every rule is the core's (:mod:`replayer.rules`); this module only translates. A :class:`DealState` wraps the core's
-:class:`~replayer.rules.Deal` and shows it with seat names and :class:`~replayer.cards.Card` objects; every action is
-``apply_*(state, ...) -> Step``, which leaves the input state as it was (the step carries a new state) unless its
+Every rule is the core's (:mod:`replayer.rules`); this module only translates. A :class:`EngineState` wraps the core's
+:class:`~replayer.rules.DealState` and shows it with seat names and :class:`~replayer.cards.Card` objects; every action
+is ``apply_*(state, ...) -> Step``, which leaves the input state as it was (the step carries a new state) unless its
 owner set ``in_place``. With ``force=False`` an action that breaks a rule raises the first
 :class:`~replayer.errors.RuleViolation`; with ``force=True`` it is carried out as far as it can be, its violations
 listed in the step.
@@ -17,14 +17,14 @@ from .cards import CARDS, SUITS, Card, CardLike, Suit
 from .errors import RuleViolation
 from .explain import Scoring, explain, scoring
 from .profile import MeldSpec, RuleProfile
-from .rules import Deal, Rules, TabledCard, compile_rules
+from .rules import DealState, Rules, TabledCard, compile_rules
 from .rules import identify as _identify
 from .rules import matches as _matches
 from .rules import next_dealer as _next_dealer
 from .rules import trick_winner as _trick_winner
 
 __all__ = [
-    "DealState",
+    "EngineState",
     "Scoring",
     "SeatState",
     "Step",
@@ -77,7 +77,7 @@ class SeatState:
 
     __slots__ = ("_deal", "_seat")
 
-    def __init__(self, deal: Deal, seat: int) -> None:
+    def __init__(self, deal: DealState, seat: int) -> None:
         self._deal = deal
         self._seat = seat
 
@@ -176,13 +176,13 @@ class SeatState:
         return self._deal.held[self._seat][card.index] > 0
 
 
-class DealState:
-    """The state of one deal between actions, in seat names and cards (the core's :class:`~replayer.rules.Deal`
+class EngineState:
+    """The state of one deal between actions, in seat names and cards (the core's :class:`~replayer.rules.DealState`
     underneath, as ``core``). A few fields may be set, to stage a position in a test."""
 
     __slots__ = ("core", "in_place")
 
-    def __init__(self, core: Deal, in_place: bool = False) -> None:
+    def __init__(self, core: DealState, in_place: bool = False) -> None:
         self.core = core
         self.in_place = in_place
         """Actions change this state itself instead of a copy (its owner keeps no earlier state)."""
@@ -361,9 +361,9 @@ class DealState:
         """Every trick of the hand has been played, or a seat has reached the hand's target."""
         return self.core.finished
 
-    def copy(self) -> DealState:
+    def copy(self) -> EngineState:
         """An independent copy (not ``in_place``)."""
-        return DealState(self.core.copy())
+        return EngineState(self.core.copy())
 
     def scores(self) -> dict[str, int]:
         """Running scores by scorer: each seat, or each side (``N+S``) where partners keep a joint score."""
@@ -390,7 +390,7 @@ class Step:
 
     def __init__(
         self,
-        state: DealState,
+        state: EngineState,
         events: list[Scoring] | None = None,
         violations: list[RuleViolation] | None = None,
         winner: str | None = None,
@@ -407,12 +407,12 @@ class Step:
         return self
 
 
-def _successor(state: DealState) -> DealState:
+def _successor(state: EngineState) -> EngineState:
     """The state an action changes: a copy, unless the state's owner lets actions change it in place."""
     return state if state.in_place else state.copy()
 
 
-def _step(new: DealState, force: bool, trick_before: int | None = None) -> Step:
+def _step(new: EngineState, force: bool, trick_before: int | None = None) -> Step:
     """The step of an action just carried out on ``new``: its breaches and events taken from the core."""
     core = new.core
     rules = core.rules
@@ -426,7 +426,7 @@ def _step(new: DealState, force: bool, trick_before: int | None = None) -> Step:
     return Step(new, events, violations, winner).check(force)
 
 
-def _seat(state: DealState, seat: str) -> int:
+def _seat(state: EngineState, seat: str) -> int:
     return state.core.rules.seat_index[seat]
 
 
@@ -446,7 +446,7 @@ def start_deal(
     The deal is played under ``profile.with_options(options)``: options that change the rules are applied here.
     """
     rules = compile_rules(profile, options)
-    core = Deal.start(
+    core = DealState.start(
         rules,
         rules.seat_index[dealer],
         SUITS.index(trump) if trump is not None else -1,
@@ -455,10 +455,10 @@ def start_deal(
         [c.index for c in stock] if stock is not None else None,
         rules.seat_index[leader] if leader is not None else None,
     )
-    return _step(DealState(core), force)
+    return _step(EngineState(core), force)
 
 
-def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
+def apply_play(state: EngineState, seat: str, card: Card, force: bool = False) -> Step:
     """Play a card to the current trick; completing a trick decides its winner and its automatic scores."""
     new = _successor(state)
     before = new.core.trick_no
@@ -466,14 +466,14 @@ def apply_play(state: DealState, seat: str, card: Card, force: bool = False) -> 
     return _step(new, force, before)
 
 
-def apply_draw(state: DealState, seat: str, card: Card, force: bool = False) -> Step:
+def apply_draw(state: EngineState, seat: str, card: Card, force: bool = False) -> Step:
     """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
     new = _successor(state)
     new.core.draw(_seat(new, seat), card.index)
     return _step(new, force)
 
 
-def apply_exchange(state: DealState, seat: str, card: Card, points: int | None = None, force: bool = False) -> Step:
+def apply_exchange(state: EngineState, seat: str, card: Card, points: int | None = None, force: bool = False) -> Step:
     """Exchange the trump seven for the turn-up (after winning a trick, or as the profile allows); or show the other
     seven where the profile scores it (``seven.second``)."""
     new = _successor(state)
@@ -481,7 +481,7 @@ def apply_exchange(state: DealState, seat: str, card: Card, points: int | None =
     return _step(new, force)
 
 
-def apply_pass(state: DealState, seat: str, partner: str, force: bool = False) -> Step:
+def apply_pass(state: EngineState, seat: str, partner: str, force: bool = False) -> Step:
     """The trick's winner lets his partner declare instead of himself (RULES.md §2.g.1 rule 4, 000:L373)."""
     new = _successor(state)
     new.core.pass_to(_seat(new, seat), new.core.rules.seat_index.get(partner, -1))
@@ -489,7 +489,7 @@ def apply_pass(state: DealState, seat: str, partner: str, force: bool = False) -
 
 
 def apply_declare(
-    state: DealState,
+    state: EngineState,
     seat: str,
     kind: str | None,
     cards: Sequence[Card],
@@ -513,7 +513,7 @@ def apply_declare(
     return _step(new, force)
 
 
-def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Card], force: bool = False) -> Step:
+def apply_show(state: EngineState, seat: str, kind: str | None, cards: Sequence[Card], force: bool = False) -> Step:
     """Lay out a combination after winning a trick without scoring it; it may be scored after a later trick."""
     new = _successor(state)
     new.core.show(_seat(new, seat), kind, [c.index for c in cards])
@@ -521,21 +521,21 @@ def apply_show(state: DealState, seat: str, kind: str | None, cards: Sequence[Ca
 
 
 def apply_carte_blanche(
-    state: DealState, seat: str, spec: MeldSpec, cards: Sequence[Card], points: int | None = None, force: bool = False
+    state: EngineState, seat: str, spec: MeldSpec, cards: Sequence[Card], points: int | None = None, force: bool = False
 ) -> Step:
     """Declare a carte blanche (``spec``, a whole-hand meld): the whole hand shown before the first trick, or the
     non-court card just drawn for another (RULES.md §2.e rule 9)."""
     return apply_declare(state, seat, spec.kind, cards, points, force)
 
 
-def apply_cut(state: DealState, lifted: int | None, guess: int | None) -> Step:
+def apply_cut(state: EngineState, lifted: int | None, guess: int | None) -> Step:
     """The six-pack deal bonuses for the cut and the guess (RULES.md §2.h rule 3, 000:L395)."""
     new = _successor(state)
     new.core.cut(lifted, guess)
     return _step(new, True)
 
 
-def apply_out(state: DealState, seat: str, points: int | None = None, force: bool = False) -> Step:
+def apply_out(state: EngineState, seat: str, points: int | None = None, force: bool = False) -> Step:
     """``N goes out``: the record says that ``seat`` has reached the hand's target, which ended the hand."""
     new = _successor(state)
     new.core.go_out(_seat(new, seat), points)
@@ -543,7 +543,7 @@ def apply_out(state: DealState, seat: str, points: int | None = None, force: boo
 
 
 def apply_penalty(
-    state: DealState, seat: str, kind: str, points: int | None = None, banked: int = 0, force: bool = False
+    state: EngineState, seat: str, kind: str, points: int | None = None, banked: int = 0, force: bool = False
 ) -> Step:
     """``N penalty extra_card = 50``: deduct a penalty of the profile's table from ``seat``'s score."""
     new = _successor(state)
@@ -551,14 +551,14 @@ def apply_penalty(
     return _step(new, force)
 
 
-def finish_deal(state: DealState, force: bool = False) -> Step:
+def finish_deal(state: EngineState, force: bool = False) -> Step:
     """End of the hand: brisques, card points counted at the end (and checks that it was played out)."""
     new = _successor(state)
     new.core.finish()
     return _step(new, force)
 
 
-def game_points(state: DealState) -> dict[str, int]:
+def game_points(state: EngineState) -> dict[str, int]:
     """What a finished hand scores toward the game under the profile's ``game_points`` table (empty without one)."""
     won = state.core.game_points()
     return dict(zip(state.core.rules.seats, won, strict=True)) if won else {}
@@ -591,28 +591,30 @@ def matches(profile: RuleProfile, spec: MeldSpec, cards: Sequence[Card], trump: 
     return _matches(rules, spec, [c.index for c in cards], SUITS.index(trump) if trump is not None else -1)
 
 
-def legal_plays(state: DealState, seat: str) -> set[Card]:
+def legal_plays(state: EngineState, seat: str) -> set[Card]:
     """The cards ``seat`` may play now."""
     return {CARDS[c] for c in state.core.legal_plays(_seat(state, seat))}
 
 
-def legal_exchanges(state: DealState) -> list[tuple[str, Card]]:
+def legal_exchanges(state: EngineState) -> list[tuple[str, Card]]:
     """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
     seats = state.core.rules.seats
     return [(seats[s], CARDS[c]) for s, c in state.core.legal_exchanges()]
 
 
-def legal_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:
+def legal_declarations(state: EngineState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...]]]:
     """Every combination ``seat`` could score now."""
     return [(spec, _cards(cards)) for spec, cards in state.core.legal_declarations(_seat(state, seat))]
 
 
-def legal_joint_declarations(state: DealState, seat: str) -> list[tuple[MeldSpec, tuple[Card, ...], tuple[Card, ...]]]:
+def legal_joint_declarations(
+    state: EngineState, seat: str
+) -> list[tuple[MeldSpec, tuple[Card, ...], tuple[Card, ...]]]:
     """Every combination ``seat`` could score now only with his partner's cards: (meld, his cards, the partner's)."""
     found = state.core.legal_joint_declarations(_seat(state, seat))
     return [(spec, _cards(mine), _cards(theirs)) for spec, mine, theirs in found]
 
 
-def legal_carte_blanche(state: DealState, seat: str, spec: MeldSpec | None = None) -> bool:
+def legal_carte_blanche(state: EngineState, seat: str, spec: MeldSpec | None = None) -> bool:
     """True when ``seat`` may declare a carte blanche now."""
     return state.core.legal_carte_blanche(_seat(state, seat), spec)

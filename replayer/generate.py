@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import writer as write
 from .cards import CARDS, Card
 from .engine import (
-    DealState,
+    EngineState,
     Scoring,
     apply_carte_blanche,
     apply_cut,
@@ -51,7 +51,7 @@ class PlayedDeal:
     turnup: Card | None
     stock: list[Card]
     """The face-down stock, top first, as shuffled."""
-    state: DealState
+    state: EngineState
     """The state after the end-of-hand scoring."""
     events: list[Scoring] = field(default_factory=list)
     """Every score of the deal, in order (the deal's own scores, tricks, end of hand)."""
@@ -66,10 +66,10 @@ class PlayedDeal:
         return self.state.scores()
 
 
-PlayChooser = Callable[[DealState, str, list[Card]], Card]
+PlayChooser = Callable[[EngineState, str, list[Card]], Card]
 """Chooses a card among the legal ones (sorted) for a seat: a scripted player for constructed deals."""
 Offer = tuple[MeldSpec, tuple[Card, ...]]
-DeclarationChooser = Callable[[DealState, str, list[Offer]], Offer | None]
+DeclarationChooser = Callable[[EngineState, str, list[Offer]], Offer | None]
 """Chooses one of the declarations the trick's winner may score (None: none)."""
 
 
@@ -113,7 +113,7 @@ def play_deal(
     all_events = list(step.events)
     per_trick: list[list[Scoring]] = []
     won_by: list[int] = []
-    state: DealState = step.state
+    state: EngineState = step.state
     lines = [f"deal {number}", f"dealer: {dealer}"]
     if state.trump is not None:
         lines.append(f"trump: {state.trump.value}")
@@ -209,8 +209,8 @@ def generate_deal(
 
 
 def _exchanges(
-    state: DealState, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
-) -> DealState:
+    state: EngineState, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
+) -> EngineState:
     """Exchange (or show) trump sevens where the rules allow, each offer taken four times in five (every time when
     ``eager``)."""
     declined: set[str] = set()
@@ -229,13 +229,13 @@ def _exchanges(
 
 
 def _declaration(
-    state: DealState,
+    state: EngineState,
     winner: str,
     rng: random.Random,
     lines: list[str],
     events: list[Scoring],
     chooser: DeclarationChooser | None = None,
-) -> DealState:
+) -> EngineState:
     """Score one of the combinations the trick's winner may declare, six times in seven or so (or as ``chooser``
     decides).
 
@@ -270,8 +270,8 @@ def _declaration(
 
 
 def _carte_blanche(
-    state: DealState, seat: str, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
-) -> DealState:
+    state: EngineState, seat: str, rng: random.Random, lines: list[str], events: list[Scoring], eager: bool = False
+) -> EngineState:
     """Declare a carte blanche (or another, showing the non-court card just drawn) where the rules allow, nine
     times in ten (every time when ``eager``); the first is written without its cards (the dealt hand is in the
     record already)."""

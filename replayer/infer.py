@@ -56,8 +56,7 @@ from .record import (
     deal_has_unknowns,
 )
 from .replay import replay_deal
-from .rules import Deal as CoreDeal
-from .rules import Rules, compile_rules, matches, obligation, trick_winner
+from .rules import DealState, Rules, compile_rules, matches, obligation, trick_winner
 from .rules.compiled import FREE
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
@@ -1013,7 +1012,7 @@ class _Encoding:
         turnup = deal.turnup.index if isinstance(deal.turnup, Card) else -1
         seats = list(rules.seats)
         dealer = seats.index(self.dealer) if self.dealer in seats else 0
-        state = CoreDeal.start(rules, dealer, self.trump_index, turnup, [[] for _ in seats])
+        state = DealState.start(rules, dealer, self.trump_index, turnup, [[] for _ in seats])
         if deal.cut is not None:
             state.cut(deal.cut, deal.guess)
         return state.scores()

@@ -28,7 +28,7 @@ from typing import Any
 from .cards import WILD_INDEX
 from .profile import MeldSpec
 from .profiles import load_profile
-from .rules import Deal, compile_rules
+from .rules import DealState, compile_rules
 from .rules.compiled import Rules
 from .rules.knowledge import Facts
 from .sampling import Heuristic, Policy, judge, playout, seed_for
@@ -58,12 +58,12 @@ class RandomPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None = None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """Any legal card."""
         return self.rng.choice(legal)
 
     def declaration(
-        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+        self, deal: DealState, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
     ) -> tuple[MeldSpec, tuple[int, ...]] | None:
         """Any offer, most of the time."""
         return self.rng.choice(offers) if offers and self.rng.random() < 6 / 7 else None
@@ -72,7 +72,7 @@ class RandomPlayer:
 class Better(Heuristic):
     """The better player of replayer/player.py: the heuristic, then the solver."""
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None = None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The better player's card."""
         from .player import better_card
 
@@ -86,7 +86,7 @@ class Sampler(Heuristic):
         self.rng = rng
         self.samples = samples
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None = None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The legal card with the best mean difference on the sampled deals (the first in display order of equal
         ones)."""
         judged = judge(deal, seat, facts, self.samples, self.rng)
@@ -118,11 +118,11 @@ class _Table:
     def __init__(self, players: Sequence[Policy]) -> None:
         self.players = players
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None) -> int:
         return self.players[seat].play(deal, seat, legal, facts)
 
     def declaration(
-        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+        self, deal: DealState, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
     ) -> tuple[MeldSpec, tuple[int, ...]] | None:
         return self.players[seat].declaration(deal, seat, offers)
 
@@ -150,7 +150,7 @@ def play_pair(rules: Rules, names: Sequence[str], seed: int, pair: int, samples:
     for a_seat in (0, 1):
         order = list(names) if a_seat == 0 else list(names[::-1])
         players = [make_player(name, seed_for(seed, "pair", pair, a_seat, s), samples) for s, name in enumerate(order)]
-        deal = Deal.start(rules, 1, -1, turnup, hands, stock=list(stock))
+        deal = DealState.start(rules, 1, -1, turnup, hands, stock=list(stock))
         final = playout(deal, _Table(players), rng, Facts(2), solve=False)
         found.append(final[a_seat] - final[1 - a_seat])
     return found[0], found[1]
@@ -235,7 +235,7 @@ class SamplerChooser:
     def __call__(self, state: Any, seat_name: str, legal_cards: Sequence[Any]) -> Any:
         from .cards import CARDS
 
-        deal: Deal = state.core
+        deal: DealState = state.core
         players = deal.rules.players
         if self.facts is None or (deal.trick_no == 0 and not deal.plays):
             self.facts = Facts(players)

@@ -29,10 +29,10 @@ legal cards); nothing here decides a rule.
 from __future__ import annotations
 
 from .cards import CARD_INDICES, CARDS, Card, Rank, card_index, rank_of, suit_of
-from .engine import DealState
+from .engine import EngineState
 from .profile import MeldSpec
 from .rules.compiled import Rules
-from .rules.deal import Deal, trick_winner
+from .rules.deal import DealState, trick_winner
 from .rules.endgame import Endgame, NotCovered, move_card
 from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
@@ -76,7 +76,7 @@ def _patterns(rules: Rules, trump: int) -> list[tuple[int, tuple[int, ...], int,
     return found
 
 
-def _may_declare(deal: Deal, seat: int) -> bool:
+def _may_declare(deal: DealState, seat: int) -> bool:
     """A quick necessary condition for holding a combination: one of the melds' card sets whole in the hand (always
     true with a wild card, or before trumps are fixed). Saves asking the core when nothing can be declared."""
     held = deal.held[seat]
@@ -112,7 +112,7 @@ def _base_values(rules: Rules, trump: int) -> list[float]:
     return base
 
 
-def keeping_values(deal: Deal, seat: int) -> list[float]:
+def keeping_values(deal: DealState, seat: int) -> list[float]:
     """Each card's keeping value for ``seat`` now (rule 1 of the module docstring), indexed by card int."""
     rules = deal.rules
     trump = deal.trump
@@ -136,7 +136,7 @@ def keeping_values(deal: Deal, seat: int) -> list[float]:
     return keep
 
 
-def _exchange_ahead(deal: Deal) -> float:
+def _exchange_ahead(deal: DealState) -> float:
     """What keeping the trump seven (the card exchanged for the turn-up) is still worth: the exchange's keeping value
     while the turn-up waits and is not itself that card, the points of showing it where the profile scores a second
     seven not yet shown; 0 once neither can happen (a dead seven: the turn-up drawn, or already a seven)."""
@@ -150,7 +150,7 @@ def _exchange_ahead(deal: Deal) -> float:
     return float(rules.seven_second) if deal.sevens_shown < rules.sevens_to_show else 0.0
 
 
-def _has_declaration(deal: Deal, seat: int) -> bool:
+def _has_declaration(deal: DealState, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
     if 1 not in deal.rules.declare_phases or not _may_declare(deal, seat):
         return False
@@ -164,7 +164,7 @@ def _has_declaration(deal: Deal, seat: int) -> bool:
         deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = saved
 
 
-def _solved(deal: Deal, legal: list[int]) -> int | None:
+def _solved(deal: DealState, legal: list[int]) -> int | None:
     """The solver's card in the last tricks (None where it does not cover the position or runs out of budget)."""
     try:
         pos = Endgame.of(deal)
@@ -177,13 +177,13 @@ def _solved(deal: Deal, legal: list[int]) -> int | None:
     return None
 
 
-def choose_play(state: DealState, seat_name: str, legal_cards: list[Card]) -> Card:
+def choose_play(state: EngineState, seat_name: str, legal_cards: list[Card]) -> Card:
     """The card the better player plays (a :data:`replayer.generate.PlayChooser`)."""
     deal = state.core
     return CARDS[better_card(deal, deal.rules.seat_index[seat_name], [c.index for c in legal_cards])]
 
 
-def better_card(deal: Deal, seat: int, legal: list[int]) -> int:
+def better_card(deal: DealState, seat: int, legal: list[int]) -> int:
     """The better player's card (ints): the solver's in the last tricks where it covers them, else the heuristic's."""
     if deal.phase == 2:
         found = _solved(deal, legal)
@@ -192,7 +192,7 @@ def better_card(deal: Deal, seat: int, legal: list[int]) -> int:
     return heuristic_card(deal, seat, legal)
 
 
-def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
+def heuristic_card(deal: DealState, seat: int, legal: list[int]) -> int:
     """The card the rules of thumb of the module docstring play for ``seat`` among the ``legal`` cards (ints): the
     better player's choice while the stock lasts, and the sampled analysis's playout policy."""
     rules = deal.rules
@@ -223,7 +223,7 @@ def heuristic_card(deal: Deal, seat: int, legal: list[int]) -> int:
 
 
 def choose_declaration(
-    state: DealState, seat: str, offers: list[tuple[MeldSpec, tuple[Card, ...]]]
+    state: EngineState, seat: str, offers: list[tuple[MeldSpec, tuple[Card, ...]]]
 ) -> tuple[MeldSpec, tuple[Card, ...]] | None:
     """The combination the better player declares: always one, the one worth most (a
     :data:`replayer.generate.DeclarationChooser`)."""

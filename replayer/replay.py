@@ -53,8 +53,7 @@ from .results import (
     state_scores,
     to_json,
 )
-from .rules import Deal as DealState
-from .rules import GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem, winning_reason
+from .rules import DealState, GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem, winning_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from .cards import CARDS, Card, Suit
 from .errors import Diagnostic
 from .explain import Scoring
 from .profile import RuleProfile
-from .rules import Deal as DealState
+from .rules import DealState
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:

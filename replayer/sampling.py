@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from .cards import CARDS, display_key
 from .profile import MeldSpec
-from .rules.deal import Deal
+from .rules.deal import DealState
 from .rules.endgame import Endgame, NotCovered
 from .rules.knowledge import Facts, Inconsistent, Knowledge, sample
 from .solver import OverBudget, Solver
@@ -72,12 +72,12 @@ MAX_HAND = 8
 class Policy(Protocol):
     """Who chooses in a playout: the card, the declaration, the exchange (all among what the core allows)."""
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None) -> int:
         """The card ``seat`` plays among ``legal`` (ints); ``facts``: what the play has shown so far, when kept."""
         ...
 
     def declaration(
-        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+        self, deal: DealState, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
     ) -> tuple[MeldSpec, tuple[int, ...]] | None:
         """The combination ``seat`` declares among ``offers`` (None: none)."""
         ...
@@ -87,20 +87,20 @@ class Heuristic:
     """The playout policy: the better player's rules of thumb (replayer/player.py, ``heuristic_card``) for the
     cards; the combination worth most, always; the trump seven always exchanged (or shown)."""
 
-    def play(self, deal: Deal, seat: int, legal: list[int], facts: Facts | None = None) -> int:
+    def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The heuristic's card."""
         from .player import heuristic_card
 
         return heuristic_card(deal, seat, legal)
 
     def declaration(
-        self, deal: Deal, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
+        self, deal: DealState, seat: int, offers: list[tuple[MeldSpec, tuple[int, ...]]]
     ) -> tuple[MeldSpec, tuple[int, ...]] | None:
         """The offer worth most."""
         return max(offers, key=lambda offer: offer[0].points) if offers else None
 
 
-def banked(deal: Deal) -> list[int]:
+def banked(deal: DealState) -> list[int]:
     """Each scorer's points were the hand to end now: the running scores and what the cards won so far add at the
     end (brisques, card points counted then), as the core's ``finish`` counts them."""
     trial = deal.copy()
@@ -108,7 +108,7 @@ def banked(deal: Deal) -> list[int]:
     return trial.scores()
 
 
-def settle(deal: Deal, policy: Policy, facts: Facts | None = None, declare: bool = True) -> None:
+def settle(deal: DealState, policy: Policy, facts: Facts | None = None, declare: bool = True) -> None:
     """Between two tricks: the exchanges, the winner's declaration, the draws, then the exchanges a draw opens, as
     the core allows them (``facts``, when given, learns what the others see). ``declare`` False: the declaration
     has been chosen already (a declaration judged)."""
@@ -131,7 +131,7 @@ def settle(deal: Deal, policy: Policy, facts: Facts | None = None, declare: bool
     _exchanges(deal, facts)
 
 
-def _exchanges(deal: Deal, facts: Facts | None) -> None:
+def _exchanges(deal: DealState, facts: Facts | None) -> None:
     # One at a time, asked again after each: an exchange makes the turn-up a seven, which ends the others' (or
     # turns them into showing the second seven, where the profile scores it).
     while offers := deal.legal_exchanges():
@@ -144,7 +144,7 @@ def _exchanges(deal: Deal, facts: Facts | None) -> None:
 
 
 def playout(
-    state: Deal,
+    state: DealState,
     policy: Policy,
     rng: random.Random,
     facts: Facts | None = None,
@@ -198,7 +198,7 @@ def playout(
     return deal.scores()
 
 
-def not_covered(deal: Deal) -> str | None:
+def not_covered(deal: DealState) -> str | None:
     """Why the sampled analysis does not judge the plays of this deal (None: it does)."""
     rules = deal.rules
     if rules.players != 2:
@@ -230,7 +230,7 @@ class Judgement:
 
 
 def judge(
-    deal: Deal,
+    deal: DealState,
     seat: int,
     facts: Facts | None,
     samples: int,
@@ -245,7 +245,7 @@ def judge(
     exact = know.complete
     positions = [deal] if exact else [sample(deal, know, rng) for _ in range(samples)]
 
-    def play(trial: Deal, card: int) -> None:
+    def play(trial: DealState, card: int) -> None:
         trial.play(seat, card)
 
     before = UNSOLVED[0]
@@ -254,7 +254,7 @@ def judge(
 
 
 def _played_out(
-    positions: Sequence[Deal],
+    positions: Sequence[DealState],
     options: Sequence[Any],
     make: Any,
     policy: Policy,
@@ -334,7 +334,7 @@ def _round(x: float) -> float | int:
     return int(x) if x == int(x) else round(x, 2)
 
 
-def play_points(tricks: Sequence[Any], players: int) -> Iterator[tuple[Any, int, int, Deal, Facts]]:
+def play_points(tricks: Sequence[Any], players: int) -> Iterator[tuple[Any, int, int, DealState, Facts]]:
     """Every play of a replayed deal (its ``TrickResult`` list, each with the core's state before it): the trick,
     the seat, the card, a copy of the core's state just before the play, and the facts learnt so far. The states
     between the plays of a trick are made by the core from the state before the trick."""
@@ -349,7 +349,7 @@ Offer = tuple[MeldSpec, tuple[int, ...]]
 
 def window_points(
     tricks: Sequence[Any], players: int
-) -> Iterator[tuple[Any, int, tuple[str, tuple[int, ...]] | None, Deal, Facts]]:
+) -> Iterator[tuple[Any, int, tuple[str, tuple[int, ...]] | None, DealState, Facts]]:
     """Every declaration a replayed deal's trick winner could choose while the stock lasts: the trick, the winner,
     what the record declared first after it ((kind, cards), None: nothing), the core's state at that moment (the
     trick played, the record's exchange made) and the facts learnt so far."""
@@ -361,7 +361,7 @@ def window_points(
 
 def _walk(
     tricks: Sequence[Any], players: int, windows: bool
-) -> Iterator[tuple[str, Any, int, int | tuple[str, tuple[int, ...]] | None, Deal, Facts]]:
+) -> Iterator[tuple[str, Any, int, int | tuple[str, tuple[int, ...]] | None, DealState, Facts]]:
     facts = Facts(players)
     previous = None
     for trick in tricks:
@@ -383,7 +383,9 @@ def _walk(
         previous = (trick, deal)
 
 
-def _window(trick: Any, deal: Deal, facts: Facts) -> tuple[tuple[str, tuple[int, ...]] | None, Deal, Facts] | None:
+def _window(
+    trick: Any, deal: DealState, facts: Facts
+) -> tuple[tuple[str, tuple[int, ...]] | None, DealState, Facts] | None:
     """The winner's declaration to choose after ``trick`` (None where he has none to choose)."""
     rules = deal.rules
     winner = deal.winner
@@ -409,7 +411,7 @@ def _window(trick: Any, deal: Deal, facts: Facts) -> tuple[tuple[str, tuple[int,
 
 
 def judge_window(
-    deal: Deal, seat: int, facts: Facts | None, samples: int, rng: random.Random, policy: Policy | None = None
+    deal: DealState, seat: int, facts: Facts | None, samples: int, rng: random.Random, policy: Policy | None = None
 ) -> tuple[list[Offer | None], Judgement]:
     """The declaration ``seat`` may make now, each offer and none, valued on the same ``samples`` deals drawn from
     what the seat knows, each played out from there (the exchanges and draws first, as :func:`settle` makes them).
@@ -419,7 +421,7 @@ def judge_window(
     choices: list[Offer | None] = [None, *deal.legal_declarations(seat)]
     positions = [sample(deal, know, rng) for _ in range(samples)]
 
-    def declare(trial: Deal, choice: Offer | None) -> None:
+    def declare(trial: DealState, choice: Offer | None) -> None:
         if choice is not None:
             trial.declare(seat, choice[0].kind, list(choice[1]))
         settle(trial, policy, declare=False)
@@ -436,7 +438,7 @@ def _label(choice: Offer | tuple[str, tuple[int, ...]] | None) -> str:
     return f"{kind} {' '.join(str(CARDS[c]) for c in sorted(choice[1], key=lambda c: (*display_key(c), c)))}"
 
 
-def _learn(facts: Facts, previous: tuple[Any, Deal], state: Deal) -> None:
+def _learn(facts: Facts, previous: tuple[Any, DealState], state: DealState) -> None:
     """What the seats saw between a trick (its plays made on ``deal``) and the state before the next: the turn-up
     taken by an exchange or a seven shown, the draws (the last of the turn-up), the tables."""
     trick, deal = previous
@@ -462,7 +464,7 @@ def seed_for(seed: int, *place: object) -> random.Random:
 
 # --- a replayed record, every play -----------------------------------------------------------------------------
 
-_Task = tuple[str, Deal, int, Facts, int, tuple[int, ...]]
+_Task = tuple[str, DealState, int, Facts, int, tuple[int, ...]]
 _TASKS: list[_Task] = []
 """The plays and declarations a run judges (kind, state, seat, facts, samples, place), set before the worker
 processes fork so that the core's states reach them without being pickled."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replayer.cards import Card
-from replayer.engine import DealState, Step, apply_draw, apply_play, start_deal
+from replayer.engine import EngineState, Step, apply_draw, apply_play, start_deal
 from replayer.errors import RuleViolation
 from replayer.generate import PlayedDeal
 from replayer.profile import RuleProfile
@@ -59,7 +59,7 @@ def deal(
     dealer: str = "N",
     options: dict[str, str | int] | None = None,
     profile: str = "classic",
-) -> DealState:
+) -> EngineState:
     """A classic deal with the given hands (8 cards each); the non-dealer leads."""
     rules = load_profile(profile)
     opts = rules.default_options()
@@ -72,7 +72,7 @@ def C(text: str) -> Card:
     return Card.parse(text)
 
 
-def draw(state: DealState, *draws: str) -> DealState:
+def draw(state: EngineState, *draws: str) -> EngineState:
     """Draws written 'N 9S', 'S QD' in order; strict (raises on a violation)."""
     for text in draws:
         seat, card = text.split()
@@ -147,7 +147,7 @@ def soak_deal(profile: str, options: dict[str, str], seed: int, round_trip: bool
     return played
 
 
-def play(state: DealState, *plays: str) -> Step:
+def play(state: EngineState, *plays: str) -> Step:
     """Plays written 'N AS', 'S 7S' in order; strict (raises on a violation). Returns the last step."""
     step = Step(state)
     for text in plays:
@@ -156,7 +156,7 @@ def play(state: DealState, *plays: str) -> Step:
     return step
 
 
-def phase_two(state: DealState) -> DealState:
+def phase_two(state: EngineState) -> EngineState:
     """The same hands with the stock and the turn-up gone: the last tricks (phase 2)."""
     state = state.copy()
     state.stock_left = 0

@@ -52,7 +52,7 @@ from typing import Any
 from replayer.cards import Card, Suit, make_pack
 from replayer.check import check_text
 from replayer.engine import (
-    DealState,
+    EngineState,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -120,11 +120,11 @@ class DealWalk:
 
     profile: RuleProfile
     trump: Suit | None
-    before_play: dict[int, DealState] = field(default_factory=dict)
+    before_play: dict[int, EngineState] = field(default_factory=dict)
     """id(play) -> the state before the card is played."""
-    after_plays: dict[int, DealState] = field(default_factory=dict)
+    after_plays: dict[int, EngineState] = field(default_factory=dict)
     """id(trick) -> the state once the trick's cards are played."""
-    before_item: dict[int, DealState] = field(default_factory=dict)
+    before_item: dict[int, EngineState] = field(default_factory=dict)
     phase: dict[int, int] = field(default_factory=dict)
     winner: dict[int, str] = field(default_factory=dict)
     drawn: list[tuple[Any, Card]] = field(default_factory=list)

@@ -6,7 +6,7 @@ import pytest
 from conftest import C, cards, deal, draw, violation
 
 from replayer.engine import (
-    DealState,
+    EngineState,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -18,7 +18,7 @@ from replayer.engine import (
 )
 
 
-def play(state: DealState, *plays: str) -> DealState:
+def play(state: EngineState, *plays: str) -> EngineState:
     """Play cards written 'S 9H', 'N KH' in order; strict (raises on a violation)."""
     for text in plays:
         seat, card = text.split()
@@ -97,7 +97,7 @@ def test_conservation() -> None:
     assert v.code == "BZ404" and "3 times" in v.message
 
 
-def phase2(north: str, south: str, leader: str = "N") -> DealState:
+def phase2(north: str, south: str, leader: str = "N") -> EngineState:
     """A state after the stock is exhausted (trick 24 played), with these hands."""
     state = deal(north, south)
     state.stock_left = 0
@@ -172,7 +172,7 @@ def test_seven_played_in_phase2_scores_nothing() -> None:
     assert state.scores() == {"N": 0, "S": 0}
 
 
-def won(north: str, south: str, s_card: str, n_card: str, **kw: object) -> DealState:
+def won(north: str, south: str, s_card: str, n_card: str, **kw: object) -> EngineState:
     """A deal dealt by South in which North leads ``n_card`` to trick 1 and South plays ``s_card``."""
     return play(deal(north, south, dealer="S", **kw), f"N {n_card}", f"S {s_card}")  # type: ignore[arg-type]
 
@@ -216,7 +216,7 @@ def test_unlimited_disjoint_option() -> None:
     assert state.scores()["N"] == 60
 
 
-def next_trick(state: DealState, n_draw: str, s_draw: str, lead: str, follow: str, leader: str = "N") -> DealState:
+def next_trick(state: EngineState, n_draw: str, s_draw: str, lead: str, follow: str, leader: str = "N") -> EngineState:
     """Draw after the last trick (winner first), then play the next trick."""
     first, second = ("N", "S") if state.winner == "N" else ("S", "N")
     draws = {"N": n_draw, "S": s_draw}

@@ -135,7 +135,6 @@ SMALL = [name for name in profile_names() if load_profile(name).deck_size <= 64]
 """The profiles whose hand, left out, the tests erase too (a larger deck's hand is the campaign's)."""
 GIVES_UP = {
     ("4h-six-000", "mixed"): "joint declarations and the obligations of four seats are left to the replay",
-    ("8p-001", "mixed"): "a re-use exception the encoding leaves to the replay rejects candidate after candidate",
 }
 """Where the completion gives up after its 200 candidate replays (reported as BZ601 "no completion found after ...")
 because the encoding leaves a rule to the replay: known, and in the issue's report; strict, so a fix is noticed."""

@@ -12,13 +12,13 @@ import pytest
 
 from replayer.check import check_text
 from replayer.generate import generate_game
-from replayer.rules import Deal
+from replayer.rules import DealState
 from replayer.rules.knowledge import Facts, Inconsistent, Knowledge, card_counts, sample
 from replayer.sampling import Heuristic, play_points, playout
 
 
 @cache
-def _points(profile: str, seed: int) -> list[tuple[int, int, int, Deal, Facts]]:
+def _points(profile: str, seed: int) -> list[tuple[int, int, int, DealState, Facts]]:
     result = check_text(generate_game(profile, seed), states=True)
     assert result.valid, [d.message for d in result.diagnostics]
     deal = result.games[0].deals[0]
@@ -65,7 +65,7 @@ def test_every_sample_agrees_with_what_the_seat_knows(profile: str, seed: int) -
             assert len(final) == len(rules.scorers)
 
 
-def _position(trick: int) -> tuple[int, Deal, Facts]:
+def _position(trick: int) -> tuple[int, DealState, Facts]:
     """The leader's position before ``trick`` of a generated classic deal (phase 1)."""
     for n, seat, _, state, facts in _points("classic", 3):
         if n == trick and not state.plays:

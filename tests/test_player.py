@@ -5,19 +5,19 @@ from __future__ import annotations
 from replayer.cards import Card
 from replayer.player import heuristic_card, keeping_values
 from replayer.profiles import load_profile
-from replayer.rules import Deal, compile_rules
+from replayer.rules import DealState, compile_rules
 
 
 def _cards(text: str) -> list[int]:
     return [Card.parse(c).index for c in text.split()]
 
 
-def _deal(turnup: str) -> Deal:
+def _deal(turnup: str) -> DealState:
     """Classic, clubs trumps, South holding the 7C beside an ace and a ten, North to lead."""
     rules = compile_rules(load_profile("classic"), {})
     north = _cards("AC 9S 8S KD 9H 8H JD 9C")
     south = _cards("7C AS 10S JH 9D 8D QH 10H")
-    return Deal.start(rules, 1, -1, Card.parse(turnup).index, [north, south])
+    return DealState.start(rules, 1, -1, Card.parse(turnup).index, [north, south])
 
 
 def test_the_seven_is_kept_only_while_it_can_be_exchanged() -> None:

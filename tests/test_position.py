@@ -12,7 +12,7 @@ import pytest
 
 from replayer.profiles import load_profile, profile_names
 from replayer.rules import compile_rules
-from replayer.rules.deal import Deal
+from replayer.rules.deal import DealState
 from replayer.rules.melds import TabledCard
 from replayer.rules.position import DECLARE, DRAW, PLAY, Move, Position, deal_pack, pack
 
@@ -31,9 +31,11 @@ def _plain(value: object) -> object:
     return repr(value)
 
 
-def _fingerprint(deal: Deal) -> tuple[object, ...]:
+def _fingerprint(deal: DealState) -> tuple[object, ...]:
     """Everything a deal's state holds, comparable."""
-    return tuple(_plain(getattr(deal, name)) for name in Deal.__slots__ if name not in ("rules", "breaches", "events"))
+    return tuple(
+        _plain(getattr(deal, name)) for name in DealState.__slots__ if name not in ("rules", "breaches", "events")
+    )
 
 
 @pytest.mark.parametrize("profile", profile_names())

@@ -17,7 +17,7 @@ from replayer.cards import Suit
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
-    DealState,
+    EngineState,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -359,7 +359,7 @@ def test_ua2_declares_until_the_next_lead() -> None:
     assert violation(apply_declare, led, "N", "marriage", cards("KH QH")).code == "BZ301"
 
 
-def _four_tricks(profile: str, options: dict[str, str | int]) -> list[DealState]:
+def _four_tricks(profile: str, options: dict[str, str | int]) -> list[EngineState]:
     """North wins tricks 1-4 (AS, AH, AD, 9S led); the state after each trick's draws."""
     state = deal(
         "AS AH AD 9S KH QH QS JD", "7S 7H 7D 8C 9D 8H 8D 10C", turnup="JC", dealer="S", profile=profile, options=options
@@ -396,13 +396,13 @@ def test_ruwiki_four_trick_rule_covers_marriages_and_quints_only() -> None:
     assert {spec.kind for spec, _ in legal_declarations(after[3], "N")} == {"bezique", "marriage"}
 
 
-def _won(profile: str, north: str, options: dict[str, str | int] | None = None, turnup: str = "9D") -> DealState:
+def _won(profile: str, north: str, options: dict[str, str | int] | None = None, turnup: str = "9D") -> EngineState:
     """North leads AS to trick 1 and wins it (South throws 7S)."""
     state = deal(north, "7S 7H 8H 8C 9C 8D 10C 7C", turnup=turnup, dealer="S", profile=profile, options=options)
     return play(state, "N AS", "S 7S").state
 
 
-def _next_trick(state: DealState, lead: str = "N 7D", follow: str = "S 8D") -> DealState:
+def _next_trick(state: EngineState, lead: str = "N 7D", follow: str = "S 8D") -> EngineState:
     """Draws for the last trick, then North wins another trick (7D led, 8D... the leader's suit, trumps are D)."""
     first, second = state.to_draw
     state = draw(state, f"{first} 9H", f"{second} JH")

@@ -14,7 +14,7 @@ from test_profiles_rubicon import table as two_handed
 
 from replayer.cards import Card, Suit
 from replayer.check import check_text
-from replayer.engine import DealState, apply_declare, apply_exchange, apply_play, legal_plays, start_deal
+from replayer.engine import EngineState, apply_declare, apply_exchange, apply_play, legal_plays, start_deal
 from replayer.generate import generate_game
 from replayer.lesson.rules_pages import build_rules
 from replayer.profiles import load_profile, profile_names
@@ -27,7 +27,7 @@ def table(
     turnup: str | None = "10C",
     dealer: str = "N",
     options: Mapping[str, str] | None = None,
-) -> DealState:
+) -> EngineState:
     """A deal of ``profile`` with the given hands (and turn-up: None for a profile without one)."""
     rules = load_profile(profile)
     opts = rules.resolve_options(dict(options or {}))
@@ -124,7 +124,7 @@ def test_the_rules_say_the_last_draw_ends_the_declarations() -> None:
 MULTI_PACK = ["rubicon-000", "rubicon-001", "chinese-000", "8p-000"]
 
 
-def _lead_and_win(state: DealState, seat: str, card: str) -> DealState:
+def _lead_and_win(state: EngineState, seat: str, card: str) -> EngineState:
     """``seat`` leads ``card`` (from his table or hand) and wins the trick."""
     other = next(s for s in state.profile.seats if s != seat)
     state = state.copy()
@@ -223,7 +223,7 @@ def test_sixty_six_says_who_deals_after_a_hand_nobody_won() -> None:
 # --- item 14: the third trump seven -------------------------------------------------------------------------------
 
 
-def _won(state: DealState, winner: str, lead: str) -> DealState:
+def _won(state: EngineState, winner: str, lead: str) -> EngineState:
     """``winner`` leads ``lead`` (a card he holds) and the others answer with a 7S they are given: he wins."""
     state = state.copy()
     state.leader, state.to_draw = winner, []

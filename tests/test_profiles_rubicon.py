@@ -18,7 +18,7 @@ from replayer.cards import Suit, make_pack
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
-    DealState,
+    EngineState,
     Step,
     apply_carte_blanche,
     apply_cut,
@@ -40,7 +40,7 @@ PROFILES = ("rubicon-000", "rubicon-001", "chinese-000", "chinese-001", "8p-000"
 ONE_HAND = PROFILES[:-1]
 
 
-def table(profile: str, **options: str) -> DealState:
+def table(profile: str, **options: str) -> EngineState:
     """A deal of ``profile`` with made-up hands (North dealt, South leads); the hands are replaced by the test."""
     rules = load_profile(profile)
     chosen = rules.resolve_options(options)
@@ -49,7 +49,7 @@ def table(profile: str, **options: str) -> DealState:
     return start_deal(rules, chosen, "N", None, None, hands).state
 
 
-def holding(state: DealState, seat: str, text: str) -> DealState:
+def holding(state: EngineState, seat: str, text: str) -> EngineState:
     """``state`` with ``seat`` holding exactly these cards (card conservation is not the point of these tests)."""
     state = state.copy()
     state.seats[seat].hand = Counter(cards(text))
@@ -57,7 +57,7 @@ def holding(state: DealState, seat: str, text: str) -> DealState:
     return state
 
 
-def won_trick(state: DealState, winner: str) -> DealState:
+def won_trick(state: EngineState, winner: str) -> EngineState:
     """``state`` just after ``winner`` won a trick of phase 1 (he may declare, both still draw)."""
     loser = next(s for s in state.profile.seats if s != winner)
     state = state.copy()
@@ -71,7 +71,7 @@ def won_trick(state: DealState, winner: str) -> DealState:
     return step.state
 
 
-def declare(state: DealState, seat: str, kind: str | None, text: str, points: int | None = None) -> Step:
+def declare(state: EngineState, seat: str, kind: str | None, text: str, points: int | None = None) -> Step:
     return apply_declare(state, seat, kind, cards(text), points)
 
 
@@ -356,7 +356,7 @@ def test_trump_fours_beside_any_fours() -> None:
 # --- re-use: refill and the marriage swap -----------------------------------------------------------------------
 
 
-def _four_queens_declared(profile: str) -> DealState:
+def _four_queens_declared(profile: str) -> EngineState:
     state = won_trick(holding(table(profile), "S", "QS QH QD QC QC 7D 8D 9D"), "S")
     return won_trick(declare(state, "S", "four_queens", "QS QH QD QC", 60).state, "S")
 
@@ -382,7 +382,7 @@ def test_classic_does_not_refill() -> None:
     assert load_profile("rubicon-000").reuse == "refill_swap"
 
 
-def _two_marriages(profile: str) -> tuple[DealState, list[int]]:
+def _two_marriages(profile: str) -> tuple[EngineState, list[int]]:
     state = won_trick(holding(table(profile), "N", "KH QH KH QH KC QC 7D"), "N")
     state = won_trick(declare(state, "N", None, "KC QC", 40).state, "N")  # clubs trumps
     state = won_trick(declare(state, "N", "marriage", "KH QH", 20).state, "N")

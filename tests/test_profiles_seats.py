@@ -19,7 +19,7 @@ from replayer.cards import Card, Suit
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
-    DealState,
+    EngineState,
     apply_declare,
     apply_draw,
     apply_pass,
@@ -41,7 +41,7 @@ def table(
     turnup: str | None = "10C",
     dealer: str = "N",
     options: Mapping[str, str | int] | None = None,
-) -> DealState:
+) -> EngineState:
     """A deal of ``profile`` with the given hands (and turn-up: None for a profile without one)."""
     rules = load_profile(profile)
     opts = rules.resolve_options({k: str(v) for k, v in (options or {}).items()})
@@ -548,7 +548,7 @@ def test_four_handed_fours_option() -> None:
     assert "four_tens" not in points
 
 
-def _won_by_n(profile: str = "4h-six-000", hands: Mapping[str, str] = SIX) -> DealState:
+def _won_by_n(profile: str = "4h-six-000", hands: Mapping[str, str] = SIX) -> EngineState:
     """Trick 1 of a 4h-six-000 deal, won by North (no trumps yet: the highest card of the suit led wins)."""
     state = table(profile, hands, turnup=None, dealer="W")
     step = play(state, "N 9H", "E 9D", "S 8C", "W 8D")

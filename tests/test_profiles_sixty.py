@@ -18,7 +18,7 @@ from replayer.cards import WILD, Rank, Suit, make_pack
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
-    DealState,
+    EngineState,
     apply_declare,
     apply_draw,
     apply_exchange,
@@ -40,12 +40,12 @@ NORTH = "AS 10S KS QS 10H 9D"
 SOUTH = "AH KH QH AD 10D KD"
 
 
-def sixty(north: str = NORTH, south: str = SOUTH, turnup: str = "JH", **options: str) -> DealState:
+def sixty(north: str = NORTH, south: str = SOUTH, turnup: str = "JH", **options: str) -> EngineState:
     """A sixty-six deal: North deals, six cards each."""
     return deal(north, south, turnup, options=dict(options), profile=SIXTY)
 
 
-def with_score(state: DealState, **scores: int) -> DealState:
+def with_score(state: EngineState, **scores: int) -> EngineState:
     """The same state with the seats' scores set (to reach 66 in a test without playing a whole hand)."""
     state = state.copy()
     for seat, score in scores.items():
@@ -394,12 +394,12 @@ I_NORTH = "QS QS QS QS KS KS AS 10S JC JC * AH KH QH QD QC JD 9D"
 I_SOUTH = "AD 10D KD QD JD 9D AC 10C KC QC JC 9C AH 10H KH JH 9H *"
 
 
-def infuzorka(north: str = I_NORTH, south: str = I_SOUTH, turnup: str = "JS", **options: str) -> DealState:
+def infuzorka(north: str = I_NORTH, south: str = I_SOUTH, turnup: str = "JS", **options: str) -> EngineState:
     """An infuzorka deal: North deals, 18 cards each."""
     return deal(north, south, turnup, options=dict(options), profile=INFUZORKA)
 
 
-def north_wins(state: DealState, south: str = "9C", north: str = "QC") -> DealState:
+def north_wins(state: EngineState, south: str = "9C", north: str = "QC") -> EngineState:
     """South leads ``south``, North beats it with ``north``: North may declare."""
     step = play(state, f"S {south}", f"N {north}")
     assert step.winner == "N"

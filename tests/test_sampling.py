@@ -18,7 +18,7 @@ from replayer.check import check_text
 from replayer.cli import main
 from replayer.generate import generate_game
 from replayer.replay import DealResult
-from replayer.rules import Deal
+from replayer.rules import DealState
 from replayer.rules.knowledge import Knowledge
 from replayer.sampling import Heuristic, is_mistake, judge, judge_deals, play_points, playout, seed_for, summary
 
@@ -32,7 +32,7 @@ def _deal(profile: str, seed: int, player: str = "solver") -> DealResult:
     return result.games[0].deals[0]
 
 
-def _with_stock(deal: DealResult) -> Deal:
+def _with_stock(deal: DealResult) -> DealState:
     """The state before trick 1 with the stock listed, top first, as the record's draws took it."""
     state = deal.tricks[0].state
     assert state is not None
@@ -77,7 +77,7 @@ def test_the_last_tricks_are_exact_and_the_solvers(profile: str, seed: int) -> N
         assert is_mistake(play) == (play["cost"] >= 10)
 
 
-def _enumerated(state: Deal, seat: int, card: int) -> float:
+def _enumerated(state: DealState, seat: int, card: int) -> float:
     """The exact expectation of a card's difference (the acting side's points less the other's) over every deal the
     seat cannot tell apart, one face-down card left: each unseen card is the stock's with its copies' share."""
     know = Knowledge.of(state, seat)
@@ -101,7 +101,7 @@ def _enumerated(state: Deal, seat: int, card: int) -> float:
     return total / sum(know.pool)
 
 
-def _banked(deal: Deal) -> list[int]:
+def _banked(deal: DealState) -> list[int]:
     trial = deal.copy()
     trial.finish()
     return trial.scores()
@@ -230,7 +230,7 @@ def test_settle_asks_again_after_each_exchange() -> None:
 
     rules = compile_rules(load_profile("ru19"), {})
     hands = [cards("7C AS 9S KD 9H 8H JD 9D"), cards("7C AH 10S JH 9D 8D QH 10H")]
-    deal = Deal.start(rules, 1, -1, Card.parse("10C").index, hands)
+    deal = DealState.start(rules, 1, -1, Card.parse("10C").index, hands)
     assert len(deal.legal_exchanges()) == 2
     settle(deal, Heuristic())
     assert not deal.breaches and deal.turnup == Card.parse("7C").index

@@ -4,9 +4,9 @@ The endgames are the first trick of the last tricks of the random player's seede
 every two-seat profile with a turn-up, with the last-trick bonus at the final trick and without it. The brute force
 plays on plain tuples with the core's own rules (``obligation``, ``trick_winner``, the card values of ``Rules``):
 the scoring of a trick is written here again, on purpose, so that the solver's position (replayer/rules/endgame.py)
-is checked against an independent reading; the best lines are then replayed on the core's ``Deal`` itself, whose
+is checked against an independent reading; the best lines are then replayed on the core's ``DealState`` itself, whose
 final scores must match the values. Sixty-six, which declares marriages on lead in the last tricks and ends the hand
-at 66, is brute-forced on copies of the core's ``Deal`` (its endgames are six tricks at most).
+at 66, is brute-forced on copies of the core's ``DealState`` (its endgames are six tricks at most).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 from replayer.check import check_text
 from replayer.generate import generate_game
-from replayer.rules import Deal, obligation, trick_winner
+from replayer.rules import DealState, obligation, trick_winner
 from replayer.rules.compiled import FREE
 from replayer.rules.endgame import Endgame, NotCovered
 from replayer.solver import OverBudget, Solver
@@ -43,7 +43,7 @@ ENDGAMES = int(os.environ.get("BEZIQUE_SOLVER_ENDGAMES", "3"))
 acceptance run sets ``BEZIQUE_SOLVER_ENDGAMES=500`` (its figures are in bench/RESULTS.md)."""
 
 
-def endgames(profile: str, options: dict[str, str], count: int, later: int = 0) -> Iterator[Deal]:
+def endgames(profile: str, options: dict[str, str], count: int, later: int = 0) -> Iterator[DealState]:
     """The core's state at the first trick of the last tricks (``later`` tricks on, played at random) of seeded
     games of ``profile``, ``count`` of them."""
     seed = 0
@@ -70,7 +70,7 @@ def endgames(profile: str, options: dict[str, str], count: int, later: int = 0) 
         yield deal
 
 
-def brute_tuples(deal: Deal) -> int:
+def brute_tuples(deal: DealState) -> int:
     """The first seat's points minus the second's from ``deal`` to the end of the hand with best play, by a
     memoised minimax without pruning over every distinct card (no hand target, no declaration)."""
     rules = deal.rules
@@ -112,12 +112,12 @@ def brute_tuples(deal: Deal) -> int:
     return search(hands, deal.leader, tuple(c for _, c in deal.plays), deal.trick_no)
 
 
-def brute_deal(deal: Deal) -> int:
-    """The same on copies of the core's ``Deal`` itself (its declarations, its hand target): the first seat's final
+def brute_deal(deal: DealState) -> int:
+    """The same on copies of the core's ``DealState`` itself (its declarations, its hand target): the first seat's final
     score minus the second's, with best play; memoised on the state, no pruning."""
     memo: dict[object, int] = {}
 
-    def search(state: Deal) -> int:
+    def search(state: DealState) -> int:
         if state.finished:
             end = state.copy()
             end.finish()
@@ -156,7 +156,7 @@ def brute_deal(deal: Deal) -> int:
     return search(deal) - (start.score[0] - start.score[1])
 
 
-def replay_line(deal: Deal, pos: Endgame, moves: list[int]) -> list[int]:
+def replay_line(deal: DealState, pos: Endgame, moves: list[int]) -> list[int]:
     """Play a solver's line on a copy of the core's deal (declarations included); every move must be legal. The
     points each seat takes from the start of the line to the end of the hand, as the core scores them."""
     start = deal.copy()

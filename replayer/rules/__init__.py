@@ -2,7 +2,7 @@
 
 - :mod:`.compiled`: a profile and a game's options compiled once into :class:`Rules`, the one object every rule
   reads (each option is interpreted there, or by its ``sets`` in the profile's YAML, and nowhere else);
-- :mod:`.deal`: a deal's state (:class:`Deal`) and its actions: plays and the obligations of each phase, the trick
+- :mod:`.deal`: a deal's state (:class:`DealState`) and its actions: plays and the obligations of each phase, the trick
   winner over any number of seats, draws, the trump seven, declarations and when they may be made, every automatic
   score, penalties, the end of a hand;
 - :mod:`.melds`: which melds cards form, which physical cards a declaration uses, and the re-use rules;
@@ -17,7 +17,7 @@ rules in Card objects for the random player, the lessons and the tests. Nothing 
 from __future__ import annotations
 
 from .compiled import Rules, compile_rules
-from .deal import Deal, Event, end_worth, obligation, score_trick, seven_played_bonus, trick_winner, winning_reason
+from .deal import DealState, Event, end_worth, obligation, score_trick, seven_played_bonus, trick_winner, winning_reason
 from .game import (
     GameState,
     brisques_counted,
@@ -32,7 +32,7 @@ from .melds import Breach, TabledCard, identify, matches
 
 __all__ = [
     "Breach",
-    "Deal",
+    "DealState",
     "Event",
     "GameState",
     "Rules",

@@ -60,7 +60,7 @@ class Rules:
         """The seats in playing order from each seat."""
         self.dealer_sits_out = p.sit_out == "dealer"
         """With four at the table the dealer deals to the other three and sits the hand out (004:L117): a deal's
-        own playing order (``Deal.next_seat``, ``Deal.order``) leaves him out."""
+        own playing order (``DealState.next_seat``, ``DealState.order``) leaves him out."""
         self.playing = p.playing
         """The seats that play a hand."""
         self.first_leader_step = -1 if p.first_leader == "dealer_right" else 1

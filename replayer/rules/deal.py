@@ -1,13 +1,13 @@
 """A deal's state on ints, and every rule of play: the one place where the rules are decided.
 
-A :class:`Deal` is the state of one hand between actions: what each seat holds (a count per card, hand and table
+A :class:`DealState` is the state of one hand between actions: what each seat holds (a count per card, hand and table
 together), the declared cards lying on each table, the stock, the trick in progress, the scores. Each action
-(:meth:`Deal.play`, :meth:`Deal.draw`, :meth:`Deal.exchange`, :meth:`Deal.declare`, ...) changes it in place and
-is carried out as far as it can be even when it breaks a rule, so that checking goes on after a problem: every rule
-it breaks is appended to :attr:`Deal.breaches` as ``(code, key, args)``, which :mod:`replayer.explain` puts into
-words. The automatic scores and the declarations an action scores are appended to :attr:`Deal.events` as
-``(seat, kind, cards, points)``. Nothing here makes a Card, a Span or a sentence: that is for the layers above, and
-only where something failed or a view asks for it.
+(:meth:`DealState.play`, :meth:`DealState.draw`, :meth:`DealState.exchange`, :meth:`DealState.declare`, ...) changes it
+in place and is carried out as far as it can be even when it breaks a rule, so that checking goes on after a problem:
+every rule it breaks is appended to :attr:`DealState.breaches` as ``(code, key, args)``, which :mod:`replayer.explain`
+puts into words. The automatic scores and the declarations an action scores are appended to :attr:`DealState.events` as
+``(seat, kind, cards, points)``. Nothing here makes a Card, a Span or a sentence: that is for the layers above, and only
+where something failed or a view asks for it.
 
 Cards are ints (``suit * 8 + rank``, the wild card 32), seats their index in the profile's seats; trumps and the
 turn-up are -1 while there are none (a profile without a turn-up, before a declaration fixes trumps).
@@ -38,7 +38,7 @@ from .melds import (
 )
 
 __all__ = [
-    "Deal",
+    "DealState",
     "Event",
     "end_worth",
     "obligation",
@@ -184,7 +184,7 @@ def obligation(
     return None, ("", "", ())
 
 
-class Deal:
+class DealState:
     """The state of one deal between actions (see the module docstring). Made by :meth:`start`."""
 
     __slots__ = (
@@ -340,7 +340,7 @@ class Deal:
         stock: Sequence[int] | None = None,
         leader: int | None = None,
         hand_size: int | None = None,
-    ) -> Deal:
+    ) -> DealState:
         """The state after the deal: hands dealt (one list of cards per seat, in seat order), the turn-up showing,
         and the dealer's points for a trump seven turned up. The deal's own faults (a turn-up that contradicts the
         trumps, wrong hand sizes, more copies of a card than the packs hold) are its first breaches. ``hand_size``:
@@ -512,10 +512,10 @@ class Deal:
             mark_scored(self.tables[seat], uids, spec, self.trick_no - 1)
             self.declared_kinds[seat][spec.kind] += 1
 
-    def copy(self) -> Deal:
+    def copy(self) -> DealState:
         """An independent copy (the rules are shared; breaches and events start empty)."""
-        other = Deal.__new__(Deal)
-        for name in Deal.__slots__:
+        other = DealState.__new__(DealState)
+        for name in DealState.__slots__:
             setattr(other, name, getattr(self, name))
         other.breaches = []
         other.events = []
@@ -1517,7 +1517,7 @@ class Deal:
 
 
 _World = tuple[list[list[TabledCard]], list[list[tuple[str, tuple[int, ...]]]]]
-"""The seats' tables and shown combinations under one choice of identical copies (see :attr:`Deal.worlds`)."""
+"""The seats' tables and shown combinations under one choice of identical copies (see :attr:`DealState.worlds`)."""
 
 _CHOICES_MAX = 2
 """How many other legal choices of copies a declaration keeps as worlds."""

@@ -1,16 +1,16 @@
 """The last tricks as a lean position with make and unmake, for a search (replayer/solver.py).
 
 Once the stock is empty every card is in a hand and the play is a game of perfect information. :class:`Endgame` is
-that position, built from a :class:`~replayer.rules.deal.Deal` of the core and decided by the core's own rules: the
+that position, built from a :class:`~replayer.rules.deal.DealState` of the core and decided by the core's own rules: the
 cards allowed are :func:`~replayer.rules.deal.obligation` under the profile's phase-2 play rule, the trick's winner
-and what a trick scores are the core's functions that :meth:`Deal.play` and :meth:`Deal.finish` call:
+and what a trick scores are the core's functions that :meth:`DealState.play` and :meth:`DealState.finish` call:
 :func:`~replayer.rules.deal.score_trick` (the winner, card points at the trick, a seven winning it, the last-trick
 bonus, shared where the profile shares it), :func:`~replayer.rules.deal.seven_played_bonus` and
 :func:`~replayer.rules.deal.end_worth` (the brisques and card points the end of the hand adds). A profile that
 declares in the last tricks (sixty-six: a marriage shown on lead, whose king or queen must then be led) has the
-declarations the core's ``Deal.legal_declarations`` offers, scored as ``Deal.declare`` scores them, and a declaration
-rules out the others the core's re-use rule forbids after it; a profile with a hand target ends the
-hand when a seat reaches it, as ``Deal._reach_target`` does.
+declarations the core's ``DealState.legal_declarations`` offers, scored as ``DealState.declare`` scores them, and
+a declaration rules out the others the core's re-use rule forbids after it; a profile with a hand target ends the
+hand when a seat reaches it, as ``DealState._reach_target`` does.
 
 Identical copies of a card are one move (the hands are counts), and so are cards of one suit that are equivalent
 now: held by the same seat, worth the same, with every card ranked between them already played (partition-free
@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from .compiled import FREE
-from .deal import Deal, end_worth, obligation, score_trick, seven_played_bonus
+from .deal import DealState, end_worth, obligation, score_trick, seven_played_bonus
 
 __all__ = ["Endgame", "NotCovered", "move_card", "move_offer"]
 
 _SEVEN = 0
 
 
-def _window(deal: Deal, seat: int) -> Deal:
+def _window(deal: DealState, seat: int) -> DealState:
     """A trial copy of ``deal`` in which ``seat`` has just won a trick and may declare."""
     trial = deal.copy()
     trial.winner = seat
@@ -102,12 +102,12 @@ class Endgame:
     )
 
     @classmethod
-    def of(cls, deal: Deal) -> Endgame:
+    def of(cls, deal: DealState) -> Endgame:
         """The position of ``deal`` (not changed), which must be in its last tricks: the stock empty, no draw due.
         Raises :class:`NotCovered` with the reason otherwise."""
         return cls(deal)
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: DealState) -> None:
         rules = deal.rules
         if deal.phase != 2:
             raise NotCovered(f"the stock still has {deal.stock_count} card(s): only the last tricks are solved")
@@ -175,11 +175,11 @@ class Endgame:
         self.total = self.remaining() if self.constant_sum else -1
         self._allowed: dict[tuple[tuple[int, ...], int, int], list[int]] = {}
 
-    def _find_offers(self, deal: Deal) -> None:
+    def _find_offers(self, deal: DealState) -> None:
         """The declarations each seat could make on lead with the cards it holds now, each with its points, asked of
         the core: a trial copy of the deal opens the seat's window and declares."""
         self.declarable = True
-        after: list[Deal] = []
+        after: list[DealState] = []
         for seat in range(self.players):
             trial = _window(deal, seat)
             for spec, cards in trial.legal_declarations(seat):

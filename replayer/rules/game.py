@@ -141,8 +141,8 @@ def decide(
 class GameState:
     """A game over its deals: who deals each one, each scorer's total, the claims, and when the game is won.
 
-    The deal-level rules are :class:`~replayer.rules.deal.Deal`'s; this object holds what lies between deals. A game
-    played to a target ends at the end of the first deal after which a scorer has reached it (001:L6-L7, 002:L16,
+    The deal-level rules are :class:`~replayer.rules.deal.DealState`'s; this object holds what lies between deals.
+    A game played to a target ends at the end of the first deal after which a scorer has reached it (001:L6-L7, 002:L16,
     003:L27, 004:L63); a one-hand game (Rubicon and the other profiles with ``game_scoring``) ends with its hand. No
     deal may follow: :meth:`begin_deal` answers the breach ``BZ508``. A misdeal dealt again (``redeal``) is no
     deal of the game.

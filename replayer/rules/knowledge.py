@@ -1,7 +1,7 @@
 """What a seat knows of a deal, and random complete deals consistent with it (for the sampled analysis).
 
 A seat sees its own hand, the cards on every table (declared and not yet played), the cards played, the turn-up,
-and how many cards each hand and the stock hold. From the play it has learnt more, which the core's :class:`Deal`
+and how many cards each hand and the stock hold. From the play it has learnt more, which the core's :class:`DealState`
 does not keep and :class:`Facts` does, fed with each public action as it happens:
 
 - a card known to lie in a hand off the table: the card an exchange gained (the turn-up), the turn-up drawn by the
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from ..cards import CARD_INDICES
 from .compiled import FREE
-from .deal import Deal, obligation
+from .deal import DealState, obligation
 
 __all__ = ["MAX_TRIES", "Facts", "Inconsistent", "Knowledge", "card_counts", "sample"]
 
@@ -65,7 +65,7 @@ class Facts:
         other.excluded = [set(row) for row in self.excluded]
         return other
 
-    def play(self, deal: Deal, seat: int, card: int) -> None:
+    def play(self, deal: DealState, seat: int, card: int) -> None:
         """``seat`` is about to play ``card`` in ``deal`` (its state before the play): what the play shows."""
         located = self.located[seat]
         if located[card]:
@@ -100,7 +100,7 @@ class Facts:
         """``seat`` is seen to hold ``card`` (the turn-up taken by an exchange, a seven shown and kept)."""
         self.located[seat][card] += 1
 
-    def sync(self, deal: Deal) -> None:
+    def sync(self, deal: DealState) -> None:
         """What the tables show is known to be held: kept when the declared cards go back into the hands."""
         for seat, table in enumerate(deal.tables):
             if not table:
@@ -133,7 +133,7 @@ class Knowledge:
     """Per seat, the cards it cannot hold."""
 
     @classmethod
-    def of(cls, deal: Deal, seat: int, facts: Facts | None = None) -> Knowledge:
+    def of(cls, deal: DealState, seat: int, facts: Facts | None = None) -> Knowledge:
         """What ``seat`` knows in ``deal`` (not changed), with the ``facts`` of the play so far (None: only what the
         state shows)."""
         rules = deal.rules
@@ -182,7 +182,7 @@ class Knowledge:
         return not self.stock and sum(1 for n in self.slots if n) <= 1
 
 
-def sample(deal: Deal, know: Knowledge, rng: random.Random) -> Deal:
+def sample(deal: DealState, know: Knowledge, rng: random.Random) -> DealState:
     """A complete deal consistent with ``know`` (made of ``deal``, which is not changed), drawn uniformly at random
     (see the module docstring): the seat's own hand, the tables, the cards played and the turn-up as they are; the
     unknown cards dealt to the other hands and the stock (top first), ready to play on."""
@@ -220,7 +220,7 @@ def _respects(cards: Sequence[int], holders: Sequence[tuple[int, int]], excluded
     return True
 
 
-def card_counts(deal: Deal) -> list[int]:
+def card_counts(deal: DealState) -> list[int]:
     """Every card of the deal wherever it is (hands, tricks won, the trick in progress, the turn-up, the listed
     stock), a count per card: what the core's card conservation counts."""
     seen = [0] * CARD_INDICES

@@ -1,12 +1,12 @@
 """A deal in play, move by move: the legal moves, ``push`` and ``pop``, and the deal from a shuffled pack.
 
 :class:`Position` is what a player, a playout or a search works on, as python-chess's ``Board`` is: a
-:class:`~replayer.rules.deal.Deal` whose stock order is known, the seat to act, every move allowed now
-(:meth:`Position.legal_moves`), and an undo stack (:meth:`Position.push`, :meth:`Position.pop`). Every rule stays
-the deal's: a move is carried out by the deal's own action (``Deal.play``, ``Deal.draw``, ``Deal.exchange``,
-``Deal.declare``, ``Deal.go_out``) and is legal when the deal offers it (``Deal.legal_plays``,
-``Deal.legal_exchanges``, ``Deal.legal_declarations``). As python-chess keeps a snapshot of the board's state for
-each move, the undo stack keeps the deal's state before each move: a move is undone exactly, whatever rule it set
+:class:`~replayer.rules.deal.DealState` whose stock order is known, the seat to act, every move allowed now
+(:meth:`Position.legal_moves`), and an undo stack (:meth:`Position.push`, :meth:`Position.pop`). Every rule stays the
+deal's: a move is carried out by the deal's own action (``DealState.play``, ``DealState.draw``, ``DealState.exchange``,
+``DealState.declare``, ``DealState.go_out``) and is legal when the deal offers it (``DealState.legal_plays``,
+``DealState.legal_exchanges``, ``DealState.legal_declarations``). As python-chess keeps a snapshot of the board's state
+for each move, the undo stack keeps the deal's state before each move: a move is undone exactly, whatever rule it set
 off.
 
 The moves a position offers are the plays, the draws (forced: the next card of the stock), the exchange (or show)
@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from .compiled import Rules
-from .deal import Deal
+from .deal import DealState
 
 __all__ = ["DECLARE", "DRAW", "EXCHANGE", "GO_OUT", "PLAY", "Move", "Position", "deal_pack", "pack", "served"]
 
@@ -78,7 +78,7 @@ def served(rules: Rules, dealer: int) -> list[int]:
 
 
 def deal_pack(rules: Rules, dealer: int, cards: Sequence[int]) -> tuple[list[list[int]], int, list[int]]:
-    """Deal a shuffled pack: each seat's hand (in seat order; empty for a dealer who sits out, 004:L117), the
+    """DealState a shuffled pack: each seat's hand (in seat order; empty for a dealer who sits out, 004:L117), the
     turn-up (-1 without one) and the face-down stock, top first.
 
     The hands are dealt in the order :func:`served` gives, each its ``hand_size`` cards from the top; then the
@@ -103,16 +103,16 @@ class Position:
 
     __slots__ = ("_states", "deal", "move_stack")
 
-    deal: Deal
+    deal: DealState
     move_stack: list[Move]
     """The moves pushed so far, oldest first."""
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: DealState) -> None:
         if deal.stock is None and deal.stock_left:
             raise ValueError("a position needs the stock's order (a deal that states or samples it)")
         self.deal = deal
         self.move_stack = []
-        self._states: list[Deal] = []
+        self._states: list[DealState] = []
 
     @classmethod
     def new(cls, rules: Rules, dealer: int, rng: random.Random) -> Position:
@@ -126,7 +126,7 @@ class Position:
         """The deal of the pack ``cards`` (top first) by ``dealer``."""
         hands, turnup, stock = deal_pack(rules, dealer, cards)
         trump = turnup >> 3 if turnup >= 0 else -1
-        return cls(Deal.start(rules, dealer, trump, turnup, hands, stock))
+        return cls(DealState.start(rules, dealer, trump, turnup, hands, stock))
 
     # --- what the position shows --------------------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ class Position:
         self._apply(self.deal, move)
 
     @staticmethod
-    def _apply(deal: Deal, move: Move) -> None:
+    def _apply(deal: DealState, move: Move) -> None:
         kind = move.kind
         if kind == PLAY:
             deal.play(move.seat, move.card)
