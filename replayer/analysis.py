@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from . import writer as write
 from .cards import CARDS, SUITS, Card, display_key
 from .replay import DealResult, ReplayResult, TrickResult
 from .rules.deal import DealState, trick_winner
@@ -331,10 +332,11 @@ def variations_text(record_text: str, result: ReplayResult, analysis: dict[str, 
                     lead = plays[0][1]
                     if move_offer(lead) >= 0:
                         _, meld, _, kind = offers[move_offer(lead)]
-                        block.append(f"    {seats[plays[0][0]]} declares {kind} {' '.join(_card(c) for c in meld)}")
-                    cards = ", ".join(f"{seats[s]} {_card(m)}" for s, m in plays)
+                        # (a variation's statements are indented one step more than the trick they follow)
+                        block.append(write.ITEM + write.declare(seats[plays[0][0]], kind, meld))
                     winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
-                    block.append(f"  trick {number}: {cards} -> {seats[winner]}")
+                    written = write.trick(number, [(seats[s], move_card(m)) for s, m in plays], seats[winner])
+                    block.append(write.ITEM + written)
                 block.append("  )")
                 end = _trick_end(lines, trick.line)
                 inserts.setdefault(end, []).extend(block)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from . import writer as write
 from .cards import Card, CardPattern
 from .infer import Inference
 from .record import Deal, Declare, Draws, Exchange, Record, Trick
@@ -124,7 +125,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 ]
                 note = f"  {{ inferred: {'; '.join(said)} }}" if said else ""
             dealt = sorted((c for c in cards if isinstance(c, Card)), key=lambda c: c.sort_key)
-            editor.insert_after(after, f"hand {seat}: {_cards(dealt)}{note}")
+            editor.insert_after(after, write.hand(seat, dealt) + note)
             continue
         spans = original.hand_card_spans.get(seat, [])
         for card, new, span in zip(original.hands[seat], cards, spans, strict=False):

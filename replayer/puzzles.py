@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from . import writer as write
 from .analysis import analyse_deal, best_line, canonical
 from .cards import CARDS, SUITS, Card, display_key
 from .files import write_atomic
@@ -164,15 +165,9 @@ def _puzzle(
         f"trick {trick.n}: exactly one card keeps the optimum (the solver's values, with best play afterwards). }}"
     )
     for n, (number, plays) in enumerate(line):
-        words = []
-        for k, (s, m) in enumerate(plays):
-            written = str(CARDS[move_card(m)])
-            if n == 0 and k == index:
-                words.append(f"{question_en} {question_ru} {seats[s]} {written}")
-            else:
-                words.append(f"{seats[s]} {written}")
         winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
-        out.append(f"trick {number}: {', '.join(words)} -> {seats[winner]}")
+        ahead = {index: f"{question_en} {question_ru}"} if n == 0 else None
+        out.append(write.trick(number, [(seats[s], move_card(m)) for s, m in plays], seats[winner], ahead))
         if n == 0:
             refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)
             refuted_ru = "; ".join(f"{w['card']} теряет {w['loss']}" for w in wrong)

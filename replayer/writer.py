@@ -44,9 +44,17 @@ def hand(seat: str, cards: Iterable[Card | int]) -> str:
     return f"hand {seat}: {cards_text(cards)}"
 
 
-def trick(number: int, plays: Sequence[tuple[str, Card | int]], winner: str | None = None) -> str:
-    """``trick 4: N QS, S 9S -> N`` (the winner left out when None)."""
-    text = f"trick {number}: {', '.join(f'{seat} {_card(card)}' for seat, card in plays)}"
+def trick(
+    number: int,
+    plays: Sequence[tuple[str, Card | int]],
+    winner: str | None = None,
+    before: Mapping[int, str] | None = None,
+) -> str:
+    """``trick 4: N QS, S 9S -> N`` (the winner left out when None); ``before`` puts a text (a question) in front of
+    the plays it numbers (from 0): ``trick 4: {? ... } N QS, S 9S``."""
+    ahead = before or {}
+    words = [f"{ahead[i] + ' ' if i in ahead else ''}{seat} {_card(card)}" for i, (seat, card) in enumerate(plays)]
+    text = f"trick {number}: {', '.join(words)}"
     return f"{text} -> {winner}" if winner is not None else text
 
 
