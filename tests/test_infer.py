@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import GAMES
 
+from replayer.cards import Card
 from replayer.check import check_record, check_text
 from replayer.cli import main
 from replayer.generate import generate_game
@@ -83,30 +84,51 @@ def check_against_truth(erased_text: str, complete: Record) -> tuple[int, int]:
     return len(inference.forced()), len(inference.open())
 
 
-def erase(text: str, rng: random.Random, suits: float, cards: float, hands: bool, draws: float) -> str:
-    """A copy of a complete record with suits, whole cards, hands and draws statements erased at random."""
-    record = read_record(text)
-    deal = record.games[0].deals[0]
+def erase(
+    text: str,
+    rng: random.Random,
+    suits: float = 0.0,
+    cards: float = 0.0,
+    hands: bool = False,
+    draws: float = 0.0,
+    hand: bool = False,
+    at_most: int | None = None,
+    draw_cards: bool = False,
+) -> str:
+    """A copy of a complete one-deal record with suits (``Q?``) and whole cards (``??``) of plays erased at the given
+    rates, the suits of drawn cards (and, with ``draw_cards``, whole drawn cards too), every hand (``hands``) or the
+    first seat's (``hand``) left out, and draws statements left out. ``at_most``: that many erased cards at the most.
+    The wild card keeps its name (it has no suit to lose)."""
+    deal = read_record(text).games[0].deals[0]
     lines = text.split("\n")
     edits = []
+
+    def lose(card: object, span: object, whole: float) -> None:
+        if not isinstance(card, Card) or card.is_wild:
+            return
+        roll = rng.random()
+        if roll < whole:
+            edits.append((span, "??"))
+        elif roll < whole + suits:
+            edits.append((span, str(card)[:-1] + "?"))
+
     for trick in deal.tricks:
         for play in trick.plays:
-            roll = rng.random()
-            if roll < cards:
-                edits.append((play.span, "??"))
-            elif roll < cards + suits:
-                edits.append((play.span, str(play.card)[:-1] + "?"))
+            lose(play.card, play.span, cards)
         for item in trick.items:
             if isinstance(item, Draws):
                 for draw in item.draws:
-                    if rng.random() < suits:
-                        edits.append((draw.span, str(draw.card)[:-1] + "?"))
+                    lose(draw.card, draw.span, cards if draw_cards else 0.0)
+    if at_most is not None and len(edits) > at_most:
+        edits = rng.sample(edits, at_most)
     for span, new in sorted(edits, key=lambda e: (e[0].line, e[0].column), reverse=True):
         row = lines[span.line - 1]
         lines[span.line - 1] = row[: span.column - 1] + new + row[span.column - 1 + span.length :]
     drop = set()
     if hands:
         drop.update(span.line for span in deal.hand_spans.values())
+    elif hand and deal.hand_spans:
+        drop.add(next(iter(deal.hand_spans.values())).line)
     for trick in deal.tricks:
         for item in trick.items:
             if isinstance(item, Draws) and rng.random() < draws:

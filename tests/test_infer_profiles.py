@@ -14,72 +14,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from test_infer import departures
+from test_infer import departures, erase
 
-from replayer.cards import Card
 from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.infer import Inference, infer_deal
 from replayer.profiles import load_profile, profile_names
 from replayer.reader import read_record
-from replayer.record import Draws
 from replayer.replay import replay_deal
 
 MODES = {
     "suits": {"suits": 0.25},
-    "cards": {"cards": 0.06},
+    "cards": {"cards": 0.06, "draw_cards": True},
     "hands": {"hand": True, "suits": 0.05},
     "draws": {"draws": 0.15},
-    "mixed": {"suits": 0.15, "cards": 0.03, "draws": 0.08},
+    "mixed": {"suits": 0.15, "cards": 0.03, "draws": 0.08, "draw_cards": True},
 }
 """The erasures of the campaign: suits lost, whole cards lost, a hand left out, draws statements left out."""
-
-
-def erase(
-    text: str,
-    rng: random.Random,
-    suits: float = 0.0,
-    cards: float = 0.0,
-    hand: bool = False,
-    draws: float = 0.0,
-    at_most: int | None = None,
-) -> str:
-    """A copy of a complete one-deal record with suits (``Q?``) and whole cards (``??``) of plays and draws erased at
-    the given rates, the first seat's hand left out, and draws statements left out. The wild card keeps its name (it
-    has no suit to lose)."""
-    deal = read_record(text).games[0].deals[0]
-    lines = text.split("\n")
-    edits = []
-
-    def lose(card: object, span: object) -> None:
-        if not isinstance(card, Card) or card.is_wild:
-            return
-        roll = rng.random()
-        if roll < cards:
-            edits.append((span, "??"))
-        elif roll < cards + suits:
-            edits.append((span, str(card)[:-1] + "?"))
-
-    for trick in deal.tricks:
-        for play in trick.plays:
-            lose(play.card, play.span)
-        for item in trick.items:
-            if isinstance(item, Draws):
-                for draw in item.draws:
-                    lose(draw.card, draw.span)
-    if at_most is not None and len(edits) > at_most:
-        edits = rng.sample(edits, at_most)
-    for span, new in sorted(edits, key=lambda e: (e[0].line, e[0].column), reverse=True):
-        row = lines[span.line - 1]
-        lines[span.line - 1] = row[: span.column - 1] + new + row[span.column - 1 + span.length :]
-    drop = set()
-    if hand and deal.hand_spans:
-        drop.add(next(iter(deal.hand_spans.values())).line)
-    for trick in deal.tricks:
-        for item in trick.items:
-            if isinstance(item, Draws) and rng.random() < draws:
-                drop.add(item.span.line)
-    return "\n".join(row for k, row in enumerate(lines, 1) if k not in drop)
 
 
 @dataclass
