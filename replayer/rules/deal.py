@@ -219,7 +219,6 @@ class DealState:
         "rules",
         "score",
         "seen",
-        "sevens_shown",
         "shown_by",
         "side_blanche",
         "stock",
@@ -289,10 +288,9 @@ class DealState:
     declaration used, is not written, and a record is legal when some choice of copies makes it legal (docs/notation.md,
     issue 25 item 12). ``tables`` and ``pending`` are the choice kept first."""
     exchanged: bool
-    sevens_shown: int
     shown_by: list[int]
-    """Per seat, the trump sevens it has shown (each copy it holds is shown once)."""
-    """The trump seven that could not be exchanged has been shown and scored (profiles with ``seven.second``)."""
+    """Per seat, the trump sevens that could not be exchanged and that it has shown and scored (profiles with
+    ``seven.second``; each copy it holds is shown once)."""
     out: int
     """The seat whose score reached the profile's ``hand_target``: the hand ended there (-1: none)."""
     out_stated: bool
@@ -436,7 +434,6 @@ class DealState:
         deal.to_draw = []
         deal.next_uid = 0
         deal.exchanged = False
-        deal.sevens_shown = 0
         deal.shown_by = [0] * players
         deal.out = -1
         deal.out_stated = False
@@ -571,6 +568,11 @@ class DealState:
         for seat, points in enumerate(self.score):
             totals[rules.scorer[seat]] += points
         return totals
+
+    @property
+    def sevens_shown(self) -> int:
+        """The trump sevens shown and scored (not exchanged) so far, by every seat."""
+        return sum(self.shown_by)
 
     def hand(self, seat: int) -> list[int]:
         """The seat's concealed cards, a count per card (what it holds but has not laid on the table)."""
@@ -877,7 +879,6 @@ class DealState:
         if points is not None and points != awarded:
             breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
         if show:
-            self.sevens_shown += 1
             self.shown_by[seat] += 1
             self._score(seat, "seven_shown", (card,), awarded)
             return
