@@ -52,7 +52,9 @@ def departures(inference: Inference, complete: Record) -> list[str]:
     """Where the analysis departs from the truth: an erased card not found possible (unless left undecided), a card
     called forced that is not the one erased."""
     facts = truth(complete)
-    found = []
+    found: list[str] = []
+    if not inference.analysed:
+        return found  # (a completion looked for without its analysis claims nothing of the other values)
     for unknown in inference.unknowns:
         where = located(unknown)
         if where is None or where not in facts:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
@@ -233,7 +234,8 @@ class DealState:
         "window_open",
         "winner",
         "won",
-        "worlds",
+        "world_base",
+        "world_log",
     )
 
     rules: Rules
@@ -283,10 +285,14 @@ class DealState:
     to_draw: list[int]
     """Seats that still draw after the last trick, in order."""
     next_uid: int
-    worlds: list[tuple[list[list[TabledCard]], list[list[tuple[str, tuple[int, ...]]]]]]
-    """The other (tables, pending) the record may have left: which of several identical copies a play took, or a
-    declaration used, is not written, and a record is legal when some choice of copies makes it legal (docs/notation.md,
-    issue 25 item 12). ``tables`` and ``pending`` are the choice kept first."""
+    world_base: tuple[tuple[_World, ...], int] | None
+    """Which of several identical copies a play took, or a declaration used, is not written, and a record is legal
+    when some choice of copies makes it legal (docs/notation.md, issue 25 item 12). ``tables`` and ``pending`` are the
+    choice kept first; the others are worked out only when a declaration breaks a rule under it (:meth:`_worlds`),
+    from ``world_base``, the choices as they stood when a second became possible (the first first) and the uid to
+    number from, and ``world_log``, what has touched the tables since. None while one choice is all there is."""
+    world_log: list[_WorldStep]
+    """Since ``world_base``: each card taken and each combination laid out, with what it read (see :meth:`_worlds`)."""
     exchanged: bool
     shown_by: list[int]
     """Per seat, the trump sevens that could not be exchanged and that it has shown and scored (profiles with
@@ -396,7 +402,8 @@ class DealState:
         deal.dealt = tuple(tuple(cards) for cards in hands)
         deal.tables = [[] for _ in range(players)]
         deal.pending = [[] for _ in range(players)]
-        deal.worlds = []
+        deal.world_base = None
+        deal.world_log = []
         deal.won = [[] for _ in range(players)]
         deal.score = [0] * players
         deal.tricks_won = [0] * players
@@ -521,7 +528,7 @@ class DealState:
         other.held = [list(h) for h in self.held]
         other.tables = [[t.copy() for t in table] for table in self.tables]
         other.pending = [list(p) for p in self.pending]
-        other.worlds = [_copy_world(tables, pending) for tables, pending in self.worlds]
+        other.world_log = list(self.world_log)  # (world_base is never changed: it is shared)
         other.won = [list(w) for w in self.won]
         other.score = list(self.score)
         other.tricks_won = list(self.tricks_won)
@@ -601,29 +608,20 @@ class DealState:
         """A held card leaves the seat: from the table first (the instance scored in most kinds), else the hand.
 
         Where another copy could have left instead (a tabled copy with another history, or one from the hand), that
-        choice is kept too, as another world (:attr:`worlds`), for the declarations still to come."""
+        choice is possible too (:attr:`world_base`), for the declarations still to come."""
         held = self.held[seat]
         held[card] -= 1
-        worlds = [(self.tables, self.pending), *self.worlds]
-        if not any(t.card == card for tables, _ in worlds for t in tables[seat]):
-            return
-        successors: list[_World] = []
-        for tables, pending in worlds:
-            copies = sorted((t for t in tables[seat] if t.card == card), key=lambda t: -len(t.kinds))
-            choices: list[TabledCard | None] = list(copies)  # (the first: the instance scored in most kinds)
-            if held[card] + 1 > len(copies):
-                choices.append(None)  # a copy from the concealed hand
-            branches = []
-            for chosen in choices[1:]:
-                other = _copy_world(tables, pending)
-                if chosen is not None:
-                    _remove(other, seat, other[0][seat][tables[seat].index(chosen)])
-                branches.append(other)
-            if choices[0] is not None:
-                _remove((tables, pending), seat, choices[0])
-            successors.append((tables, pending))
-            successors.extend(branches)
-        self.worlds = _distinct(successors[0], successors[1:])
+        here = (self.tables, self.pending)
+        if self.world_base is None:
+            copies = sum(1 for t in self.tables[seat] if t.card == card)
+            if not copies:
+                return
+            if copies == 1 and held[card] + 1 <= copies:
+                _take_in([here], seat, card, held[card], False)  # (one copy, and none in the hand: no choice)
+                return
+            self.world_base = ((_copy_world(*here),), self.next_uid)
+        self.world_log.append(("take", seat, card, held[card]))
+        _take_in([here], seat, card, held[card], False)
 
     def _reach_target(self, seat: int) -> None:
         """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
@@ -785,7 +783,8 @@ class DealState:
             for seat_index in range(rules.players):
                 self.tables[seat_index] = []
                 self.pending[seat_index] = []
-            self.worlds = []
+            self.world_base = None
+            self.world_log = []
 
     # --- declaring: who may, when ------------------------------------------------------------------------------
 
@@ -1049,23 +1048,73 @@ class DealState:
         self.next_uid = last
         return problem, [world for world, _ in spawned]
 
-    def _in_worlds(self, place: Callable[[], tuple[Breach | None, list[_World]]]) -> Breach | None:
-        """Carry out ``place`` under every choice of copies kept (:attr:`worlds`): the choices under which it breaks
-        no rule are kept, the first of them first, with the other legal choices of copies ``place`` made; when it
-        breaks a rule under all, the first choice's breach is the answer and that choice alone is kept."""
+    def _in_worlds(
+        self,
+        seat: int,
+        parts: Sequence[tuple[int, Sequence[int]]],
+        spec: MeldSpec,
+        cards: Sequence[int],
+        check: bool | None,
+    ) -> Breach | None:
+        """Lay out a declaration's cards (:meth:`_place`) under the choice of copies kept first; where that breaks a
+        rule and other choices are possible, under every choice (:meth:`_worlds`): the choices under which it breaks
+        no rule are kept, the first of them first, with the other legal choices of copies it made; when it breaks a
+        rule under all, the first choice's breach is the answer and that choice alone is kept."""
+        score = check is not None
+        reuse = True if check is None else check  # (a combination shown is held to the re-use rules too)
+        step: _WorldStep = (
+            "place",
+            seat,
+            tuple(parts),
+            spec,
+            tuple(cards),
+            reuse,
+            score,
+            [list(h) for h in self.held],
+            self.trick_no,
+            self.gained,
+        )
+        if self.world_base is None:
+            before = (_copy_world(self.tables, self.pending), self.next_uid)
+            problem, spawned = self._place(seat, parts, spec, cards, reuse, score)
+            if spawned:
+                self.world_base = ((before[0],), before[1])
+                self.world_log.append(step)
+            return problem
         first = self.next_uid
-        results = []
-        for world in [(self.tables, self.pending), *self.worlds]:
-            self.tables, self.pending = world
-            self.next_uid = first
-            problem, spawned = place()
-            results.append((world, problem, spawned, self.next_uid))
-        kept = [r for r in results if r[1] is None] or results[:1]
-        self.tables, self.pending = kept[0][0]
-        worlds = [w for world, _, spawned, _ in kept for w in (world, *spawned)]
-        self.worlds = _distinct(worlds[0], worlds[1:])
-        self.next_uid = max(r[3] for r in kept)
-        return kept[0][1]
+        kept, problem = _place_in([(self.tables, self.pending)], self, step, first, branch=False)
+        if problem is None:
+            self.world_log.append(step)
+            return None
+        # The first choice breaks a rule here: what do the others say?
+        worlds, uid = self._worlds()
+        kept, problem = _place_in(worlds, self, step, max(uid, first), branch=True)
+        self.tables, self.pending = kept[0]
+        self.world_base = ((*(_copy_world(*w) for w in kept),), self.next_uid) if len(kept) > 1 else None
+        self.world_log = []
+        return problem
+
+    def _worlds(self) -> tuple[list[_World], int]:
+        """Every choice of copies kept (the first first), worked out from :attr:`world_base` by carrying out
+        :attr:`world_log` under each, and the uid to number from next; the state's own tables are left alone."""
+        assert self.world_base is not None
+        base, uid = self.world_base
+        worlds = [_copy_world(*w) for w in base]
+        saved = (self.tables, self.pending, self.held, self.trick_no, self.gained, self.next_uid)
+        try:
+            for step in self.world_log:
+                if step[0] == "take":
+                    _, seat, card, left = step
+                    worlds = _take_in(worlds, seat, card, left, True)
+                elif step[0] == "unscored":
+                    for _, pending in worlds:
+                        pending[step[1]] = []
+                else:
+                    worlds, _ = _place_in(worlds, self, step, uid, branch=True)
+                    uid = self.next_uid
+        finally:
+            self.tables, self.pending, self.held, self.trick_no, self.gained, self.next_uid = saved
+        return worlds, uid
 
     def _lay_out(self, seat: int, assignment: Assignment) -> tuple[int, ...]:
         table = self.tables[seat]
@@ -1150,7 +1199,7 @@ class DealState:
             if points:
                 self._score(seat, kind or "declaration", everything, points)
             return
-        hold_problem = self._in_worlds(lambda: self._place(seat, parts, spec, cards, problem is None, True))
+        hold_problem = self._in_worlds(seat, parts, spec, cards, problem is None)
         if hold_problem is not None and problem is None:
             breaches.append(hold_problem)
         # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
@@ -1176,7 +1225,7 @@ class DealState:
         _, spec, _ = self._judge(seat, "show a combination", cards, kind)
         if spec is None:
             return
-        hold_problem = self._in_worlds(lambda: self._place(seat, [(seat, cards)], spec, cards, True, False))
+        hold_problem = self._in_worlds(seat, [(seat, cards)], spec, cards, None)
         if hold_problem is not None:
             self.breaches.append(hold_problem)
 
@@ -1358,8 +1407,8 @@ class DealState:
         elif amount == "unscored":
             deducted = 0
             self.pending[seat] = []
-            for _, pending in self.worlds:
-                pending[seat] = []
+            if self.world_base is not None:
+                self.world_log.append(("unscored", seat))
         else:
             deducted = int(amount)
         if points is not None and points != deducted:
@@ -1518,7 +1567,7 @@ class DealState:
 
 
 _World = tuple[list[list[TabledCard]], list[list[tuple[str, tuple[int, ...]]]]]
-"""The seats' tables and shown combinations under one choice of identical copies (see :attr:`DealState.worlds`)."""
+"""The seats' tables and shown combinations under one choice of identical copies (see :attr:`DealState.world_base`)."""
 
 _CHOICES_MAX = 2
 """How many other legal choices of copies a declaration keeps as worlds."""
@@ -1529,6 +1578,60 @@ _CHOICES_TRIED = 24
 _WORLDS_MAX = 6
 """How many choices of copies a deal keeps at once (the first included): enough for the few copies a hand holds,
 bounded so that a many-pack deal stays fast; past it the later choices are let go."""
+
+
+_WorldStep = tuple[Any, ...]
+"""What touched the tables (:attr:`DealState.world_log`): ``("take", seat, card, copies left)``, ``("unscored",
+seat)``, or ``("place", seat, parts, meld, cards, check re-use, score, held, trick number, card gained)``."""
+
+
+def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool) -> list[_World]:
+    """A card of ``seat`` leaves, under each choice of copies in ``worlds`` (``left``: the copies it still holds):
+    the tabled instance scored in most kinds, and (``branch``) the other choices as further worlds."""
+    if not any(t.card == card for tables, _ in worlds for t in tables[seat]):
+        return worlds
+    successors: list[_World] = []
+    for tables, pending in worlds:
+        copies = sorted((t for t in tables[seat] if t.card == card), key=lambda t: -len(t.kinds))
+        choices: list[TabledCard | None] = list(copies)  # (the first: the instance scored in most kinds)
+        if left + 1 > len(copies):
+            choices.append(None)  # a copy from the concealed hand
+        branches = []
+        for chosen in choices[1:] if branch else ():
+            other = _copy_world(tables, pending)
+            if chosen is not None:
+                _remove(other, seat, other[0][seat][tables[seat].index(chosen)])
+            branches.append(other)
+        if choices[0] is not None:
+            _remove((tables, pending), seat, choices[0])
+        successors.append((tables, pending))
+        successors.extend(branches)
+    return [successors[0], *_distinct(successors[0], successors[1:])]
+
+
+def _place_in(
+    worlds: list[_World], state: DealState, step: _WorldStep, uid: int, branch: bool
+) -> tuple[list[_World], Breach | None]:
+    """A declaration's cards laid out (``step``) under each choice of copies in ``worlds``, numbered from ``uid``:
+    the choices under which it breaks no rule, the first first, with (``branch``) the other legal choices of copies
+    it made; when it breaks a rule under all, the first alone. Also the first kept choice's breach."""
+    _, seat, parts, spec, cards, reuse, score, held, trick_no, gained = step
+    saved = state.held, state.trick_no, state.gained
+    state.held, state.trick_no, state.gained = held, trick_no, gained  # (what the declaration saw)
+    results = []
+    try:
+        for world in worlds:
+            state.tables, state.pending = world
+            state.next_uid = uid
+            problem, spawned = state._place(seat, parts, spec, cards, reuse, score)
+            results.append((world, problem, spawned if branch else [], state.next_uid))
+    finally:
+        state.held, state.trick_no, state.gained = saved
+    kept = [r for r in results if r[1] is None] or results[:1]
+    found = [w for world, _, spawned, _ in kept for w in (world, *spawned)]
+    state.tables, state.pending = found[0]
+    state.next_uid = max(r[3] for r in kept)
+    return [found[0], *_distinct(found[0], found[1:])], kept[0][1]
 
 
 def _copy_world(tables: list[list[TabledCard]], pending: list[list[tuple[str, tuple[int, ...]]]]) -> _World:
@@ -1552,17 +1655,27 @@ def _world_key(world: _World) -> tuple[object, ...]:
     return table_signature(tables), shown
 
 
+def _rough_key(world: _World) -> tuple[object, ...]:
+    """What :func:`_world_key` implies and costs little: the cards on each table and the number of shown
+    combinations. Worlds that differ here differ in full, so only those alike here need their full key."""
+    tables, pending = world
+    return tuple(tuple(sorted(t.card for t in table)) for table in tables), tuple(len(p) for p in pending)
+
+
 def _distinct(first: _World, others: Sequence[_World]) -> list[_World]:
     """The worlds of ``others`` that differ from ``first`` and from one another, at most ``_WORLDS_MAX - 1``."""
     if not others:
         return []
-    seen = {_world_key(first)}
+    rough = [_rough_key(world) for world in (first, *others)]
+    alike = {key for key, n in Counter(rough).items() if n > 1}
+    seen = {_world_key(first)} if rough[0] in alike else set()
     kept = []
-    for world in others:
-        key = _world_key(world)
-        if key in seen:
-            continue
-        seen.add(key)
+    for world, key in zip(others, rough[1:], strict=True):
+        if key in alike:
+            full = _world_key(world)
+            if full in seen:
+                continue
+            seen.add(full)
         kept.append(world)
         if len(kept) == _WORLDS_MAX - 1:
             break
