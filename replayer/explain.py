@@ -153,6 +153,18 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "must_trump": lambda r, seat, card, led, trumps: (
         f"{r.seats[seat]} plays {_card(card)} but must trump: void in {SUITS[led].english}, holds {_cards(trumps)}"
     ),
+    "wrong_winner": lambda r, winner, n, card, reason, stated: (
+        f"wrong trick winner: {r.seats[winner]} wins trick {n} with {_card(card)} ({WINNING_REASONS[reason]}), "
+        f"not {stated}"
+    ),
+    "claim_none": lambda r, seat, kind, happened: (
+        f"{r.seats[seat]} scores no {kind.replace('_', ' ')} in this trick (automatic scores here: "
+        + (", ".join(f"{r.seats[s]} {k.replace('_', ' ')} {p}" for s, k, p in happened) or "none")
+        + ")"
+    ),
+    "claim_points": lambda r, kind, points, scored: (
+        f"{kind.replace('_', ' ')} claimed for {points}, the {r.name} profile scores {scored}"
+    ),
     # Draws.
     "draw_exhausted": lambda r, seat, card: f"{r.seats[seat]} draws {_card(card)} but the stock is exhausted",
     "draw_not_due": lambda r, seat, card: (

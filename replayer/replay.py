@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from .cards import CARDS, SUITS, Card, CardLike
 from .errors import Diagnostic, OptionError, RuleProfileError, Span
-from .explain import WINNING_REASONS, explain, scoring
+from .explain import explain, scoring
 from .profile import RuleProfile
 from .profiles import load_profile
 from .record import (
@@ -53,7 +53,7 @@ from .results import (
     state_scores,
     to_json,
 )
-from .rules import DealState, GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem, winning_reason
+from .rules import DealState, GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -667,16 +667,10 @@ class _Replayer:
                 f"trick {trick.number} has {len(plays)} plays; every one of the {state.playing} players plays a card",
                 trick.span,
             )
-        stated = trick.winner
-        if stated is not None and winner >= 0 and stated != rules.seats[winner]:
-            name = rules.seats[winner]
-            card = next((p.card for p in plays if p.seat == name), None)
-            why = WINNING_REASONS[winning_reason([_known(p.card).index for p in plays], state.trump)]
-            self.report(
-                "BZ206",
-                f"wrong trick winner: {name} wins trick {trick.number} with {card} ({why}), not {stated}",
-                trick.winner_span,
-            )
+        if trick.winner is not None and winner >= 0:
+            state.check_winner(trick.winner)
+            if state.breaches:
+                self.breaches(state, trick.winner_span)
         self.winners.append(winner)
         draws: list[tuple[int, int]] = []
         items = trick.items
@@ -700,11 +694,13 @@ class _Replayer:
             for item in items:
                 if not stated_draws and state.to_draw and not _legal(item, state):
                     after_draws = state.copy()
-                    _draw_from_stock(after_draws, [])
+                    after_draws.draw_due()
                     if _legal(item, after_draws):
-                        _draw_from_stock(state, draws)
+                        draws.extend(state.draw_due())
+                        state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
                 self.item(item, state, draws)
-            _draw_from_stock(state, draws)
+            draws.extend(state.draw_due())
+            state.breaches.clear()
         events = state.events
         if state.trump >= 0 and outcome.trump_fixed is None and outcome.trump is None:
             outcome.trump_fixed = (trick.number, SUITS[state.trump])
@@ -840,25 +836,8 @@ class _Replayer:
             raise TypeError(item)
 
     def claim(self, item: Claim, state: DealState) -> None:
-        rules = state.rules
-        seat = rules.seat_index[item.seat]
-        events = state.events
-        match = [e for e in events if e[0] == seat and e[1] == item.kind]
-        if not match:
-            happened = ", ".join(f"{rules.seats[e[0]]} {e[1].replace('_', ' ')} {e[3]}" for e in events) or "none"
-            self.report(
-                "BZ310",
-                f"{item.seat} scores no {item.kind.replace('_', ' ')} in this trick "
-                f"(automatic scores here: {happened})",
-                item.span,
-            )
-        elif item.points is not None and match[0][3] != item.points:
-            self.report(
-                "BZ305",
-                f"{item.kind.replace('_', ' ')} claimed for {item.points}, the {rules.name} "
-                f"profile scores {match[0][3]}",
-                item.span,
-            )
+        state.check_claim(state.rules.seat_index[item.seat], item.kind, item.points)
+        self.breaches(state, item.span)
 
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         rules = state.rules
@@ -920,19 +899,6 @@ def _legal(item: Any, state: DealState) -> bool:
     else:
         trial.pass_to(seat, seat_index.get(item.partner, -1))
     return not trial.breaches
-
-
-def _draw_from_stock(state: DealState, draws: list[tuple[int, int]]) -> None:
-    """The draws due after a trick, taken from a stock the record writes out (nothing when it does not)."""
-    if not state.to_draw or state.stock is None:
-        return
-    for seat in list(state.to_draw):
-        card = state.stock[0] if state.stock else state.turnup
-        if card < 0:
-            break
-        state.draw(seat, card)
-        state.breaches.clear()
-        draws.append((seat, card))
 
 
 def _known(card: CardLike) -> Card:

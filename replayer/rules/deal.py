@@ -206,6 +206,7 @@ class DealState:
         "gained",
         "held",
         "last_gain",
+        "last_trick",
         "leader",
         "must_lead",
         "next_seat",
@@ -323,6 +324,8 @@ class DealState:
     """The obligations broken in that trick by a seat that forfeits (seat, breach)."""
     forfeited: list[list[int]]
     """Per seat, the cards of won tricks whose points it has forfeited (not counted at the end of the hand)."""
+    last_trick: tuple[int, ...]
+    """The cards of the last completed trick, in the order played (what its winner is checked against)."""
     last_gain: tuple[int, int]
     """(winner, points): what the last completed trick scored its winner as it was won (card points, the last
     trick, a seven winning it)."""
@@ -431,6 +434,7 @@ class DealState:
         deal.revokes = []
         deal.forfeited = [[] for _ in range(players)]
         deal.last_gain = (-1, 0)
+        deal.last_trick = ()
         deal.claimed = -1
         deal.leader = leader if leader is not None else (dealer + rules.first_leader_step) % players
         deal.trick_no = 0
@@ -562,6 +566,14 @@ class DealState:
         return self.stock_left + (1 if self.turnup >= 0 and self.turnup_waiting else 0)
 
     @property
+    def next_card(self) -> int:
+        """The card the next draw takes from a stock whose order is known: its top card, then the turn-up (-1: none
+        left, or the order is not known)."""
+        if self.stock_left > 0:
+            return self.stock[0] if self.stock else -1
+        return self.turnup if self.turnup_waiting else -1
+
+    @property
     def finished(self) -> bool:
         """Every trick of the hand has been played, or a seat has reached the hand's target."""
         return (self.trick_no >= self.rules.total_tricks or self.out >= 0 or self.claimed >= 0) and not self.plays
@@ -611,17 +623,20 @@ class DealState:
         choice is possible too (:attr:`world_base`), for the declarations still to come."""
         held = self.held[seat]
         held[card] -= 1
-        here = (self.tables, self.pending)
+        table = self.tables[seat]
         if self.world_base is None:
-            copies = sum(1 for t in self.tables[seat] if t.card == card)
+            if not table:
+                return
+            copies = [t for t in table if t.card == card]
             if not copies:
                 return
-            if copies == 1 and held[card] + 1 <= copies:
-                _take_in([here], seat, card, held[card], False)  # (one copy, and none in the hand: no choice)
+            if len(copies) == 1 and not held[card]:
+                _remove((self.tables, self.pending), seat, copies[0])  # (the one copy there is: no choice)
                 return
-            self.world_base = ((_copy_world(*here),), self.next_uid)
+            self.world_base = ((_copy_world(self.tables, self.pending),), self.next_uid)
         self.world_log.append(("take", seat, card, held[card]))
-        _take_in([here], seat, card, held[card], False)
+        if table:
+            _take_in([(self.tables, self.pending)], seat, card, held[card], False)
 
     def _reach_target(self, seat: int) -> None:
         """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
@@ -689,6 +704,41 @@ class DealState:
         if len(plays) == self.playing:
             self._finish_trick(phase)
 
+    def check_winner(self, stated: str) -> None:
+        """The record names ``stated`` as the winner of the trick just completed: a breach when the rules give it to
+        another seat."""
+        winner, cards = self.winner, self.last_trick
+        if winner < 0 or not cards or stated == self.rules.seats[winner]:
+            return
+        best = trick_winner(cards, self.trump)
+        reason = winning_reason(cards, self.trump)
+        self.breaches.append(("BZ206", "wrong_winner", (winner, self.trick_no, cards[best], reason, stated)))
+
+    def draw_due(self) -> list[tuple[int, int]]:
+        """The draws due after a trick, taken from a stock whose order is known: (seat, card) of each."""
+        drawn: list[tuple[int, int]] = []
+        if self.stock is None:
+            return drawn
+        for seat in list(self.to_draw):
+            card = self.next_card
+            if card < 0:
+                break
+            self.draw(seat, card)
+            drawn.append((seat, card))
+        return drawn
+
+    def check_claim(self, seat: int, kind: str, points: int | None) -> None:
+        """The record claims for ``seat`` an automatic score ``kind`` (the last trick, the seven played, ...) of the
+        trick just completed, at ``points`` when it says: a breach when the rules scored no such thing, or another
+        amount."""
+        events = self.events
+        match = [e for e in events if e[0] == seat and e[1] == kind]
+        if not match:
+            happened = tuple((e[0], e[1], e[3]) for e in events)
+            self.breaches.append(("BZ310", "claim_none", (seat, kind, happened)))
+        elif points is not None and match[0][3] != points:
+            self.breaches.append(("BZ305", "claim_points", (kind, points, match[0][3])))
+
     def _finish_trick(self, phase: int) -> None:
         rules = self.rules
         plays = self.plays
@@ -713,6 +763,7 @@ class DealState:
             else:
                 self._score(winner, "last_trick", (), last)
         self.last_gain = (winner, self.score[winner] - gained_before)
+        self.last_trick = tuple(cards)
         self.plays = []
         self.leader = winner
         self.winner = winner

@@ -171,18 +171,11 @@ class Position:
             # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too.
             moves.extend(_SIMPLE[EXCHANGE][seat][card] for seat, card in deal.legal_exchanges())
         if deal.to_draw:
-            moves.append(_SIMPLE[DRAW][deal.to_draw[0]][self._next_card()])
+            moves.append(_SIMPLE[DRAW][deal.to_draw[0]][deal.next_card])
             return moves
         plays = _SIMPLE[PLAY][self.turn]
         moves.extend(plays[card] for card in sorted(deal.legal_plays(self.turn)))
         return moves
-
-    def _next_card(self) -> int:
-        deal = self.deal
-        if deal.stock_left > 0:
-            assert deal.stock is not None
-            return deal.stock[0]
-        return deal.turnup
 
     # --- push and pop -------------------------------------------------------------------------------------------
 
