@@ -663,7 +663,9 @@ def read_part(first: int, data: bytes, path: str, deal_by_deal: bool = False) ->
     from .reader import read_record
 
     try:
-        if deal_by_deal:
+        lowered = text.lower() if deal_by_deal else ""
+        # (each deal statement holds one of the words: fewer of them than a long game has, and none is looked for)
+        if deal_by_deal and lowered.count("deal") + lowered.count("сдача") >= _DEAL_BY_DEAL:
             starts = _deal_starts(text)
             if len(starts) >= _DEAL_BY_DEAL:
                 record = read_record(text[: starts[0]], path, first, whole=False)

@@ -667,7 +667,7 @@ class _Replayer:
                 f"trick {trick.number} has {len(plays)} plays; every one of the {state.playing} players plays a card",
                 trick.span,
             )
-        if trick.winner is not None and winner >= 0:
+        if trick.winner is not None and winner >= 0 and trick.winner != rules.seats[winner]:
             state.check_winner(trick.winner)
             if state.breaches:
                 self.breaches(state, trick.winner_span)

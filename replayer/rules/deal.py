@@ -698,9 +698,10 @@ class DealState:
                         breaches.append((code, key, (seat, card, *args)))
             self._take(seat, card)
         plays.append((seat, card))
-        bonus = seven_played_bonus(rules, self.trump, card, phase)
-        if bonus:
-            self._score(seat, "seven_played", (card,), bonus)
+        if rules.seven_played:  # (most profiles have no such bonus: not asked at every card)
+            bonus = seven_played_bonus(rules, self.trump, card, phase)
+            if bonus:
+                self._score(seat, "seven_played", (card,), bonus)
         if len(plays) == self.playing:
             self._finish_trick(phase)
 
