@@ -1092,6 +1092,9 @@ class _Builder:
                 while lines:  # (variations nest: a stack, not recursion)
                     tricks = lines.pop()
                     lines.extend(variation.tricks for trick in tricks for variation in trick.variations)
+                    first = tricks[0].number if tricks else 0
+                    if [t.number for t in tricks] == list(range(first, first + len(tricks))):
+                        continue  # (numbered one after another: no gap)
                     index = 1
                     while index < len(tricks):
                         last, trick = tricks[index - 1], tricks[index]

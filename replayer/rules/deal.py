@@ -1068,24 +1068,26 @@ class DealState:
         cards: Sequence[int],
         check_reuse: bool,
         score: bool,
-    ) -> tuple[Breach | None, list[_World]]:
+    ) -> tuple[Breach | None, list[_World], _World | None]:
         """Lay out the cards of a declaration (``score``: marked as scored in ``spec``; a shown combination of the
         same cards is scored as it lies) or of a show, in the tables kept first; the rule the choice of cards breaks,
-        and the worlds of the other legal choices of copies (a declaration's copies are not written either)."""
+        the worlds of the other legal choices of copies (a declaration's copies are not written either), and when
+        there are any, the tables as they were before."""
         if score:
             pending = self._pending_match(seat, spec, cards) if len(parts) == 1 else -1
             if pending >= 0:
                 uids = self.pending[seat].pop(pending)[1]
                 mark_scored(self.tables[seat], uids, spec, self.trick_no)
-                return None, []
+                return None, [], None
         others: list[list[Assignment]] | None = [] if score else None
         assignments, problem = self._pick(parts, spec, check_reuse, others)
         if assignments is None:
-            return problem, []
+            return problem, [], None
         if not score:
             self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
-            return problem, []
+            return problem, [], None
         spawned = [(_copy_world(self.tables, self.pending), choice) for choice in others or ()]
+        before = _copy_world(self.tables, self.pending) if spawned else None
         here = (self.tables, self.pending)
         first = self.next_uid
         last = first
@@ -1098,7 +1100,7 @@ class DealState:
             last = max(last, self.next_uid)
         self.tables, self.pending = here
         self.next_uid = last
-        return problem, [world for world, _ in spawned]
+        return problem, [world for world, _ in spawned], before
 
     def _in_worlds(
         self,
@@ -1114,25 +1116,14 @@ class DealState:
         rule under all, the first choice's breach is the answer and that choice alone is kept."""
         score = check is not None
         reuse = True if check is None else check  # (a combination shown is held to the re-use rules too)
-        step: _WorldStep = (
-            "place",
-            seat,
-            tuple(parts),
-            spec,
-            tuple(cards),
-            reuse,
-            score,
-            [list(h) for h in self.held],
-            self.trick_no,
-            self.gained,
-        )
         if self.world_base is None:
-            before = (_copy_world(self.tables, self.pending), self.next_uid)
-            problem, spawned = self._place(seat, parts, spec, cards, reuse, score)
-            if spawned:
-                self.world_base = ((before[0],), before[1])
-                self.world_log.append(step)
+            first = self.next_uid
+            problem, _, before = self._place(seat, parts, spec, cards, reuse, score)
+            if before is not None:  # (another choice of copies is legal too: from here on, two or more)
+                self.world_base = ((before,), first)
+                self.world_log.append(self._place_step(seat, parts, spec, cards, reuse, score))
             return problem
+        step = self._place_step(seat, parts, spec, cards, reuse, score)
         first = self.next_uid
         kept, problem = _place_in([(self.tables, self.pending)], self, step, first, branch=False)
         if problem is None:
@@ -1145,6 +1136,19 @@ class DealState:
         self.world_base = ((*(_copy_world(*w) for w in kept),), self.next_uid) if len(kept) > 1 else None
         self.world_log = []
         return problem
+
+    def _place_step(
+        self,
+        seat: int,
+        parts: Sequence[tuple[int, Sequence[int]]],
+        spec: MeldSpec,
+        cards: Sequence[int],
+        reuse: bool,
+        score: bool,
+    ) -> _WorldStep:
+        """A declaration's entry in :attr:`world_log`: what it lays out, and what of the state it reads."""
+        held = [list(h) for h in self.held]
+        return ("place", seat, tuple(parts), spec, tuple(cards), reuse, score, held, self.trick_no, self.gained)
 
     def _worlds(self) -> tuple[list[_World], int]:
         """Every choice of copies kept (the first first), worked out from :attr:`world_base` by carrying out
@@ -1675,7 +1679,7 @@ def _place_in(
         for world in worlds:
             state.tables, state.pending = world
             state.next_uid = uid
-            problem, spawned = state._place(seat, parts, spec, cards, reuse, score)
+            problem, spawned, _ = state._place(seat, parts, spec, cards, reuse, score)
             results.append((world, problem, spawned if branch else [], state.next_uid))
     finally:
         state.held, state.trick_no, state.gained = saved
