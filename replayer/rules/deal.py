@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
@@ -1636,7 +1635,13 @@ _WORLDS_MAX = 6
 bounded so that a many-pack deal stays fast; past it the later choices are let go."""
 
 
-_WorldStep = tuple[Any, ...]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    _WorldStep = tuple[Any, ...]
+else:
+    _WorldStep = tuple
 """What touched the tables (:attr:`DealState.world_log`): ``("take", seat, card, copies left)``, ``("unscored",
 seat)``, or ``("place", seat, parts, meld, cards, check re-use, score, held, trick number, card gained)``."""
 
