@@ -350,7 +350,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile)
     except RuleProfileError as exc:
         raise UsageError(str(exc)) from None
-    print(describe(profile))
+    print(describe(profile, sources=args.source))
     return 0
 
 
@@ -726,6 +726,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("profile", metavar="PROFILE")
+    p.add_argument(
+        "--source",
+        action="store_true",
+        help="keep the exact citations of the sources (file and line, the rules digest's sections), for checking",
+    )
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(

@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from .files import write_atomic
 from .lesson import (
@@ -39,6 +40,7 @@ from .lesson import (
     profile_text,
     rules_slug,
 )
+from .lesson.citations import CITED, SOURCE_IDS, SOURCES_PAGE, cite, learner_text
 from .notation import data_dir
 from .profile import RuleProfile
 from .profiles import load_profile, profile_names
@@ -83,7 +85,45 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
     env.globals["card"] = card_html
     env.globals["data_json"] = data_json
+    env.globals["sources_page"] = SOURCES_PAGE
+    env.filters["cite"] = _cite
+    env.filters["plain"] = _plain
     return env
+
+
+def _cite(text: str, t: SimpleNamespace, here: str = "") -> Markup:
+    """A text of a page in a learner's words (replayer/lesson/citations.py), in the language of the words ``t``:
+    sources and rules named and linked (a rule of ``here``'s family to ``here``'s rules page)."""
+    return Markup(cite(str(text), t.lang_code, here))
+
+
+def _plain(text: str, t: SimpleNamespace) -> str:
+    """A title in a learner's words, without links (it is a link or a page title itself)."""
+    return learner_text(str(text), t.lang_code)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A source text on the sources page: its name, what it is, and the lines the pages cite."""
+
+    id: str
+    name: str
+    about: str
+    lines: list[tuple[int, int, str]]
+
+
+def _sources(lang: str) -> list[_Source]:
+    t = interface(lang)
+    out = []
+    for source in SOURCE_IDS:
+        lines = []
+        for first, last in CITED.of(source):
+            shown = str(first) if first == last else f"{first}–{last}"
+            lines.append((first, last, t.count("sources_line", last - first + 1, lines=shown)))
+        # One entry per first line: the anchor a citation links to.
+        unique = list({first: (first, last, label) for first, last, label in reversed(lines)}.values())[::-1]
+        out.append(_Source(source, t[f"source_{source}_name"], t[f"source_{source}_about"], sorted(unique)))
+    return out
 
 
 @functools.lru_cache(maxsize=4)
@@ -98,7 +138,7 @@ def _environment(templates: Path) -> Environment:
 def _words(lang: str) -> SimpleNamespace:
     # The templates read the interface words as attributes (t.permalink), a few dozen times a step: a namespace
     # answers directly, where for a dict Jinja first tries, and fails, an attribute.
-    return SimpleNamespace(**interface(lang))
+    return SimpleNamespace(**interface(lang), lang_code=lang)
 
 
 def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
@@ -297,6 +337,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         write_atomic(target, page.encode("utf-8"), durable=False)
         written.append(target)
 
+    CITED.lines.clear()
     for language in languages:
         # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
@@ -304,13 +345,17 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         listed: list[Lesson] = []
         for slug, game in games:
             lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
-            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
+            steps = lesson_steps(lesson)
+            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
             listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)
             write(language, f"{rules.slug}.html", "rules.html", rules=rules)
         write(language, GLOSSARY_PAGE, "glossary.html", glossary=build_glossary(language.code, profiles))
+    # Written last: it lists every line the pages of every language cite.
+    for language in languages:
+        write(language, SOURCES_PAGE, "sources.html", sources=_sources(language.code))
     static = templates / "static"
     for source in _static_files(static):
         target = out / "static" / source.relative_to(static)

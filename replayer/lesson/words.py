@@ -589,6 +589,72 @@ MESSAGES: tuple[Message, ...] = (
         "rules_penalties_intro",
         "A record states a penalty the players applied (penalty); its points are deducted from the offender's score.",
     ),
+    # The sources as a learner knows them (replayer/lesson/citations.py): each source text's title, a description,
+    # and the words of a citation; the sources page lists the lines the pages cite.
+    M("source_000_name", "the book with the worked deal"),
+    M(
+        "source_000_about",
+        "A Russian chapter on bezique, translated from an English book of card games: the two-handed game with a "
+        "whole deal between North and South played and explained card by card (the deal of these lessons), then "
+        "Rubicon, three- and four-handed, six-pack (“Chinese”) and eight-pack bezique.",
+    ),
+    M("source_001_name", "the Ukrainian rules"),
+    M(
+        "source_001_about",
+        "A Ukrainian page of rules: the two-handed game with extra combinations and a list of penalties, then the "
+        "games for three and four, without trumps, Rubicon, six and eight packs.",
+    ),
+    M("source_002_name", "the 19th-century Russian rules"),
+    M(
+        "source_002_about",
+        "Russian rules of the 19th century, kept on a web page of card games: the cards' points, the combinations "
+        "and the penalties.",
+    ),
+    M("source_003_name", "the sixty-six rules"),
+    M("source_003_about", "A Russian text on simple bezique, or sixty-six, played with one 24-card pack."),
+    M("source_004_name", "the Russian collection of articles"),
+    M(
+        "source_004_about",
+        "Five Russian texts on bezique put together in one file: short rules (part A), an encyclopaedia-style "
+        "article (part B), the many-pack game with the wild card “инфузорка” (part C), a translation of an English "
+        "encyclopaedia article (part D) and a chapter of an old Russian manual (part E).",
+    ),
+    M("source_004A_name", "the short rules of the Russian collection"),
+    M("source_004B_name", "the encyclopaedia-style article of the Russian collection"),
+    M("source_004C_name", "the wild-card game of the Russian collection"),
+    M("source_004D_name", "the translated article of the Russian collection"),
+    M("source_004E_name", "the old manual of the Russian collection"),
+    # The pages in English the project's notes use where the sources are silent, as a citation names them.
+    M("source_tag_EW", "an old English household book (Enquire Within)"),
+    M("source_tag_PW", "the English original of the book with the worked deal"),
+    M("source_tag_FO", "Foster's Complete Hoyle"),
+    M("source_tag_HO", "Hoffmann's Hoyle's Games Modernized"),
+    M("source_tag_BI", "the Bicycle playing-card rules"),
+    M("source_tag_CM", "an English games guide on the web"),
+    M("source_tag_SP", "an 1887 review in The Spectator"),
+    M("source_tag_WK", "an English rules page on Rubicon bezique"),
+    M("source_tag_WT", "Wiktionary"),
+    M("source_tag_CH", "Chambers's Encyclopaedia"),
+    M("source_tag_BR", "the Encyclopaedia Britannica, 9th edition"),
+    M("source_tag_SA", "the standard rules of sixty-six (santase)"),
+    M("source_tag_DE", "a German encyclopaedia of 1895 (Meyers)"),
+    P("cite_lines", "{source}, line {lines}", "{source}, lines {lines}"),
+    M("cite_source_title", "{source}: what the source is"),
+    M("cite_rules", "the rules of {title}"),
+    M("cite_rules_part", "{rules}: {part}"),
+    M("cite_digest", "the project's notes on the sources"),
+    M("cite_and", "{first} and {last}"),
+    M("sources", "Sources"),
+    M("sources_title", "The sources of these lessons"),
+    M(
+        "sources_intro",
+        "The rules and the worked deal come from five texts in Russian and Ukrainian. Each is named here as the "
+        "pages name it, with what it is; under it, the lines of the text that the pages cite (the text's own line "
+        "numbers, counted from its first line), so that a reader with the text can check each rule.",
+    ),
+    M("sources_cited", "Lines cited"),
+    M("sources_none", "No line of this text is cited on these pages."),
+    P("sources_line", "line {lines}", "lines {lines}"),
     # The endgame analysis (replayer/analysis.py) under the cards of the last tricks.
     M("dd_best", "best"),
     M(
