@@ -19,12 +19,13 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from ..rules.endgame import move_card
-from .books import BookKeeper, Knowledge, Target, draws_left, scores_row, shown_by
+from .books import BookKeeper, Knowledge, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
 from .views import (
     Board,
+    Book,
     CardView,
     DealView,
     Lesson,
@@ -76,28 +77,8 @@ SCRIPT_TEXTS = (
     "rules_melds",
     "meld_col",
     "no_declarations",
-    # The books' sentences, which the script fills in (see BookKeeper.state_of and BookKeeper.book).
-    "meld_scored",
-    "meld_possible",
-    "meld_ready",
-    "meld_has",
-    "meld_needs",
-    "draws_left",
-    "seen_all_2",
-    "seen_all",
-    "seen_only",
-    "seen_some",
-    "news_impossible",
 )
-"""The interface texts a lesson's script uses."""
-
-SCRIPT_FORMS = (
-    "unseen_text",
-    "missing_cards",
-    "draws_remaining",
-    *(f"kind_left_{rank}" for rank in ("A", "10", "K", "Q", "J", "9", "8", "7")),
-)
-"""The plural messages a lesson's script uses (each as its list of forms)."""
+"""The interface texts a lesson's script uses (the books' sentences are written here, by the builder)."""
 
 
 def is_published(game: GameResult) -> bool:
@@ -183,7 +164,7 @@ class Builder(BookKeeper):
     """Turns one GameResult into a Lesson in one language."""
 
     def __init__(
-        self, game: GameResult, lang: str, books: bool = False, analysis: Sequence[Mapping[str, Any]] | None = None
+        self, game: GameResult, lang: str, books: bool = True, analysis: Sequence[Mapping[str, Any]] | None = None
     ) -> None:
         self.game = game
         self.lang = lang
@@ -193,7 +174,7 @@ class Builder(BookKeeper):
         """The analysed plays of the deal being built, by (trick, seat)."""
         self._double_dummy = False
         self.with_books = books
-        """Work out each step's books here too (the page's script works them out itself; see :func:`build_lesson`)."""
+        """Work out each step's books (the page's script shows them; see :func:`build_lesson`)."""
         # The profile as the game's options make it (infuzorka's option packs changes the deck, no-trump's option
         # players the seats and the melds).
         effective = game.profile.with_options(game.options)
@@ -608,10 +589,8 @@ class Builder(BookKeeper):
         memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
-        start.book_events = self.book_events(deal.scoring, targets)
         if deal.tricks:
             start.declaring = 1 in profile.declare_phases
-            start.draws_left = draws_left(profile, deal.tricks[0].before.stock)
         if deal.tricks and self.with_books:
             start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)
         steps = [start]
@@ -634,10 +613,7 @@ class Builder(BookKeeper):
                 step.values_note = self.t["dd_note_double" if self._double_dummy else "dd_note"]
             step.lines.extend(self.sidelines(trick))
             step.has_books = True
-            step.book_events = self.book_events(trick.scoring, targets)
-            step.shown = [(self.seats.index(s), self.pack.number(c), change) for s, c, change in shown_by(trick)]
             step.declaring = trick.phase in profile.declare_phases
-            step.draws_left = draws_left(profile, trick.before.stock)
             if self.with_books:
                 step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
                 knowledge.after_trick(trick)
@@ -751,17 +727,6 @@ class Builder(BookKeeper):
             news_name=self.meld_name(spec, target.suit, form=self.t["news_meld_form"]),
         )
 
-    def book_events(self, events: Iterable[Scoring], targets: Sequence[Target]) -> list[tuple[int, list[int]]]:
-        """The declarations the books follow, each with the rows it scores (see :attr:`Step.book_events`)."""
-        seats = self.seats
-        found = []
-        for e in events:
-            if e.seat in seats:
-                rows = [t for t, g in enumerate(targets) if g.spec.kind == e.kind and scores_row(g, e.cards)]
-                if rows:
-                    found.append((seats.index(e.seat), rows))
-        return found
-
     def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
         """What the page's script needs to draw each step's board and work out each seat's books
         (``static/lesson.js`` reads it).
@@ -771,6 +736,9 @@ class Builder(BookKeeper):
         """
         t = self.t
         steps: list[dict[str, Any]] = []
+        # The books' states of combinations, numbered for this lesson: the kit's list holds those of every lesson
+        # of the profile.
+        states: dict[int, int] = {}
         for d, deal in enumerate(deals):
             for step in deal.steps:
                 step.data = len(steps)
@@ -797,13 +765,10 @@ class Builder(BookKeeper):
                         "sheet": board.sheet,
                     },
                 }
-                if step.book_events:
-                    entry["events"] = step.book_events
-                if step.shown:
-                    entry["shown"] = step.shown
                 if step.has_books:
                     entry["declaring"] = step.declaring
-                    entry["draws"] = step.draws_left
+                if step.books:
+                    entry["book"] = [_book_data(b, states) for b in step.books]
                 steps.append(entry)
         others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
         return {
@@ -830,6 +795,7 @@ class Builder(BookKeeper):
                 for deal in deals
             ],
             "steps": steps,
+            "states": [list(self.state_list[k]) for k in sorted(states, key=states.__getitem__)],
         }
 
     def page_data(self) -> dict[str, Any]:
@@ -852,10 +818,7 @@ class Builder(BookKeeper):
                 "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],
                 "suits": [[s.value, s.glyph, s.red, s.english if self.lang == "en" else s.russian] for s in Suit],
                 "rules": self.rules_page,
-                "text": {key: t[key] for key in SCRIPT_TEXTS} | {key: t.forms[key] for key in SCRIPT_FORMS},
-                # The plural form of every count the books can say (the deck's size at most): the page's script
-                # picks forms by it, without knowing the language's rule.
-                "plurals": t.plural_table(len(self.profile.pack()) + 1),
+                "text": {key: t[key] for key in SCRIPT_TEXTS},
                 "stock_title": t["turnup_and_stock" if self.profile.turnup else "stock"],
             }
         )
@@ -863,21 +826,8 @@ class Builder(BookKeeper):
 
     @staticmethod
     def targets_data(targets: Sequence[TargetView]) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": g.name,
-                "pictures": g.pictures,
-                "rule": g.rule_href,
-                "kind": g.kind,
-                "suit": g.suit,
-                "needed": g.needed,
-                "of_rank": g.of_rank,
-                "count": g.count,
-                "left": g.left,
-                "news": g.news_name,
-            }
-            for g in targets
-        ]
+        """The rows of a deal's table of combinations, as its books show them (their states are the books')."""
+        return [{"name": g.name, "pictures": g.pictures} for g in targets]
 
     # --- the lesson ----------------------------------------------------------------------------------------
 
@@ -1021,19 +971,32 @@ def link_steps(deals: Sequence[DealView]) -> None:
             item.end_index = i + 1
 
 
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""A count of unseen copies of a card as one character (a pack of ten holds at most ten of one card)."""
+
+
+def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
+    """A seat's book as the page's script shows it: the unseen copies of each card as one character each, their
+    number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
+    ``states`` as they first come)."""
+    melds = [states.setdefault(k, len(states)) for k in book.melds]
+    unseen = "".join(_DIGITS[n] for n in book.unseen)
+    return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
+
+
 def build_lesson(
     game: GameResult,
     lang: str = "en",
     slug: str = "",
-    books: bool = False,
+    books: bool = True,
     analysis: Sequence[Mapping[str, Any]] | None = None,
 ) -> Lesson:
     """The lesson view of a replayed game, with the interface text in ``lang`` (``en`` or ``ru``).
 
-    The page's script works out each seat's books (``static/lesson.js``) from the boards and the scoring in the
-    lesson's data; with ``books`` they are worked out here too, into :attr:`Step.books` and
-    :attr:`Lesson.meld_states`: the model the tests hold the script's books to. ``analysis``: each deal's endgame
-    analysis (:func:`replayer.analysis.analyse_deal`), whose values the last tricks show under their cards.
+    Each seat's books are worked out here, by the rules (:mod:`.books`), into :attr:`Step.books` and
+    :attr:`Lesson.meld_states`, and given to the page's script in the lesson's data (``book`` of each step), which
+    only shows them; ``books=False`` leaves them out (a lesson without its bookkeeping). ``analysis``: each deal's
+    endgame analysis (:func:`replayer.analysis.analyse_deal`), whose values the last tricks show under their cards.
     """
     lesson = Builder(game, lang, books, analysis).build()
     lesson.slug = slug

@@ -254,8 +254,8 @@ class TargetView:
 class Book:
     """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open.
 
-    The page's script works the books out for itself (``static/lesson.js``); these, made only when
-    :func:`build_lesson` is asked for them, are the model its books are tested against. ``unseen`` counts every card
+    Worked out by the builder (:mod:`.books`) and given to the page's script in the lesson's data, which only shows
+    them (``static/lesson.js``). ``unseen`` counts every card
     of :attr:`Lesson.cards`, and ``melds`` gives, for each of the deal's :attr:`DealView.targets` in turn, each
     seat's state as an index into :attr:`Lesson.meld_states`.
     """
@@ -350,18 +350,10 @@ class Step:
     board: Board | None = None
     """A trick's table before it is played, drawn by the page's script."""
     has_books: bool = False
-    """The page's script works out and draws each seat's bookkeeping before the trick (a deal's start has it when
-    the deal has a trick)."""
-    book_events: list[tuple[int, list[int]]] = field(default_factory=list)
-    """The step's declarations as the books follow them: (seat's position, the rows of the deal's table of
-    combinations that each scores)."""
-    shown: list[tuple[int, int, int]] = field(default_factory=list)
-    """What the step shows everybody about a seat's cards besides its plays (seat's position, card, +1 or -1; see
-    :func:`.books.shown_by`)."""
+    """The page's script draws each seat's bookkeeping before the trick, from :attr:`books` (a deal's start has it
+    when the deal has a trick)."""
     declaring: bool = False
     """Declarations may be made in the step's phase (the books then follow the combinations)."""
-    draws_left: int = 0
-    """How many more cards each seat draws, as the step's trick begins."""
     books: list[Book] = field(default_factory=list)
     """Each seat's bookkeeping before the trick, worked out in Python only when asked for (see
     :func:`build_lesson`): the page's script works them out from the lesson's data."""
