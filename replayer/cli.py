@@ -314,10 +314,13 @@ def cmd_render(args: argparse.Namespace) -> int:
         else:
             invalid += 1
             print(f"{path}: not rendered: the record is invalid", file=sys.stderr)
+    warnings: list[str] = []
     try:
-        written = render_site(results, Path(args.out), lang=langs, force=args.force)
+        written = render_site(results, Path(args.out), lang=langs, force=args.force, warnings=warnings)
     except FileExistsError as exc:
         raise UsageError(str(exc)) from None
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     pages = sum(1 for p in written if p.suffix == ".html")
     # The first language is at the top of the folder, each other one in a sub-folder named after it.
     where = ", ".join([f"{langs[0]} in {args.out}", *(f"{code} in {Path(args.out) / code}" for code in langs[1:])])

@@ -41,6 +41,7 @@ from .lesson import (
     rules_slug,
 )
 from .lesson.citations import CITED, SOURCE_IDS, SOURCES_PAGE, cite, learner_text
+from .lesson.sidecar import read_sidecar
 from .notation import data_dir
 from .profile import RuleProfile
 from .profiles import load_profile, profile_names
@@ -251,7 +252,11 @@ def _no_cycle_collection() -> Iterator[None]:
 
 
 def render_site(
-    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str] = "en", force: bool = False
+    results: Iterable[ReplayResult],
+    out: Path,
+    lang: str | Sequence[str] = "en",
+    force: bool = False,
+    warnings: list[str] | None = None,
 ) -> list[Path]:
     """Write the site into ``out``; returns the files written (the marker file is not in the list).
 
@@ -259,12 +264,16 @@ def render_site(
     sub-folders named after them) it writes ``index.html``, one lesson page per game, a rules page per profile
     (``rules-NAME.html``) and ``glossary.html``; the static files go once into ``out/static``.
 
+    A record with a current sidecar (``deal.analysis.json`` beside ``deal.bzq``, replayer/lesson/sidecar.py) gets its
+    sampled analysis in its lessons: every play's value, its mistakes, the book's judgments beside the analysis, the
+    expected margin in the chart. A stale or unreadable sidecar is left out, with a line in ``warnings``.
+
     Raises ``FileExistsError`` when ``out`` is a file, or a non-empty folder without the renderer's marker file
     (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
     """
     results = list(results)  # whatever replays them does so before the collector is paused
     with _no_cycle_collection():
-        return _render_site(results, Path(out), lang, force)
+        return _render_site(results, Path(out), lang, force, warnings if warnings is not None else [])
 
 
 RENDER_BUDGET = 20_000
@@ -282,7 +291,27 @@ def _analyse(game: GameResult) -> list[dict[str, Any]] | None:
     return [analyse_deal(deal, RENDER_BUDGET) for deal in game.deals]
 
 
-def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool) -> list[Path]:
+def _sampled(result: ReplayResult, warnings: list[str]) -> list[list[dict[str, Any]] | None]:
+    """Each game's deals as the record's current sidecar analyses them (None for a game it does not give), each with
+    the book's judgments of its plays; a sidecar that cannot be used is said in ``warnings`` and left out."""
+    found, warning = read_sidecar(result.path)
+    if warning:
+        warnings.append(warning)
+    if found is None:
+        return [None] * len(result.games)
+    games: list[list[dict[str, Any]] | None] = []
+    for g, game in enumerate(found.get("games", ())[: len(result.games)], start=1):
+        deals = []
+        for d, deal in enumerate(game.get("deals", ()), start=1):
+            judgments = [j for j in found.get("judgments", ()) if (j.get("game", 1), j.get("deal", 1)) == (g, d)]
+            deals.append({**deal, "judgments": judgments})
+        games.append(deals)
+    return games + [None] * (len(result.games) - len(games))
+
+
+def _render_site(
+    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool, warnings: list[str]
+) -> list[Path]:
     langs = [lang] if isinstance(lang, str) else list(lang)
     if not langs:
         raise ValueError("no interface language to render")
@@ -294,14 +323,20 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
     templates = data_dir("site_templates")
     env = _environment(templates)
     taken: set[str] = set()
+    results = list(results)
     games = [
         (lesson_slug(result.path, index, taken), game)
         for result in results
         for index, game in enumerate(result.games, start=1)
     ]
+    # A record's sidecar gives its games' analysis, sampled at every play; the others get the endgame's, made here.
+    sidecars = [deals for result in results for deals in _sampled(result, warnings)]
     profiles = _profiles(game.profile for _, game in games)
     # The endgame analysis of each game replayed with the core's states (bezique render does): once for every language.
-    analyses = {id(game): _analyse(game) for _, game in games}
+    analyses = {
+        id(game): sampled if sampled is not None else _analyse(game)
+        for (_, game), sampled in zip(games, sidecars, strict=True)
+    }
     languages = [
         _Language(code, out if i == 0 else out / code, "" if i == 0 else "../", "" if i == 0 else f"{code}/")
         for i, code in enumerate(langs)

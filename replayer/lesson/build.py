@@ -448,13 +448,23 @@ class Builder(BookKeeper):
         plays = []
         draws = []
         lines: list[LineView] = []
+        judged: list[tuple[str, str]] = []
         for seat, card in trick.plays:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
             play = PlayView(seat, seat_name(seat), view(card), winning)
             valued = self._plays.get((trick.n, seat))
-            if valued is not None:
+            sampled = self._sampled.get((trick.n, seat))
+            if sampled is not None:
+                self.sampled_value(play, sampled, judged)
+                if play.mistake and valued is not None and valued["cost"]:
+                    lines.append(self.best_line(trick, seat, valued))
+                judgment = self._judgments.get((trick.n, seat))
+                if judgment is not None:
+                    suit = trump_at(deal, trick.n)
+                    judged.append(("book", self.judgment(seat, sampled, judgment, suit.value if suit else "")))
+            elif valued is not None:
                 cost = valued["cost"]
                 play.value = self.t["dd_best"] if not cost else f"−{cost}"
                 play.mistake = bool(cost)
@@ -498,7 +508,132 @@ class Builder(BookKeeper):
             questions=questions,
             board=self.board(trick, trump, red, scored_rows + (1 if trick.scoring else 0)),
             lines=lines,
+            judged=judged,
         )
+
+    # --- the sampled analysis of every play (a sidecar's) ------------------------------------------------------------
+
+    def _sure(self, play: Mapping[str, Any]) -> str:
+        """How sure a sampled value is: exact, or over how many sampled deals."""
+        if play["exact"]:
+            return self.t["sure_exact"]
+        return self.t.count("sure_sampled", int(play["samples"]))
+
+    def _difference(self, play: Mapping[str, Any], card: str) -> tuple[float, float, Mapping[str, float]]:
+        """An option's mean difference for the acting side (its points less the other's), its standard error and its
+        means."""
+        option = next(o for o in play["options"] if o["card"] == card)
+        mean = option["mean"]
+        own = self.profile.scorer(play["seat"])
+        other = next(s for s in mean if s != own)
+        return mean[own] - mean[other], float(option["stderr"]), mean
+
+    def sampled_value(self, view: PlayView, play: Mapping[str, Any], judged: list[tuple[str, str]]) -> None:
+        """A play's value from the sampled analysis, and, for a mistake (cost at least 10 and at least twice its
+        standard error, docs/analysis.md), the better card and why, in the analysis's own numbers."""
+        t = self.t
+        cost, err = float(play["cost"]), float(play["cost_stderr"])
+        exact = bool(play["exact"])
+        if play["played"] in play["best"]:
+            view.value = t["value_best_exact" if exact else "value_best"]
+        else:
+            view.value = t["value_cost_exact" if exact else "value_cost"].format(cost=f"{cost:.0f}", err=f"{err:.0f}")
+        view.value_title = t["value_sampled_title"]
+        view.mistake = cost >= 10 and cost >= 2 * err
+        if not view.mistake:
+            return
+        best = play["best"][0]
+        _, _, with_best = self._difference(play, best)
+        _, _, with_played = self._difference(play, play["played"])
+        own = self.profile.scorer(play["seat"])
+        other = next(s for s in with_best if s != own)
+        judged.append(
+            (
+                "mistake",
+                t["mistake_why"].format(
+                    seat=self.seat(play["seat"]),
+                    card=self.view(Card.parse(play["played"])).glyph,
+                    best=self.view(Card.parse(best)).glyph,
+                    cost=f"{cost:.0f}",
+                    err=f"{err:.0f}",
+                    own=self.seat(own),
+                    other=self.seat(other),
+                    own_best=f"{with_best[own]:.0f}",
+                    other_best=f"{with_best[other]:.0f}",
+                    own_played=f"{with_played[own]:.0f}",
+                    other_played=f"{with_played[other]:.0f}",
+                    sure=self._sure(play),
+                ),
+            )
+        )
+
+    def judgment(self, seat: str, play: Mapping[str, Any], judgment: Mapping[str, Any], trump: str) -> str:
+        """A judgment of the book's at a play, and what the sampled analysis finds of it, said plainly: whether the
+        two agree, disagree, or the analysis cannot tell (its numbers within the noise)."""
+        t = self.t
+        glyph = self.view
+        says = judgment.get("says_ru" if self.lang == "ru" else "says") or judgment["says"]
+        options = {o["card"] for o in play["options"]}
+        preferred = next((c for c in judgment["prefers"] if c in options), play["played"])
+        best = play["best"][0]
+        d_pref, se_pref, _ = self._difference(play, preferred)
+        d_best, se_best, _ = self._difference(play, best)
+        sure = self._sure(play)
+        card = glyph(Card.parse(preferred)).glyph
+        if preferred in play["best"]:
+            verdict, found = "agree", t["judged_agrees"].format(card=card, sure=sure)
+        else:
+            if preferred == play["played"]:
+                cost, err = float(play["cost"]), float(play["cost_stderr"])
+            else:
+                cost, err = d_best - d_pref, (se_best**2 + se_pref**2) ** 0.5
+            values = {"card": card, "best": glyph(Card.parse(best)).glyph, "cost": f"{cost:.0f}", "err": f"{err:.0f}"}
+            if cost >= 10 and cost >= 2 * err:
+                verdict, found = "disagree", t["judged_disagrees"].format(sure=sure, **values)
+            else:
+                verdict, found = "unsettled", t["judged_unsettled"].format(sure=sure, **values)
+        sentences = [found]
+        for against in judgment.get("against", ()):
+            cards = [c for c in options if (Card.parse(c).suit.value == trump if against == "trumps" else c == against)]
+            if not cards:
+                continue
+            # The best of them (for "trumps": the best trump lead), against the book's card.
+            other = max(cards, key=lambda c: self._difference(play, c)[0])
+            d_other, se_other, _ = self._difference(play, other)
+            diff, err = d_pref - d_other, (se_pref**2 + se_other**2) ** 0.5
+            name = glyph(Card.parse(other)).glyph
+            if against == "trumps":
+                name = t["judged_trumps"].format(card=name)
+            values = {"card": card, "other": name, "diff": f"{abs(diff):.0f}", "err": f"{err:.0f}"}
+            values["ahead"] = card if diff >= 0 else name
+            if diff >= 10 and diff >= 2 * err:
+                sentences.append(t["judged_against_confirmed"].format(**values))
+            elif -diff >= 10 and -diff >= 2 * err:
+                sentences.append(t["judged_against_refuted"].format(**values))
+                verdict = "disagree"
+            else:
+                sentences.append(t["judged_against_unsettled"].format(**values))
+                if verdict == "agree":
+                    verdict = "partly"
+        head = t[f"verdict_{verdict}"]
+        return t["judged_book"].format(seat=self.seat(seat), says=says, verdict=head, found=" ".join(sentences))
+
+    def expected_margins(self, deal: DealResult) -> list[list[float]]:
+        """The expected final margin of the first scorer over the second after every sampled play: the scores
+        before its trick plus the played card's mean points from there to the end of the deal (the analysis's own
+        numbers), at the play's place in the trick (trick 3's second card of two at 2.5)."""
+        first, second = self.scorers[0], self.scorers[1]
+        found = []
+        for trick in deal.tricks:
+            for i, (seat, _card) in enumerate(trick.plays):
+                play = self._sampled.get((trick.n, seat))
+                if play is None:
+                    continue
+                option = next(o for o in play["options"] if o["card"] == play["played"])
+                base = trick.before.scores.get(first, 0) - trick.before.scores.get(second, 0)
+                margin = base + option["mean"][first] - option["mean"][second]
+                found.append([trick.n - 1 + i / len(trick.plays), round(margin, 1)])
+        return found
 
     def line_trick(self, number: int, plays: Sequence[tuple[str, Card]], winner: str | None) -> str:
         """A trick of a line in words: "26. N A♠ S 10♠ → N"."""
@@ -601,6 +736,12 @@ class Builder(BookKeeper):
         found = self.analysis[index - 1] if index - 1 < len(self.analysis) else None
         endgame = found.get("endgame") if found else None
         self._plays = {(p["trick"], p["seat"]): p for p in endgame["plays"]} if endgame else {}
+        # The sampled analysis of every play and the book's judgments, from the record's sidecar when the renderer
+        # found a current one (replayer/lesson/sidecar.py).
+        self._sampled = {(p["trick"], p["seat"]): p for p in (found or {}).get("plays") or ()}
+        self._judgments = {(j["trick"], j["seat"]): j for j in (found or {}).get("judgments") or ()}
+        if self._sampled and len(self.scorers) == 2:
+            found = {**(found or {}), "expected_margins": self.expected_margins(deal)}
         self._double_dummy = bool(endgame and endgame["double_dummy"])
         first_valued = endgame["first_trick"] if endgame else -1
         for trick in deal.tricks:
@@ -609,7 +750,11 @@ class Builder(BookKeeper):
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note, scored_rows)
-            if trick.n == first_valued:
+            if self._sampled and trick is deal.tricks[0]:
+                step.values_note = self.t["sampled_note"].format(
+                    samples=max(int(p["samples"]) for p in self._sampled.values())
+                )
+            elif trick.n == first_valued and not self._sampled:
                 step.values_note = self.t["dd_note_double" if self._double_dummy else "dd_note"]
             step.lines.extend(self.sidelines(trick))
             step.has_books = True

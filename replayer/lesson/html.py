@@ -289,7 +289,8 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         for i, p in enumerate(s.plays):
             winning = " winning" if p.winning else ""
             mistake = " mistake" if p.mistake else ""
-            value = f' <span class="dd-value" title="{t["dd_value_title"]}">{_e(p.value)}</span>' if p.value else ""
+            tip = _e(p.value_title) if p.value_title else t["dd_value_title"]
+            value = f' <span class="dd-value" title="{tip}">{_e(p.value)}</span>' if p.value else ""
             out.append(
                 f'<li class="play{winning}{mistake}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
                 f"{_e(p.label)}</span> {_card(p.card)}{value}</li>\n"
@@ -343,6 +344,11 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
     out.append(f'<div class="running">\n<h4>{_e(s.scores_title)}</h4>\n{_score_line(s.scores)}\n</div>\n</div>\n')
     if s.values_note:
         out.append(f'<p class="dd-note">{_say(s.values_note, t)}</p>\n')
+    if s.judged:
+        # What the sampled analysis finds of the step's plays: its mistakes, and the book's judgments beside it.
+        out.append('<div class="judged">\n')
+        out.extend(f'<p class="judged-{_e(kind)}">{_e(text)}</p>\n' for kind, text in s.judged)
+        out.append("</div>\n")
     for line in s.lines:
         out.append(_line(line, t))
     if s.comments:

@@ -147,9 +147,13 @@ class PlayView:
     card: CardView
     winning: bool = False
     value: str = ""
-    """In the last tricks, the card's value as the solver finds it: "best", or what it loses ("−20")."""
+    """The card's value: in the last tricks as the solver finds it ("best", or what it loses: "−20"); with a sampled
+    analysis (a sidecar, replayer/lesson/sidecar.py) at every play, its cost against the best card ("cost 12 ± 5")."""
     mistake: bool = False
-    """The card played loses points to the optimum."""
+    """The card played is a mistake: it loses points to the best play (with a sampled analysis, at least 10 points
+    and at least twice its standard error)."""
+    value_title: str = ""
+    """What the value means, for its tooltip (the interface's default when empty)."""
 
 
 @dataclass
@@ -367,6 +371,9 @@ class Step:
     """The step's position in the whole lesson, from 1 (deal ends count as steps)."""
     values_note: str = ""
     """Where the values under the cards begin: what they mean (double-dummy in a game of more seats)."""
+    judged: list[tuple[str, str]] = field(default_factory=list)
+    """What the sampled analysis says of the step's plays, as (kind, sentence): ``mistake`` for a play it finds a
+    mistake, with the better card and why; ``book`` for a judgment of the book's, beside what the analysis finds."""
     lines: list[LineView] = field(default_factory=list)
     """The solver's best line where the record's play loses points, and the record's side lines (variations)."""
 

@@ -676,6 +676,52 @@ MESSAGES: tuple[Message, ...] = (
     M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
     M("dd_lost", "Points lost in the last tricks against the best play: {points}"),
     M("sideline", "Side line"),
+    # The sampled analysis of every play (a record's sidecar, replayer/lesson/sidecar.py; docs/analysis.md).
+    M("value_best", "best"),
+    M("value_best_exact", "best (exact)"),
+    M("value_cost", "cost {cost} ± {err}"),
+    M("value_cost_exact", "cost {cost} (exact)"),
+    M(
+        "value_sampled_title",
+        "What the analysis finds this card costs against the best card, in points of the difference between the "
+        "sides from here to the end of the deal: the mean over the sampled deals, ± its standard error (exact where "
+        "every card is known)",
+    ),
+    P("sure_sampled", "sampled over {n} deal, ± one standard error", "sampled over {n} deals, ± one standard error"),
+    M("sure_exact", "exact: every card is known"),
+    M(
+        "mistake_why",
+        "Mistake: {seat}'s {card} costs {cost} ± {err}; {best} was better. With {best}, {own} could expect {own_best} "
+        "points from here and {other} {other_best}; with {card}, {own_played} and {other_played} ({sure}).",
+    ),
+    M("judged_book", "The book: “{says}”. {verdict}: {found}"),
+    M("verdict_agree", "The analysis agrees"),
+    M("verdict_partly", "The analysis agrees in part"),
+    M("verdict_disagree", "The analysis disagrees"),
+    M("verdict_unsettled", "The analysis cannot tell"),
+    M("judged_agrees", "{card} is the best card it finds ({sure})."),
+    M("judged_disagrees", "it finds {best} better than {card}, by {cost} ± {err} ({sure})."),
+    M(
+        "judged_unsettled",
+        "it puts {best} first and {card} {cost} ± {err} behind, within the noise ({sure}).",
+    ),
+    M("judged_against_confirmed", "It confirms that {other} is worse than {card}, by {diff} ± {err}."),
+    M(
+        "judged_against_refuted",
+        "It finds {other} better than {card}, by {diff} ± {err}: there it contradicts the book.",
+    ),
+    M(
+        "judged_against_unsettled",
+        "Between {card} and {other} it finds no clear difference ({ahead} ahead by {diff} ± {err}).",
+    ),
+    M(
+        "sampled_note",
+        "Under each card, what the analysis finds it costs against the best card the player had: the points of the "
+        "difference between the sides from that play to the end of the deal, averaged over {samples} deals drawn at "
+        "random among those the player could not tell apart, ± the standard error (exact once every card is known). "
+        "A play is marked a mistake when it costs at least 10 points and at least twice its error.",
+    ),
+    M("judged_trumps", "a trump lead ({card}, the best of them)"),
     # The puzzle page of bezique puzzles (replayer/puzzles.py, site_templates/puzzles.html).
     M("puzzle_title", "Bezique puzzles"),
     M(
