@@ -1116,8 +1116,8 @@ def link_steps(deals: Sequence[DealView]) -> None:
             item.end_index = i + 1
 
 
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-"""A count of unseen copies of a card as one character (a pack of ten holds at most ten of one card)."""
+_DIGITS = bytes.maketrans(bytes(range(36)), b"0123456789abcdefghijklmnopqrstuvwxyz")
+"""A count of unseen copies of a card as one base-36 character (a pack of ten holds at most ten of one card)."""
 
 
 def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
@@ -1125,7 +1125,7 @@ def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
     number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
     ``states`` as they first come)."""
     melds = [states.setdefault(k, len(states)) for k in book.melds]
-    unseen = "".join(_DIGITS[n] for n in book.unseen)
+    unseen = bytes(book.unseen).translate(_DIGITS).decode("ascii")
     return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
 
 
