@@ -92,15 +92,20 @@ def make_environment(templates: Path | None = None) -> Environment:
     return env
 
 
-def _cite(text: str, t: SimpleNamespace, here: str = "") -> Markup:
+def _cite(text: str, t: Any, here: str = "") -> Markup:
     """A text of a page in a learner's words (replayer/lesson/citations.py), in the language of the words ``t``:
     sources and rules named and linked (a rule of ``here``'s family to ``here``'s rules page)."""
-    return Markup(cite(str(text), t.lang_code, here))
+    return Markup(cite(str(text), _lang_of(t), here))
 
 
-def _plain(text: str, t: SimpleNamespace) -> str:
+def _plain(text: str, t: Any) -> str:
     """A title in a learner's words, without links (it is a link or a page title itself)."""
-    return learner_text(str(text), t.lang_code)
+    return learner_text(str(text), _lang_of(t))
+
+
+def _lang_of(t: Any) -> str:
+    # A site page's words are a namespace (see _words); the puzzle page's are the interface's own Words.
+    return str(t.lang_code if hasattr(t, "lang_code") else t.lang)
 
 
 @dataclass(frozen=True)
