@@ -87,3 +87,15 @@ def test_bezique_rules_speaks_a_users_words(name: str) -> None:
     profile = load_profile(name)
     assert not FORBIDDEN.findall(describe(profile, sources=False))
     assert re.search(r"\d{3}:L\d+", describe(profile, sources=True))
+
+
+def test_the_rules_command_prints_a_users_words_unless_asked_for_the_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from replayer.cli import main
+
+    assert main(["rules", "classic"]) == 0
+    plain = capsys.readouterr().out
+    assert not FORBIDDEN.findall(plain) and "the book with the worked deal" in plain
+    assert main(["rules", "classic", "--source"]) == 0
+    assert "000:L207" in capsys.readouterr().out
