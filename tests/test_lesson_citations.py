@@ -99,3 +99,19 @@ def test_the_rules_command_prints_a_users_words_unless_asked_for_the_sources(
     assert not FORBIDDEN.findall(plain) and "the book with the worked deal" in plain
     assert main(["rules", "classic", "--source"]) == 0
     assert "000:L207" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<script>alert(1)</script> seed 000 (000:L1-L3) "RULES.md §2.a rule 10" & 004-C',
+        "<b onmouseover=x>RULES.md §2.e, правило 10</b> источника 004 <i>",
+        "[SA] (issue 25 item 14) optimum <zq>",
+    ],
+)
+def test_a_citation_keeps_the_text_inert(text: str) -> None:
+    """Whatever the text around a citation, only the links it makes are markup."""
+    html = learner_html(text, "en").html
+    assert (
+        re.sub(r'<a class="cite (?:source|rule)" href="[^"<>]*"(?: title="[^"<>]*")?>|</a>', "", html).count("<") == 0
+    )
