@@ -189,6 +189,7 @@ _PATTERN = re.compile(
             rf"(?P<seedlines>{_seed(1)}\s(?P<s1>\d{{3}})(?:-(?P<p1>[A-E])|,\s(?:part|часть)\s(?P<p1b>[A-E]))?\s\("
             rf"(?:\d{{3}}(?:-[A-E])?[:\s])?(?P<l1>{_LINES})\))",
             rf"(?P<seedline>{_seed(2)}\s(?P<s2>\d{{3}}),\s(?:line|строка)\s(?P<n2>\d+))",
+            rf"(?P<partlines>\b(?P<s8>\d{{3}})-(?P<p8>[A-E]),\s(?P=s8):(?P<l8>{_LINES}))",
             rf"(?P<lines>\b(?P<s3>\d{{3}})(?:-(?P<p3>[A-E]))?(?::|\s(?=L\d))(?P<l3>{_LINES}))",
             rf"(?P<srclines>\b(?P<s4>\d{{3}})\s\((?P<l4>{_LINES})\))",
             rf"(?P<seeds>{_seed(3)}\s(?P<list>\d{{3}}(?:(?:,\s|\sand\s|\sи\s|/)\d{{3}})+))",
@@ -394,6 +395,8 @@ def _convert(text: str, lang: str, here: str, links: bool) -> tuple[str, tuple[t
             source, part, spans = m["s1"], m["p1"] or m["p1b"], _ranges(m["l1"])
         elif kind == "seedline":
             source, part, spans = m["s2"], None, [(int(m["n2"]), int(m["n2"]))]
+        elif kind == "partlines":  # "004-B, 004:L55": the part named, linked to its lines
+            source, part, spans = m["s8"], m["p8"], _ranges(m["l8"])
         elif kind == "lines":
             source, part, spans = m["s3"], m["p3"], _ranges(m["l3"])
         elif kind == "srclines":
