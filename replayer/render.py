@@ -125,7 +125,8 @@ def _sources(lang: str) -> list[_Source]:
         lines = []
         for first, last in CITED.of(source):
             shown = str(first) if first == last else f"{first}–{last}"
-            lines.append((first, last, t.count("sources_line", last - first + 1, lines=shown)))
+            # (the plural agrees with "line" or "lines", not with the lines' number)
+            lines.append((first, last, t.count("sources_line", 1 if first == last else 2, lines=shown)))
         # One entry per first line: the anchor a citation links to.
         unique = list({first: (first, last, label) for first, last, label in reversed(lines)}.values())[::-1]
         out.append(_Source(source, t[f"source_{source}_name"], t[f"source_{source}_about"], sorted(unique)))

@@ -348,7 +348,8 @@ def _source(lang: str, source: str, part: str | None, spans: list[tuple[int, int
     anchor = f"src-{source}" + (f"-L{spans[0][0]}" if spans else "")
     if spans:
         shown = ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans)
-        title = t.count("cite_lines", sum(b - a + 1 for a, b in spans), lines=shown, source=_name(lang, source))
+        several = len(spans) > 1 or spans[0][0] != spans[0][1]
+        title = t.count("cite_lines", 2 if several else 1, lines=shown, source=_name(lang, source))
     else:
         title = t["cite_source_title"].format(source=_name(lang, source))
     return f'<a class="cite source" href="{SOURCES_PAGE}#{escape(anchor)}" title="{escape(title)}">{escape(name)}</a>'
