@@ -235,15 +235,17 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
                     )
                 )
             )
-    pages = sum(
-        1
-        for p in written[0]
-        if p.suffix == ".html" and p.name not in ("index.html", "glossary.html") and not p.name.startswith("rules-")
-    )
-    # The lessons are measured as a site has them, each deal's chart (SVG written at render time) included.
-    charts = sum(
-        p.read_text(encoding="utf-8").count('<svg class="score-chart"') for p in written[0] if p.suffix == ".html"
-    )
+        pages = sum(
+            1
+            for p in written[0]
+            if p.suffix == ".html"
+            and p.name not in ("index.html", "glossary.html", "sources.html")
+            and not p.name.startswith("rules-")
+        )
+        # The lessons are measured as a site has them, each deal's chart (SVG written at render time) included.
+        charts = sum(
+            p.read_text(encoding="utf-8").count('<svg class="score-chart"') for p in written[0] if p.suffix == ".html"
+        )
     print(f"\nlessons ({lang}): {pages} lesson pages (of {len(sample)} games), {charts} score charts")
     target(f"render only ({lang})", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
     target(f"end to end ({lang})", [pages / t for t in whole], 100, higher=True, unit="pages/s", digits=1)

@@ -314,10 +314,13 @@ def cmd_render(args: argparse.Namespace) -> int:
         else:
             invalid += 1
             print(f"{path}: not rendered: the record is invalid", file=sys.stderr)
+    warnings: list[str] = []
     try:
-        written = render_site(results, Path(args.out), lang=langs, force=args.force)
+        written = render_site(results, Path(args.out), lang=langs, force=args.force, warnings=warnings)
     except FileExistsError as exc:
         raise UsageError(str(exc)) from None
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     pages = sum(1 for p in written if p.suffix == ".html")
     # The first language is at the top of the folder, each other one in a sub-folder named after it.
     where = ", ".join([f"{langs[0]} in {args.out}", *(f"{code} in {Path(args.out) / code}" for code in langs[1:])])
@@ -350,7 +353,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile)
     except RuleProfileError as exc:
         raise UsageError(str(exc)) from None
-    print(describe(profile))
+    print(describe(profile, sources=args.source))
     return 0
 
 
@@ -726,6 +729,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("profile", metavar="PROFILE")
+    p.add_argument(
+        "--source",
+        action="store_true",
+        help="keep the exact citations of the sources (file and line, the rules digest's sections), for checking",
+    )
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(

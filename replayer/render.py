@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from .files import write_atomic
 from .lesson import (
@@ -39,6 +40,8 @@ from .lesson import (
     profile_text,
     rules_slug,
 )
+from .lesson.citations import CITED, SOURCE_IDS, SOURCES_PAGE, cite, learner_text
+from .lesson.sidecar import read_sidecar
 from .notation import data_dir
 from .profile import RuleProfile
 from .profiles import load_profile, profile_names
@@ -83,7 +86,51 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
     env.globals["card"] = card_html
     env.globals["data_json"] = data_json
+    env.globals["sources_page"] = SOURCES_PAGE
+    env.filters["cite"] = _cite
+    env.filters["plain"] = _plain
     return env
+
+
+def _cite(text: str, t: Any, here: str = "") -> Markup:
+    """A text of a page in a learner's words (replayer/lesson/citations.py), in the language of the words ``t``:
+    sources and rules named and linked (a rule of ``here``'s family to ``here``'s rules page)."""
+    return Markup(cite(str(text), _lang_of(t), here))
+
+
+def _plain(text: str, t: Any) -> str:
+    """A title in a learner's words, without links (it is a link or a page title itself)."""
+    return learner_text(str(text), _lang_of(t))
+
+
+def _lang_of(t: Any) -> str:
+    # A site page's words are a namespace (see _words); the puzzle page's are the interface's own Words.
+    return str(t.lang_code if hasattr(t, "lang_code") else t.lang)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A source text on the sources page: its name, what it is, and the lines the pages cite."""
+
+    id: str
+    name: str
+    about: str
+    lines: list[tuple[int, int, str]]
+
+
+def _sources(lang: str) -> list[_Source]:
+    t = interface(lang)
+    out = []
+    for source in SOURCE_IDS:
+        lines = []
+        for first, last in CITED.of(source):
+            shown = str(first) if first == last else f"{first}–{last}"
+            # (the plural agrees with "line" or "lines", not with the lines' number)
+            lines.append((first, last, t.count("sources_line", 1 if first == last else 2, lines=shown)))
+        # One entry per first line: the anchor a citation links to.
+        unique = list({first: (first, last, label) for first, last, label in reversed(lines)}.values())[::-1]
+        out.append(_Source(source, t[f"source_{source}_name"], t[f"source_{source}_about"], sorted(unique)))
+    return out
 
 
 @functools.lru_cache(maxsize=4)
@@ -98,7 +145,7 @@ def _environment(templates: Path) -> Environment:
 def _words(lang: str) -> SimpleNamespace:
     # The templates read the interface words as attributes (t.permalink), a few dozen times a step: a namespace
     # answers directly, where for a dict Jinja first tries, and fails, an attribute.
-    return SimpleNamespace(**interface(lang))
+    return SimpleNamespace(**interface(lang), lang_code=lang)
 
 
 def lesson_slug(path: str, index: int, taken: set[str] | None = None) -> str:
@@ -211,7 +258,11 @@ def _no_cycle_collection() -> Iterator[None]:
 
 
 def render_site(
-    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str] = "en", force: bool = False
+    results: Iterable[ReplayResult],
+    out: Path,
+    lang: str | Sequence[str] = "en",
+    force: bool = False,
+    warnings: list[str] | None = None,
 ) -> list[Path]:
     """Write the site into ``out``; returns the files written (the marker file is not in the list).
 
@@ -219,12 +270,16 @@ def render_site(
     sub-folders named after them) it writes ``index.html``, one lesson page per game, a rules page per profile
     (``rules-NAME.html``) and ``glossary.html``; the static files go once into ``out/static``.
 
+    A record with a current sidecar (``deal.analysis.json`` beside ``deal.bzq``, replayer/lesson/sidecar.py) gets its
+    sampled analysis in its lessons: every play's value, its mistakes, the book's judgments beside the analysis, the
+    expected margin in the chart. A stale or unreadable sidecar is left out, with a line in ``warnings``.
+
     Raises ``FileExistsError`` when ``out`` is a file, or a non-empty folder without the renderer's marker file
     (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
     """
     results = list(results)  # whatever replays them does so before the collector is paused
     with _no_cycle_collection():
-        return _render_site(results, Path(out), lang, force)
+        return _render_site(results, Path(out), lang, force, warnings if warnings is not None else [])
 
 
 RENDER_BUDGET = 20_000
@@ -242,7 +297,27 @@ def _analyse(game: GameResult) -> list[dict[str, Any]] | None:
     return [analyse_deal(deal, RENDER_BUDGET) for deal in game.deals]
 
 
-def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool) -> list[Path]:
+def _sampled(result: ReplayResult, warnings: list[str]) -> list[list[dict[str, Any]] | None]:
+    """Each game's deals as the record's current sidecar analyses them (None for a game it does not give), each with
+    the book's judgments of its plays; a sidecar that cannot be used is said in ``warnings`` and left out."""
+    found, warning = read_sidecar(result.path)
+    if warning:
+        warnings.append(warning)
+    if found is None:
+        return [None] * len(result.games)
+    games: list[list[dict[str, Any]] | None] = []
+    for g, game in enumerate(found.get("games", ())[: len(result.games)], start=1):
+        deals = []
+        for d, deal in enumerate(game.get("deals", ()), start=1):
+            judgments = [j for j in found.get("judgments", ()) if (j.get("game", 1), j.get("deal", 1)) == (g, d)]
+            deals.append({**deal, "judgments": judgments})
+        games.append(deals)
+    return games + [None] * (len(result.games) - len(games))
+
+
+def _render_site(
+    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool, warnings: list[str]
+) -> list[Path]:
     langs = [lang] if isinstance(lang, str) else list(lang)
     if not langs:
         raise ValueError("no interface language to render")
@@ -254,14 +329,20 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
     templates = data_dir("site_templates")
     env = _environment(templates)
     taken: set[str] = set()
+    results = list(results)
     games = [
         (lesson_slug(result.path, index, taken), game)
         for result in results
         for index, game in enumerate(result.games, start=1)
     ]
+    # A record's sidecar gives its games' analysis, sampled at every play; the others get the endgame's, made here.
+    sidecars = [deals for result in results for deals in _sampled(result, warnings)]
     profiles = _profiles(game.profile for _, game in games)
     # The endgame analysis of each game replayed with the core's states (bezique render does): once for every language.
-    analyses = {id(game): _analyse(game) for _, game in games}
+    analyses = {
+        id(game): sampled if sampled is not None else _analyse(game)
+        for (_, game), sampled in zip(games, sidecars, strict=True)
+    }
     languages = [
         _Language(code, out if i == 0 else out / code, "" if i == 0 else "../", "" if i == 0 else f"{code}/")
         for i, code in enumerate(langs)
@@ -297,6 +378,7 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         write_atomic(target, page.encode("utf-8"), durable=False)
         written.append(target)
 
+    CITED.lines.clear()
     for language in languages:
         # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
@@ -304,13 +386,17 @@ def _render_site(results: Iterable[ReplayResult], out: Path, lang: str | Sequenc
         listed: list[Lesson] = []
         for slug, game in games:
             lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
-            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=lesson_steps(lesson))
+            steps = lesson_steps(lesson)
+            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
             listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)
             write(language, f"{rules.slug}.html", "rules.html", rules=rules)
         write(language, GLOSSARY_PAGE, "glossary.html", glossary=build_glossary(language.code, profiles))
+    # Written last: it lists every line the pages of every language cite.
+    for language in languages:
+        write(language, SOURCES_PAGE, "sources.html", sources=_sources(language.code))
     static = templates / "static"
     for source in _static_files(static):
         target = out / "static" / source.relative_to(static)

@@ -98,8 +98,13 @@ def table_line(profile: RuleProfile) -> str:
     )
 
 
-def describe(profile: RuleProfile) -> str:
-    """The text of ``bezique rules`` for a profile (its lines, joined, without a final newline)."""
+def describe(profile: RuleProfile, sources: bool = True) -> str:
+    """The text of ``bezique rules`` for a profile (its lines, joined, without a final newline).
+
+    With ``sources`` (``bezique rules --source``) the profile's texts keep their exact citations (``000:L207``,
+    ``RULES.md §2.a rule 20``), for whoever checks a rule against its source; without, each source is named as a
+    reader knows it and each rule by the rules page that shows it (replayer/lesson/citations.py).
+    """
     lines: list[str] = []
     out = lines.append
     out(f"{profile.name}: {profile.title}")
@@ -115,7 +120,8 @@ def describe(profile: RuleProfile) -> str:
     tables = configurations(profile)
     if tables:
         out(
-            f"\nOther tables, as options (with their seed lines; the option's text below tells them; play one with "
+            f"\nOther tables, as options ({'with their seed lines; ' if sources else ''}the option's text below tells "
+            f"them; play one with "
             f"`bezique generate --profile {profile.name} --option NAME=VALUE`):"
         )
         for chosen, effective in tables:
@@ -128,7 +134,7 @@ def describe(profile: RuleProfile) -> str:
                 more.append(f"game {target}")
             name, value = chosen.split("=", 1)
             cited = seed_lines(value_text(profile.options[name].doc, profile.options[name].values, value))
-            if cited:
+            if cited and sources:
                 more.append(f"seeds {', '.join(cited)}")
             if more:
                 out(f"      {'; '.join(more)}")
@@ -249,6 +255,10 @@ def describe(profile: RuleProfile) -> str:
             out(f"      {opt.doc}")
         for value, change in opt.sets.items():
             out(f"      {value}: {_describe_change(profile, change)}")
+    if not sources:
+        from .lesson.citations import learner_text
+
+        return "\n".join(learner_text(line, "en") for line in lines)
     return "\n".join(lines)
 
 

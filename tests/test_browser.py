@@ -879,6 +879,7 @@ def puzzle_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "rules-classic.html",
         "glossary.html",
         "ru/glossary.html",
+        "sources.html",
         "puzzles",
         "puzzles-ru",
     ],

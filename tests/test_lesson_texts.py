@@ -266,7 +266,7 @@ def test_every_russian_page_is_russian(tmp_path: Path) -> None:
     results = [_replay(path.read_text(encoding="utf-8"), str(path)) for path in GAMES]
     written = render_site(results, tmp_path / "site", lang=["en", "ru"])
     pages = [p for p in written if p.suffix == ".html"]
-    assert len(pages) == 2 * (len(GAMES) + 2 + len(profile_names()))
+    assert len(pages) == 2 * (len(GAMES) + 3 + len(profile_names()))  # (+ the index, glossary and sources)
     for page in pages:
         share = cyrillic_share(_visible_text(page.read_text(encoding="utf-8")))
         if page.parent.name == "ru" and page.name != "glossary.html":

@@ -16,6 +16,7 @@ from markupsafe import escape
 from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.lesson import Book, Lesson, build_lesson, interface
+from replayer.lesson.citations import learner_html
 from replayer.profiles import profile_names
 from replayer.render import MARKER, render_site
 from replayer.replay import ReplayResult
@@ -244,8 +245,8 @@ def test_nothing_remote(tmp_path: Path) -> None:
     out = tmp_path / "site"
     written = render_site(_records(), out, lang=["en", "ru"])
     pages = [p for p in written if p.suffix == ".html"]
-    # Per language: the index, the glossary, the three lessons and a rules page for every profile.
-    assert len(pages) == 2 * (5 + len(profile_names()))
+    # Per language: the index, the glossary, the sources, the three lessons and a rules page for every profile.
+    assert len(pages) == 2 * (6 + len(profile_names()))
     for page in pages:
         parser = _Refs()
         parser.feed(page.read_text(encoding="utf-8"))
@@ -331,7 +332,7 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
         pytest.skip(f"{path.name} does not validate yet")
     written = render_site([result], tmp_path / "site", lang=["en", "ru"])
     pages = [p for p in written if p.suffix == ".html" and p.name != "index.html" and p.parent.name != "ru"]
-    pages = [p for p in pages if not p.name.startswith("rules-") and p.name != "glossary.html"]
+    pages = [p for p in pages if not p.name.startswith("rules-") and p.name not in ("glossary.html", "sources.html")]
     assert len(pages) == len(result.games)
     for game, page in zip(result.games, pages, strict=True):
         html = page.read_text(encoding="utf-8")
@@ -344,7 +345,9 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
         # Every comment and note of the record is on the page of its language.
         ru = (page.parent / "ru" / page.name).read_text(encoding="utf-8")
         for comment in (c for deal in game.deals for t in deal.tricks for c in t.comments):
-            assert str(escape(comment.text.strip())) in (ru if comment.lang == "ru" else html)
+            # (in a learner's words: a source or a rule it cites is named and linked, replayer/lesson/citations.py)
+            shown = learner_html(comment.text.strip(), "ru" if comment.lang == "ru" else "en").html
+            assert shown in (ru if comment.lang == "ru" else html)
 
 
 # --- both languages, rules and glossary pages, the index ---------------------------------------------------------

@@ -5,7 +5,10 @@ The package's parts, each with one job:
 - :mod:`.words`: the interface's messages and their gettext catalogues (``locale/``), with the plural rules;
   :mod:`.terms`: the sources' own Russian terms;
 - :mod:`.views`: the values the pages are made of (no HTML);
-- :mod:`.books`: each seat's bookkeeping in Python, the model of the page script's;
+- :mod:`.books`: each seat's bookkeeping, worked out by the rules and written into each step's data (the page's
+  script only shows it);
+- :mod:`.citations`: a source or a rule cited, in a learner's words and linked (the sources page's lines);
+- :mod:`.sidecar`: a record's sampled analysis stored beside it, used only while the record is unchanged;
 - :mod:`.build`: a replayed game turned into a :class:`Lesson` (:func:`build_lesson`);
 - :mod:`.rules_pages`: the rules pages and the glossary (:func:`build_rules`, :func:`build_glossary`);
 - :mod:`.html`: the cards' markup and the lesson's steps as HTML (``replayer/render.py`` writes the pages);

@@ -2,11 +2,11 @@
 and which combinations are still possible for whom.
 
 Whatever a rule decides for the books is decided here, and given to the page's script as data
-(``static/lesson.js`` counts and lays out, and decides no rule): the combinations a deal has (the core's own
+(``static/lesson.js`` lays out, and neither counts nor decides a rule): the combinations a deal has (the core's own
 enumeration, :func:`targets_of`), what a trick shows everybody besides its plays (:func:`shown_by`), which rows of
 the table of combinations a declaration scores (:func:`scores_row`), how many cards each seat still draws
-(:func:`draws_left`). The books themselves are the model the tests hold the script's books to, made only on request
-(``build_lesson(..., books=True)``). The cards are counted as lists of small ints, indices into the lesson's pack
+(:func:`draws_left`), and the books themselves, which the builder writes into each step's data for the script to
+show. The cards are counted as lists of small ints, indices into the lesson's pack
 (:class:`Pack`): a book asks about every combination, for every seat, at every step.
 """
 

@@ -19,12 +19,13 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from ..rules.endgame import move_card
-from .books import BookKeeper, Knowledge, Target, draws_left, scores_row, shown_by
+from .books import BookKeeper, Knowledge, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
 from .views import (
     Board,
+    Book,
     CardView,
     DealView,
     Lesson,
@@ -76,28 +77,8 @@ SCRIPT_TEXTS = (
     "rules_melds",
     "meld_col",
     "no_declarations",
-    # The books' sentences, which the script fills in (see BookKeeper.state_of and BookKeeper.book).
-    "meld_scored",
-    "meld_possible",
-    "meld_ready",
-    "meld_has",
-    "meld_needs",
-    "draws_left",
-    "seen_all_2",
-    "seen_all",
-    "seen_only",
-    "seen_some",
-    "news_impossible",
 )
-"""The interface texts a lesson's script uses."""
-
-SCRIPT_FORMS = (
-    "unseen_text",
-    "missing_cards",
-    "draws_remaining",
-    *(f"kind_left_{rank}" for rank in ("A", "10", "K", "Q", "J", "9", "8", "7")),
-)
-"""The plural messages a lesson's script uses (each as its list of forms)."""
+"""The interface texts a lesson's script uses (the books' sentences are written here, by the builder)."""
 
 
 def is_published(game: GameResult) -> bool:
@@ -183,7 +164,7 @@ class Builder(BookKeeper):
     """Turns one GameResult into a Lesson in one language."""
 
     def __init__(
-        self, game: GameResult, lang: str, books: bool = False, analysis: Sequence[Mapping[str, Any]] | None = None
+        self, game: GameResult, lang: str, books: bool = True, analysis: Sequence[Mapping[str, Any]] | None = None
     ) -> None:
         self.game = game
         self.lang = lang
@@ -193,7 +174,7 @@ class Builder(BookKeeper):
         """The analysed plays of the deal being built, by (trick, seat)."""
         self._double_dummy = False
         self.with_books = books
-        """Work out each step's books here too (the page's script works them out itself; see :func:`build_lesson`)."""
+        """Work out each step's books (the page's script shows them; see :func:`build_lesson`)."""
         # The profile as the game's options make it (infuzorka's option packs changes the deck, no-trump's option
         # players the seats and the melds).
         effective = game.profile.with_options(game.options)
@@ -467,13 +448,23 @@ class Builder(BookKeeper):
         plays = []
         draws = []
         lines: list[LineView] = []
+        judged: list[tuple[str, str]] = []
         for seat, card in trick.plays:
             # With two packs the same card can be played twice in a trick; the first one played wins.
             winning = seat == trick.winner and not winner_seen
             winner_seen = winner_seen or winning
             play = PlayView(seat, seat_name(seat), view(card), winning)
             valued = self._plays.get((trick.n, seat))
-            if valued is not None:
+            sampled = self._sampled.get((trick.n, seat))
+            if sampled is not None:
+                self.sampled_value(play, sampled, judged)
+                if play.mistake and valued is not None and valued["cost"]:
+                    lines.append(self.best_line(trick, seat, valued))
+                judgment = self._judgments.get((trick.n, seat))
+                if judgment is not None:
+                    suit = trump_at(deal, trick.n)
+                    judged.append(("book", self.judgment(seat, sampled, judgment, suit.value if suit else "")))
+            elif valued is not None:
                 cost = valued["cost"]
                 play.value = self.t["dd_best"] if not cost else f"−{cost}"
                 play.mistake = bool(cost)
@@ -517,7 +508,132 @@ class Builder(BookKeeper):
             questions=questions,
             board=self.board(trick, trump, red, scored_rows + (1 if trick.scoring else 0)),
             lines=lines,
+            judged=judged,
         )
+
+    # --- the sampled analysis of every play (a sidecar's) ------------------------------------------------------------
+
+    def _sure(self, play: Mapping[str, Any]) -> str:
+        """How sure a sampled value is: exact, or over how many sampled deals."""
+        if play["exact"]:
+            return self.t["sure_exact"]
+        return self.t.count("sure_sampled", int(play["samples"]))
+
+    def _difference(self, play: Mapping[str, Any], card: str) -> tuple[float, float, Mapping[str, float]]:
+        """An option's mean difference for the acting side (its points less the other's), its standard error and its
+        means."""
+        option = next(o for o in play["options"] if o["card"] == card)
+        mean = option["mean"]
+        own = self.profile.scorer(play["seat"])
+        other = next(s for s in mean if s != own)
+        return mean[own] - mean[other], float(option["stderr"]), mean
+
+    def sampled_value(self, view: PlayView, play: Mapping[str, Any], judged: list[tuple[str, str]]) -> None:
+        """A play's value from the sampled analysis, and, for a mistake (cost at least 10 and at least twice its
+        standard error, docs/analysis.md), the better card and why, in the analysis's own numbers."""
+        t = self.t
+        cost, err = float(play["cost"]), float(play["cost_stderr"])
+        exact = bool(play["exact"])
+        if play["played"] in play["best"]:
+            view.value = t["value_best_exact" if exact else "value_best"]
+        else:
+            view.value = t["value_cost_exact" if exact else "value_cost"].format(cost=f"{cost:.0f}", err=f"{err:.0f}")
+        view.value_title = t["value_sampled_title"]
+        view.mistake = cost >= 10 and cost >= 2 * err
+        if not view.mistake:
+            return
+        best = play["best"][0]
+        _, _, with_best = self._difference(play, best)
+        _, _, with_played = self._difference(play, play["played"])
+        own = self.profile.scorer(play["seat"])
+        other = next(s for s in with_best if s != own)
+        judged.append(
+            (
+                "mistake",
+                t["mistake_why"].format(
+                    seat=self.seat(play["seat"]),
+                    card=self.view(Card.parse(play["played"])).glyph,
+                    best=self.view(Card.parse(best)).glyph,
+                    cost=f"{cost:.0f}",
+                    err=f"{err:.0f}",
+                    own=self.seat(own),
+                    other=self.seat(other),
+                    own_best=f"{with_best[own]:.0f}",
+                    other_best=f"{with_best[other]:.0f}",
+                    own_played=f"{with_played[own]:.0f}",
+                    other_played=f"{with_played[other]:.0f}",
+                    sure=self._sure(play),
+                ),
+            )
+        )
+
+    def judgment(self, seat: str, play: Mapping[str, Any], judgment: Mapping[str, Any], trump: str) -> str:
+        """A judgment of the book's at a play, and what the sampled analysis finds of it, said plainly: whether the
+        two agree, disagree, or the analysis cannot tell (its numbers within the noise)."""
+        t = self.t
+        glyph = self.view
+        says = judgment.get("says_ru" if self.lang == "ru" else "says") or judgment["says"]
+        options = {o["card"] for o in play["options"]}
+        preferred = next((c for c in judgment["prefers"] if c in options), play["played"])
+        best = play["best"][0]
+        d_pref, se_pref, _ = self._difference(play, preferred)
+        d_best, se_best, _ = self._difference(play, best)
+        sure = self._sure(play)
+        card = glyph(Card.parse(preferred)).glyph
+        if preferred in play["best"]:
+            verdict, found = "agree", t["judged_agrees"].format(card=card, sure=sure)
+        else:
+            if preferred == play["played"]:
+                cost, err = float(play["cost"]), float(play["cost_stderr"])
+            else:
+                cost, err = d_best - d_pref, (se_best**2 + se_pref**2) ** 0.5
+            values = {"card": card, "best": glyph(Card.parse(best)).glyph, "cost": f"{cost:.0f}", "err": f"{err:.0f}"}
+            if cost >= 10 and cost >= 2 * err:
+                verdict, found = "disagree", t["judged_disagrees"].format(sure=sure, **values)
+            else:
+                verdict, found = "unsettled", t["judged_unsettled"].format(sure=sure, **values)
+        sentences = [found]
+        for against in judgment.get("against", ()):
+            cards = [c for c in options if (Card.parse(c).suit.value == trump if against == "trumps" else c == against)]
+            if not cards:
+                continue
+            # The best of them (for "trumps": the best trump lead), against the book's card.
+            other = max(cards, key=lambda c: self._difference(play, c)[0])
+            d_other, se_other, _ = self._difference(play, other)
+            diff, err = d_pref - d_other, (se_pref**2 + se_other**2) ** 0.5
+            name = glyph(Card.parse(other)).glyph
+            if against == "trumps":
+                name = t["judged_trumps"].format(card=name)
+            values = {"card": card, "other": name, "diff": f"{abs(diff):.0f}", "err": f"{err:.0f}"}
+            values["ahead"] = card if diff >= 0 else name
+            if diff >= 10 and diff >= 2 * err:
+                sentences.append(t["judged_against_confirmed"].format(**values))
+            elif -diff >= 10 and -diff >= 2 * err:
+                sentences.append(t["judged_against_refuted"].format(**values))
+                verdict = "disagree"
+            else:
+                sentences.append(t["judged_against_unsettled"].format(**values))
+                if verdict == "agree":
+                    verdict = "partly"
+        head = t[f"verdict_{verdict}"]
+        return t["judged_book"].format(seat=self.seat(seat), says=says, verdict=head, found=" ".join(sentences))
+
+    def expected_margins(self, deal: DealResult) -> list[list[float]]:
+        """The expected final margin of the first scorer over the second after every sampled play: the scores
+        before its trick plus the played card's mean points from there to the end of the deal (the analysis's own
+        numbers), at the play's place in the trick (trick 3's second card of two at 2.5)."""
+        first, second = self.scorers[0], self.scorers[1]
+        found = []
+        for trick in deal.tricks:
+            for i, (seat, _card) in enumerate(trick.plays):
+                play = self._sampled.get((trick.n, seat))
+                if play is None:
+                    continue
+                option = next(o for o in play["options"] if o["card"] == play["played"])
+                base = trick.before.scores.get(first, 0) - trick.before.scores.get(second, 0)
+                margin = base + option["mean"][first] - option["mean"][second]
+                found.append([trick.n - 1 + i / len(trick.plays), round(margin, 1)])
+        return found
 
     def line_trick(self, number: int, plays: Sequence[tuple[str, Card]], winner: str | None) -> str:
         """A trick of a line in words: "26. N A♠ S 10♠ → N"."""
@@ -608,10 +724,8 @@ class Builder(BookKeeper):
         memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
-        start.book_events = self.book_events(deal.scoring, targets)
         if deal.tricks:
             start.declaring = 1 in profile.declare_phases
-            start.draws_left = draws_left(profile, deal.tricks[0].before.stock)
         if deal.tricks and self.with_books:
             start.books = self.books(deal.tricks[0].before, 1, knowledge, targets, memory)
         steps = [start]
@@ -622,6 +736,12 @@ class Builder(BookKeeper):
         found = self.analysis[index - 1] if index - 1 < len(self.analysis) else None
         endgame = found.get("endgame") if found else None
         self._plays = {(p["trick"], p["seat"]): p for p in endgame["plays"]} if endgame else {}
+        # The sampled analysis of every play and the book's judgments, from the record's sidecar when the renderer
+        # found a current one (replayer/lesson/sidecar.py).
+        self._sampled = {(p["trick"], p["seat"]): p for p in (found or {}).get("plays") or ()}
+        self._judgments = {(j["trick"], j["seat"]): j for j in (found or {}).get("judgments") or ()}
+        if self._sampled and len(self.scorers) == 2:
+            found = {**(found or {}), "expected_margins": self.expected_margins(deal)}
         self._double_dummy = bool(endgame and endgame["double_dummy"])
         first_valued = endgame["first_trick"] if endgame else -1
         for trick in deal.tricks:
@@ -630,14 +750,15 @@ class Builder(BookKeeper):
                 note = self.t["phase_2"].format(n=profile.total_tricks - profile.phase1_tricks)
                 seen_phase_2 = True
             step = self.trick_step(deal, index, trick, single, note, scored_rows)
-            if trick.n == first_valued:
+            if self._sampled and trick is deal.tricks[0]:
+                step.values_note = self.t["sampled_note"].format(
+                    samples=max(int(p["samples"]) for p in self._sampled.values())
+                )
+            elif trick.n == first_valued and not self._sampled:
                 step.values_note = self.t["dd_note_double" if self._double_dummy else "dd_note"]
             step.lines.extend(self.sidelines(trick))
             step.has_books = True
-            step.book_events = self.book_events(trick.scoring, targets)
-            step.shown = [(self.seats.index(s), self.pack.number(c), change) for s, c, change in shown_by(trick)]
             step.declaring = trick.phase in profile.declare_phases
-            step.draws_left = draws_left(profile, trick.before.stock)
             if self.with_books:
                 step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
                 knowledge.after_trick(trick)
@@ -751,17 +872,6 @@ class Builder(BookKeeper):
             news_name=self.meld_name(spec, target.suit, form=self.t["news_meld_form"]),
         )
 
-    def book_events(self, events: Iterable[Scoring], targets: Sequence[Target]) -> list[tuple[int, list[int]]]:
-        """The declarations the books follow, each with the rows it scores (see :attr:`Step.book_events`)."""
-        seats = self.seats
-        found = []
-        for e in events:
-            if e.seat in seats:
-                rows = [t for t, g in enumerate(targets) if g.spec.kind == e.kind and scores_row(g, e.cards)]
-                if rows:
-                    found.append((seats.index(e.seat), rows))
-        return found
-
     def data(self, deals: Sequence[DealView]) -> dict[str, Any]:
         """What the page's script needs to draw each step's board and work out each seat's books
         (``static/lesson.js`` reads it).
@@ -771,6 +881,9 @@ class Builder(BookKeeper):
         """
         t = self.t
         steps: list[dict[str, Any]] = []
+        # The books' states of combinations, numbered for this lesson: the kit's list holds those of every lesson
+        # of the profile.
+        states: dict[int, int] = {}
         for d, deal in enumerate(deals):
             for step in deal.steps:
                 step.data = len(steps)
@@ -797,13 +910,10 @@ class Builder(BookKeeper):
                         "sheet": board.sheet,
                     },
                 }
-                if step.book_events:
-                    entry["events"] = step.book_events
-                if step.shown:
-                    entry["shown"] = step.shown
                 if step.has_books:
                     entry["declaring"] = step.declaring
-                    entry["draws"] = step.draws_left
+                if step.books:
+                    entry["book"] = [_book_data(b, states) for b in step.books]
                 steps.append(entry)
         others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
         return {
@@ -830,6 +940,7 @@ class Builder(BookKeeper):
                 for deal in deals
             ],
             "steps": steps,
+            "states": [list(self.state_list[k]) for k in sorted(states, key=states.__getitem__)],
         }
 
     def page_data(self) -> dict[str, Any]:
@@ -852,10 +963,7 @@ class Builder(BookKeeper):
                 "grid": [[self.pack.index[Card(s, r)] for r in self.ranks] for s in Suit],
                 "suits": [[s.value, s.glyph, s.red, s.english if self.lang == "en" else s.russian] for s in Suit],
                 "rules": self.rules_page,
-                "text": {key: t[key] for key in SCRIPT_TEXTS} | {key: t.forms[key] for key in SCRIPT_FORMS},
-                # The plural form of every count the books can say (the deck's size at most): the page's script
-                # picks forms by it, without knowing the language's rule.
-                "plurals": t.plural_table(len(self.profile.pack()) + 1),
+                "text": {key: t[key] for key in SCRIPT_TEXTS},
                 "stock_title": t["turnup_and_stock" if self.profile.turnup else "stock"],
             }
         )
@@ -863,21 +971,8 @@ class Builder(BookKeeper):
 
     @staticmethod
     def targets_data(targets: Sequence[TargetView]) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": g.name,
-                "pictures": g.pictures,
-                "rule": g.rule_href,
-                "kind": g.kind,
-                "suit": g.suit,
-                "needed": g.needed,
-                "of_rank": g.of_rank,
-                "count": g.count,
-                "left": g.left,
-                "news": g.news_name,
-            }
-            for g in targets
-        ]
+        """The rows of a deal's table of combinations, as its books show them (their states are the books')."""
+        return [{"name": g.name, "pictures": g.pictures} for g in targets]
 
     # --- the lesson ----------------------------------------------------------------------------------------
 
@@ -1021,19 +1116,32 @@ def link_steps(deals: Sequence[DealView]) -> None:
             item.end_index = i + 1
 
 
+_DIGITS = bytes.maketrans(bytes(range(36)), b"0123456789abcdefghijklmnopqrstuvwxyz")
+"""A count of unseen copies of a card as one base-36 character (a pack of ten holds at most ten of one card)."""
+
+
+def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
+    """A seat's book as the page's script shows it: the unseen copies of each card as one character each, their
+    number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
+    ``states`` as they first come)."""
+    melds = [states.setdefault(k, len(states)) for k in book.melds]
+    unseen = bytes(book.unseen).translate(_DIGITS).decode("ascii")
+    return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
+
+
 def build_lesson(
     game: GameResult,
     lang: str = "en",
     slug: str = "",
-    books: bool = False,
+    books: bool = True,
     analysis: Sequence[Mapping[str, Any]] | None = None,
 ) -> Lesson:
     """The lesson view of a replayed game, with the interface text in ``lang`` (``en`` or ``ru``).
 
-    The page's script works out each seat's books (``static/lesson.js``) from the boards and the scoring in the
-    lesson's data; with ``books`` they are worked out here too, into :attr:`Step.books` and
-    :attr:`Lesson.meld_states`: the model the tests hold the script's books to. ``analysis``: each deal's endgame
-    analysis (:func:`replayer.analysis.analyse_deal`), whose values the last tricks show under their cards.
+    Each seat's books are worked out here, by the rules (:mod:`.books`), into :attr:`Step.books` and
+    :attr:`Lesson.meld_states`, and given to the page's script in the lesson's data (``book`` of each step), which
+    only shows them; ``books=False`` leaves them out (a lesson without its bookkeeping). ``analysis``: each deal's
+    endgame analysis (:func:`replayer.analysis.analyse_deal`), whose values the last tricks show under their cards.
     """
     lesson = Builder(game, lang, books, analysis).build()
     lesson.slug = slug

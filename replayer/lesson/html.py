@@ -20,6 +20,7 @@ from typing import Any
 
 from markupsafe import escape
 
+from .citations import cite
 from .views import CardView, DealView, Lesson, LineView, QuestionView, ScoreView, SheetRow, Step, TextView
 from .words import interface
 
@@ -28,10 +29,17 @@ __all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", 
 _BACK = '<span class="card back"></span>'
 
 
+_LANG = "\0lang"
+"""The key under which :func:`words` keeps its language (no message has it)."""
+
+
 @functools.lru_cache(maxsize=4)
 def words(lang: str) -> dict[str, str]:
-    """The interface strings of a language, escaped for HTML (once per language rather than at every use)."""
-    return {key: str(escape(text)) for key, text in interface(lang).items()}
+    """The interface strings of a language, escaped for HTML (once per language rather than at every use); its
+    language under :data:`_LANG`."""
+    escaped = {key: str(escape(text)) for key, text in interface(lang).items()}
+    escaped[_LANG] = lang
+    return escaped
 
 
 @functools.lru_cache(maxsize=4096)
@@ -157,7 +165,7 @@ def lesson_notes(lesson: Lesson, t: dict[str, str]) -> str:
 
 
 def _note_text(note: TextView, t: dict[str, str]) -> str:
-    return f'<span lang="{_e(note.lang)}">{_e(note.text)}</span>{_fallback_mark(note, t)}'
+    return f'<span lang="{_e(note.lang)}">{_say(note.text, t)}</span>{_fallback_mark(note, t)}'
 
 
 def _fallback_mark(text: TextView, t: dict[str, str]) -> str:
@@ -222,7 +230,7 @@ def _deal(deal: DealView, t: dict[str, str], several: bool, lesson: Lesson) -> s
     out = [
         f'<article class="deal" id="{deal_id}" aria-labelledby="{deal_id}-title">\n'
         f'<h2 id="{deal_id}-title">{title}</h2>\n'
-        f'<p class="deal-summary">{_e(deal.summary)} {trump}</p>\n'
+        f'<p class="deal-summary">{_say(deal.summary, t)} {trump}</p>\n'
     ]
     labels = [_e(label) for label in deal.seat_labels]
     context = f"{title} · " if several else ""
@@ -256,7 +264,7 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         "</header>\n"
     )
     if s.phase_note:
-        out.append(f'<p class="phase-note">{_e(s.phase_note)}</p>\n')
+        out.append(f'<p class="phase-note">{_say(s.phase_note, t)}</p>\n')
     seats = len(s.board.hands) if s.board else len(s.seats)
     felt = t["hand_dealt"] if s.kind == "start" else t["before_trick"]
     out.append(
@@ -281,7 +289,8 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         for i, p in enumerate(s.plays):
             winning = " winning" if p.winning else ""
             mistake = " mistake" if p.mistake else ""
-            value = f' <span class="dd-value" title="{t["dd_value_title"]}">{_e(p.value)}</span>' if p.value else ""
+            tip = _e(p.value_title) if p.value_title else t["dd_value_title"]
+            value = f' <span class="dd-value" title="{tip}">{_e(p.value)}</span>' if p.value else ""
             out.append(
                 f'<li class="play{winning}{mistake}" data-play="{i}" data-seat="{_e(p.seat)}"><span class="who">'
                 f"{_e(p.label)}</span> {_card(p.card)}{value}</li>\n"
@@ -308,7 +317,7 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         out.append("\n")
     out.append(f'<div class="outcome">\n<h4 class="visually-hidden">{t["outcome"]}</h4>\n')
     if s.winner:
-        out.append(f'<p class="winner">{_e(s.winner)}</p>\n')
+        out.append(f'<p class="winner">{_say(s.winner, t)}</p>\n')
     if s.scoring:
         out.append(f'<div class="scoring">\n<h4>{t["scoring"]}</h4>\n<ul>\n')
         for e in s.scoring:
@@ -319,7 +328,7 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
                 if e.rule_href
                 else ""
             )
-            out.append(f'<li class="event event-{_e(e.kind)}">{_e(e.lead)}{cards}{points}{rule}</li>\n')
+            out.append(f'<li class="event event-{_e(e.kind)}">{_say(e.lead, t)}{cards}{points}{rule}</li>\n')
         out.append("</ul>\n</div>\n")
     if s.draws:
         out.append(f'<div class="draws">\n<h4>{t["draws"]}</h4>\n<ul>\n')
@@ -334,7 +343,12 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         out.append(f'<p class="stock-after"><span class="what">{t["stock"]}</span> {_e(s.stock_text)}{after}</p>\n')
     out.append(f'<div class="running">\n<h4>{_e(s.scores_title)}</h4>\n{_score_line(s.scores)}\n</div>\n</div>\n')
     if s.values_note:
-        out.append(f'<p class="dd-note">{_e(s.values_note)}</p>\n')
+        out.append(f'<p class="dd-note">{_say(s.values_note, t)}</p>\n')
+    if s.judged:
+        # What the sampled analysis finds of the step's plays: its mistakes, and the book's judgments beside it.
+        out.append('<div class="judged">\n')
+        out.extend(f'<p class="judged-{_e(kind)}">{_e(text)}</p>\n' for kind, text in s.judged)
+        out.append("</div>\n")
     for line in s.lines:
         out.append(_line(line, t))
     if s.comments:
@@ -402,7 +416,12 @@ def _trump(text: str, red: bool) -> str:
 
 
 def _texts(texts: Sequence[TextView], t: dict[str, str]) -> str:
-    return "".join(f'<p lang="{_e(c.lang)}">{_e(c.text)}{_fallback_mark(c, t)}</p>\n' for c in texts)
+    return "".join(f'<p lang="{_e(c.lang)}">{_say(c.text, t)}{_fallback_mark(c, t)}</p>\n' for c in texts)
+
+
+def _say(text: str, t: dict[str, str]) -> str:
+    """A text that may cite a source or a rule, escaped, in a learner's words (replayer/lesson/citations.py)."""
+    return cite(text, t[_LANG])
 
 
 def _notes(notes: Sequence[TextView], t: dict[str, str]) -> str:
@@ -427,8 +446,8 @@ def _score_line(scores: Sequence[ScoreView]) -> str:
     return f'<dl class="scores">\n{"".join(rows)}</dl>'
 
 
-def _events(row: SheetRow) -> str:
-    return "<br>".join(_e(e) for e in row.events)
+def _events(row: SheetRow, t: dict[str, str]) -> str:
+    return "<br>".join(_say(e, t) for e in row.events)
 
 
 def _running_sheet(rows: Sequence[SheetRow], labels: Sequence[str], t: dict[str, str]) -> str:
@@ -442,7 +461,7 @@ def _running_sheet(rows: Sequence[SheetRow], labels: Sequence[str], t: dict[str,
         values = "".join(f'<td class="num">{v}</td>' for v in row.scores)
         out.append(
             f'<tr class="scored{now}"><th scope="row"><a href="#{_e(row.anchor)}">{_e(row.step)}</a></th>'
-            f"<td>{_events(row)}</td>{values}</tr>\n"
+            f"<td>{_events(row, t)}</td>{values}</tr>\n"
         )
     if not rows:
         out.append(f'<tr><td colspan="{2 + len(labels)}" class="none">{t["sheet_empty"]}</td></tr>\n')
@@ -462,7 +481,7 @@ def _sheet(deal: DealView, labels: Sequence[str], t: dict[str, str]) -> str:
         values = "".join(f'<td class="num">{v}</td>' for v in row.scores)
         out.append(
             f'<tr class="{css}"><th scope="row"><a href="#{_e(row.anchor)}">{_e(row.step)}</a></th>'
-            f"<td>{_e(row.winner)}</td><td>{_events(row)}</td>{values}</tr>\n"
+            f"<td>{_e(row.winner)}</td><td>{_events(row, t)}</td>{values}</tr>\n"
         )
     out.append("\n</tbody>\n<tfoot>\n")
     if deal.brisques:
@@ -493,7 +512,7 @@ def _quiz(q: QuestionView, t: dict[str, str]) -> str:
         f'data-answer-text="{_e(q.answers_text)}" data-right="{t["quiz_right"]}" data-wrong="{t["quiz_wrong"]}" '
         f'data-revealed="{t["quiz_revealed"]}"{_better(q, t)}>\n'
         f'<p class="quiz-prompt"><strong>{_e(q.prompt)}</strong>{tag}</p>\n'
-        f'<p class="quiz-text" lang="{_e(q.lang)}">{_e(q.text)}{_fallback_mark(q_text, t)}</p>\n'
+        f'<p class="quiz-text" lang="{_e(q.lang)}">{_say(q.text, t)}{_fallback_mark(q_text, t)}</p>\n'
     ]
     if q.answers:
         choose = _e(q.choose)

@@ -147,9 +147,13 @@ class PlayView:
     card: CardView
     winning: bool = False
     value: str = ""
-    """In the last tricks, the card's value as the solver finds it: "best", or what it loses ("−20")."""
+    """The card's value: in the last tricks as the solver finds it ("best", or what it loses: "−20"); with a sampled
+    analysis (a sidecar, replayer/lesson/sidecar.py) at every play, its cost against the best card ("cost 12 ± 5")."""
     mistake: bool = False
-    """The card played loses points to the optimum."""
+    """The card played is a mistake: it loses points to the best play (with a sampled analysis, at least 10 points
+    and at least twice its standard error)."""
+    value_title: str = ""
+    """What the value means, for its tooltip (the interface's default when empty)."""
 
 
 @dataclass
@@ -254,8 +258,8 @@ class TargetView:
 class Book:
     """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open.
 
-    The page's script works the books out for itself (``static/lesson.js``); these, made only when
-    :func:`build_lesson` is asked for them, are the model its books are tested against. ``unseen`` counts every card
+    Worked out by the builder (:mod:`.books`) and given to the page's script in the lesson's data, which only shows
+    them (``static/lesson.js``). ``unseen`` counts every card
     of :attr:`Lesson.cards`, and ``melds`` gives, for each of the deal's :attr:`DealView.targets` in turn, each
     seat's state as an index into :attr:`Lesson.meld_states`.
     """
@@ -350,18 +354,10 @@ class Step:
     board: Board | None = None
     """A trick's table before it is played, drawn by the page's script."""
     has_books: bool = False
-    """The page's script works out and draws each seat's bookkeeping before the trick (a deal's start has it when
-    the deal has a trick)."""
-    book_events: list[tuple[int, list[int]]] = field(default_factory=list)
-    """The step's declarations as the books follow them: (seat's position, the rows of the deal's table of
-    combinations that each scores)."""
-    shown: list[tuple[int, int, int]] = field(default_factory=list)
-    """What the step shows everybody about a seat's cards besides its plays (seat's position, card, +1 or -1; see
-    :func:`.books.shown_by`)."""
+    """The page's script draws each seat's bookkeeping before the trick, from :attr:`books` (a deal's start has it
+    when the deal has a trick)."""
     declaring: bool = False
     """Declarations may be made in the step's phase (the books then follow the combinations)."""
-    draws_left: int = 0
-    """How many more cards each seat draws, as the step's trick begins."""
     books: list[Book] = field(default_factory=list)
     """Each seat's bookkeeping before the trick, worked out in Python only when asked for (see
     :func:`build_lesson`): the page's script works them out from the lesson's data."""
@@ -375,6 +371,9 @@ class Step:
     """The step's position in the whole lesson, from 1 (deal ends count as steps)."""
     values_note: str = ""
     """Where the values under the cards begin: what they mean (double-dummy in a game of more seats)."""
+    judged: list[tuple[str, str]] = field(default_factory=list)
+    """What the sampled analysis says of the step's plays, as (kind, sentence): ``mistake`` for a play it finds a
+    mistake, with the better card and why; ``book`` for a judgment of the book's, beside what the analysis finds."""
     lines: list[LineView] = field(default_factory=list)
     """The solver's best line where the record's play loses points, and the record's side lines (variations)."""
 

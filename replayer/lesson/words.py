@@ -589,6 +589,72 @@ MESSAGES: tuple[Message, ...] = (
         "rules_penalties_intro",
         "A record states a penalty the players applied (penalty); its points are deducted from the offender's score.",
     ),
+    # The sources as a learner knows them (replayer/lesson/citations.py): each source text's title, a description,
+    # and the words of a citation; the sources page lists the lines the pages cite.
+    M("source_000_name", "the book with the worked deal"),
+    M(
+        "source_000_about",
+        "A Russian chapter on bezique, translated from an English book of card games: the two-handed game with a "
+        "whole deal between North and South played and explained card by card (the deal of these lessons), then "
+        "Rubicon, three- and four-handed, six-pack (“Chinese”) and eight-pack bezique.",
+    ),
+    M("source_001_name", "the Ukrainian rules"),
+    M(
+        "source_001_about",
+        "A Ukrainian page of rules: the two-handed game with extra combinations and a list of penalties, then the "
+        "games for three and four, without trumps, Rubicon, six and eight packs.",
+    ),
+    M("source_002_name", "the 19th-century Russian rules"),
+    M(
+        "source_002_about",
+        "Russian rules of the 19th century, kept on a web page of card games: the cards' points, the combinations "
+        "and the penalties.",
+    ),
+    M("source_003_name", "the sixty-six rules"),
+    M("source_003_about", "A Russian text on simple bezique, or sixty-six, played with one 24-card pack."),
+    M("source_004_name", "the Russian collection of articles"),
+    M(
+        "source_004_about",
+        "Five Russian texts on bezique put together in one file: short rules (part A), an encyclopaedia-style "
+        "article (part B), the many-pack game with the wild card “инфузорка” (part C), a translation of an English "
+        "encyclopaedia article (part D) and a chapter of an old Russian manual (part E).",
+    ),
+    M("source_004A_name", "the short rules of the Russian collection"),
+    M("source_004B_name", "the encyclopaedia-style article of the Russian collection"),
+    M("source_004C_name", "the wild-card game of the Russian collection"),
+    M("source_004D_name", "the translated article of the Russian collection"),
+    M("source_004E_name", "the old manual of the Russian collection"),
+    # The pages in English the project's notes use where the sources are silent, as a citation names them.
+    M("source_tag_EW", "an old English household book (Enquire Within)"),
+    M("source_tag_PW", "the English original of the book with the worked deal"),
+    M("source_tag_FO", "Foster's Complete Hoyle"),
+    M("source_tag_HO", "Hoffmann's Hoyle's Games Modernized"),
+    M("source_tag_BI", "the Bicycle playing-card rules"),
+    M("source_tag_CM", "an English games guide on the web"),
+    M("source_tag_SP", "an 1887 review in The Spectator"),
+    M("source_tag_WK", "an English rules page on Rubicon bezique"),
+    M("source_tag_WT", "Wiktionary"),
+    M("source_tag_CH", "Chambers's Encyclopaedia"),
+    M("source_tag_BR", "the Encyclopaedia Britannica, 9th edition"),
+    M("source_tag_SA", "the standard rules of sixty-six (santase)"),
+    M("source_tag_DE", "a German encyclopaedia of 1895 (Meyers)"),
+    P("cite_lines", "{source}, line {lines}", "{source}, lines {lines}"),
+    M("cite_source_title", "{source}: what the source is"),
+    M("cite_rules", "the rules of {title}"),
+    M("cite_rules_part", "{rules}: {part}"),
+    M("cite_digest", "the project's notes on the sources"),
+    M("cite_and", "{first} and {last}"),
+    M("sources", "Sources"),
+    M("sources_title", "The sources of these lessons"),
+    M(
+        "sources_intro",
+        "The rules and the worked deal come from five texts in Russian and Ukrainian. Each is named here as the "
+        "pages name it, with what it is; under it, the lines of the text that the pages cite (the text's own line "
+        "numbers, counted from its first line), so that a reader with the text can check each rule.",
+    ),
+    M("sources_cited", "Lines cited"),
+    M("sources_none", "No line of this text is cited on these pages."),
+    P("sources_line", "line {lines}", "lines {lines}"),
     # The endgame analysis (replayer/analysis.py) under the cards of the last tricks.
     M("dd_best", "best"),
     M(
@@ -610,6 +676,52 @@ MESSAGES: tuple[Message, ...] = (
     M("dd_best_line", "{seat} loses {cost} here: the best line plays {card} ({points} from here)"),
     M("dd_lost", "Points lost in the last tricks against the best play: {points}"),
     M("sideline", "Side line"),
+    # The sampled analysis of every play (a record's sidecar, replayer/lesson/sidecar.py; docs/analysis.md).
+    M("value_best", "best"),
+    M("value_best_exact", "best (exact)"),
+    M("value_cost", "cost {cost} ± {err}"),
+    M("value_cost_exact", "cost {cost} (exact)"),
+    M(
+        "value_sampled_title",
+        "What the analysis finds this card costs against the best card, in points of the difference between the "
+        "sides from here to the end of the deal: the mean over the sampled deals, ± its standard error (exact where "
+        "every card is known)",
+    ),
+    P("sure_sampled", "sampled over {n} deal, ± one standard error", "sampled over {n} deals, ± one standard error"),
+    M("sure_exact", "exact: every card is known"),
+    M(
+        "mistake_why",
+        "Mistake: {seat}'s {card} costs {cost} ± {err}; {best} was better. With {best}, {own} could expect {own_best} "
+        "points from here and {other} {other_best}; with {card}, {own_played} and {other_played} ({sure}).",
+    ),
+    M("judged_book", "The book: “{says}”. {verdict}: {found}"),
+    M("verdict_agree", "The analysis agrees"),
+    M("verdict_partly", "The analysis agrees in part"),
+    M("verdict_disagree", "The analysis disagrees"),
+    M("verdict_unsettled", "The analysis cannot tell"),
+    M("judged_agrees", "{card} is the best card it finds ({sure})."),
+    M("judged_disagrees", "it finds {best} better than {card}, by {cost} ± {err} ({sure})."),
+    M(
+        "judged_unsettled",
+        "it puts {best} first and {card} {cost} ± {err} behind, within the noise ({sure}).",
+    ),
+    M("judged_against_confirmed", "It confirms that {other} is worse than {card}, by {diff} ± {err}."),
+    M(
+        "judged_against_refuted",
+        "It finds {other} better than {card}, by {diff} ± {err}: there it contradicts the book.",
+    ),
+    M(
+        "judged_against_unsettled",
+        "Between {card} and {other} it finds no clear difference ({ahead} ahead by {diff} ± {err}).",
+    ),
+    M(
+        "sampled_note",
+        "Under each card, what the analysis finds it costs against the best card the player had: the points of the "
+        "difference between the sides from that play to the end of the deal, averaged over {samples} deals drawn at "
+        "random among those the player could not tell apart, ± the standard error (exact once every card is known). "
+        "A play is marked a mistake when it costs at least 10 points and at least twice its error.",
+    ),
+    M("judged_trumps", "a trump lead ({card}, the best of them)"),
     # The puzzle page of bezique puzzles (replayer/puzzles.py, site_templates/puzzles.html).
     M("puzzle_title", "Bezique puzzles"),
     M(

@@ -3,9 +3,9 @@
 // for the previous one), a permanent link per step kept in the address (#trick-17), a film that plays the deal,
 // the view switch (all hands, or one seat's hand with the others hidden), four-colour suits, and the quizzes,
 // which hide the play a question asks about, and everything after it, until the learner answers. It also draws
-// each trick's table from the lesson's data, and counts and draws each seat's bookkeeping. It decides no rule: what
-// the rules decide (the combinations of a deal, what a trick shows everybody, which rows a declaration scores, the
-// draws left, where a played card is marked) is in the data, decided by the renderer (replayer/lesson/books.py).
+// each trick's table and each seat's bookkeeping from the lesson's data. It decides no rule and counts nothing: the
+// tables and the books (the cards each seat has not seen, the combinations still open to whom) are in the data,
+// worked out by the renderer (replayer/lesson/books.py).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -126,290 +126,26 @@
   }
 
   // --- the books ------------------------------------------------------------------------------------------------
-  // Each seat's bookkeeping before a trick, counted here from the boards and the data's facts (the declarations'
-  // rows, what each trick shows, the draws left), as the renderer's model of it does (replayer/lesson/books.py:
-  // Knowledge, BookKeeper.book, open_state, state_of), which the browser tests hold these books to step by step. What the seats know is carried from trick to trick through a
-  // deal, so a deal's books are worked out all at once, the first time one of its steps is drawn.
-
-  var dealBooks = {};
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (whole, key) {
-      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+  // Each seat's bookkeeping before a trick is the renderer's: replayer/lesson/books.py works it out by the rules and
+  // writes it into the step's data (``book``: for each seat, the unseen copies of each card as one base-36
+  // character, their number and sentence, the cards known in another hand, the news, and each combination's state as
+  // a number into ``states``). This script only shows it.
+  function booksOf(at) {
+    return at.book.map(function (b) {
+      var unseen = [];
+      for (var k = 0; k < b[0].length; k++) {
+        unseen.push(parseInt(b[0].charAt(k), 36));
+      }
+      return {
+        unseen: unseen,
+        count: b[1],
+        text: b[2],
+        known: b[3],
+        news: b[4],
+        melds: b[5].map(function (i) { return data.states[i]; }),
+        declaring: at.declaring
+      };
     });
-  }
-
-  // A plural message agreeing with ``n``, filled in: the data gives each message's forms and, for every count a book
-  // can say, the number of its form in the page's language (the catalogue's plural rule, worked out by the renderer).
-  function count(key, n, values) {
-    var forms = T[key];
-    var table = data.plurals;
-    var form = Number(table.charAt(Math.min(n, table.length - 1)));
-    var filled = { n: n };
-    Object.keys(values || {}).forEach(function (name) {
-      filled[name] = values[name];
-    });
-    return fill(forms[Math.min(form, forms.length - 1)], filled);
-  }
-
-  function zeros() {
-    var list = [];
-    for (var k = 0; k < data.cards.length; k++) {
-      list.push(0);
-    }
-    return list;
-  }
-
-  function counts(groups) {
-    var list = zeros();
-    groups.forEach(function (group) {
-      group.forEach(function (k) {
-        list[k] += 1;
-      });
-    });
-    return list;
-  }
-
-  function any(list) {
-    return list.some(function (n) { return n !== 0; });
-  }
-
-  // ``base`` less every part, card by card, none below zero.
-  function minus(base, parts) {
-    return base.map(function (n, k) {
-      for (var p = 0; p < parts.length; p++) {
-        n -= parts[p][k];
-      }
-      return n > 0 ? n : 0;
-    });
-  }
-
-  function glyph(k) {
-    return data.cards[k][1] + data.cards[k][2];
-  }
-
-  function seenReason(k, available, copies) {
-    if (available === 0) {
-      if (copies === 2) {
-        return fill(T.seen_all_2, { card: glyph(k) });
-      }
-      if (copies === 1) {
-        return fill(T.seen_only, { card: glyph(k) });
-      }
-      return fill(T.seen_all, { card: glyph(k), n: copies });
-    }
-    return fill(T.seen_some, { card: glyph(k), k: copies - available, n: copies });
-  }
-
-  // A combination not yet scored, for one seat, as the viewer can tell: [state, text]. ``own``: the viewer's own
-  // row; ``held``: the viewer's cards; ``available``: what the seat may still gather.
-  function openState(target, own, available, held, draws) {
-    var k;
-    if (target.count) {
-      var left = 0;
-      target.of_rank.forEach(function (c) { left += available[c]; });
-      if (left < target.count) {
-        return ["impossible", count(target.left, left)];
-      }
-    } else {
-      var seen = target.needed.filter(function (pair) { return available[pair[0]] < pair[1]; });
-      if (seen.length) {
-        return [
-          "impossible",
-          seen.map(function (pair) { return seenReason(pair[0], available[pair[0]], data.deck[pair[0]]); }).join(", ")
-        ];
-      }
-    }
-    if (!own) {
-      return ["possible", T.meld_possible];
-    }
-    var missing, detail;
-    if (target.count) {
-      var has = 0;
-      target.of_rank.forEach(function (c) { has += held[c]; });
-      has = Math.min(has, target.count);
-      missing = target.count - has;
-      detail = ["possible", fill(T.meld_has, { k: has, n: target.count })];
-    } else {
-      var lacking = [];
-      target.needed.forEach(function (pair) {
-        for (k = held[pair[0]]; k < pair[1]; k++) {
-          lacking.push(glyph(pair[0]));
-        }
-      });
-      missing = lacking.length;
-      detail = ["possible", fill(T.meld_needs, { cards: lacking.join(" ") })];
-    }
-    if (missing === 0) {
-      return ["ready", T.meld_ready];
-    }
-    if (missing > draws) {
-      return [
-        "impossible",
-        fill(T.draws_left, { missing: count("missing_cards", missing), left: count("draws_remaining", draws) })
-      ];
-    }
-    return detail;
-  }
-
-  // What the seats know during one deal: the cards not yet played, and, for each seat, the cards everybody knows it
-  // holds (a turn-up taken, declared cards), and the rows of the combinations each seat has scored, newest first.
-  function Knowledge() {
-    this.left = data.deck.slice();
-    this.known = data.seats.map(zeros);
-    this.scored = {};
-  }
-
-  // ``events``: [seat, the rows of the deal's combinations the declaration scores].
-  Knowledge.prototype.addScoring = function (n, events) {
-    var scored = this.scored;
-    (events || []).forEach(function (event) {
-      event[1].forEach(function (row) {
-        var key = event[0] + " " + row;
-        (scored[key] = scored[key] || []).unshift(n);
-      });
-    });
-  };
-
-  // What a trick showed everybody; ``after`` is the board of the next trick (the table as this one left it).
-  Knowledge.prototype.afterTrick = function (at, after) {
-    var board = at.board;
-    var left = this.left;
-    var known = this.known;
-    board.played.forEach(function (k, s) {
-      if (k >= 0) {
-        left[k] -= 1;
-        if (known[s][k] > 0) {
-          known[s][k] -= 1;
-        }
-      }
-    });
-    (at.shown || []).forEach(function (change) {
-      known[change[0]][change[1]] += change[2];
-    });
-    this.known = known.map(function (list, s) {
-      // Known cards are those known before or lying on the table, but never more than the seat still holds.
-      var table = counts([after.tables[s]]);
-      if (!any(list)) {
-        return table;
-      }
-      var held = counts([after.hands[s], after.tables[s]]);
-      return list.map(function (n, k) { return Math.min(n > table[k] ? n : table[k], held[k]); });
-    });
-  };
-
-  // Cards the viewer knows the other seats (but ``but``) hold: one count for each seat known to hold any.
-  Knowledge.prototype.othersKnown = function (viewer, but) {
-    return this.known.filter(function (list, s) { return s !== viewer && s !== but && any(list); });
-  };
-
-  Knowledge.prototype.scoredState = function (row, seat) {
-    var scored = this.scored[seat + " " + row];
-    return scored ? ["scored", fill(T.meld_scored, { n: scored[0] })] : null;
-  };
-
-  // One seat's book before a trick; ``before``: what it knew to be impossible at the step before (or null).
-  function book(knowledge, deal, board, at, viewer, before) {
-    var seats = data.seats.length;
-    var held = counts([board.tables[viewer], board.hands[viewer]]);
-    var others = knowledge.othersKnown(viewer, -1);
-    var unseen = minus(knowledge.left, [held].concat(others));
-    if (board.turnup >= 0) {
-      unseen[board.turnup] = Math.max(unseen[board.turnup] - 1, 0);
-    }
-    var total = unseen.reduce(function (a, n) { return a + n; }, 0);
-    var facedown = Math.max(board.stock - (board.turnup >= 0 ? 1 : 0), 0);
-    var known = [];
-    knowledge.known.forEach(function (list, s) {
-      if (s !== viewer && any(list)) {
-        minus(list, [counts([board.tables[s]])]).forEach(function (n, k) {
-          for (var i = 0; i < n; i++) {
-            known.push(k);
-          }
-        });
-      }
-    });
-    known.sort(function (a, b) { return a - b; });
-    var melds = [];
-    var news = [];
-    var impossible = {};
-    var declaring = at.declaring;
-    if (declaring) {
-      var available = data.seats.map(function (_, s) {
-        return s === viewer
-          ? minus(knowledge.left, others)
-          : minus(knowledge.left, [held].concat(knowledge.othersKnown(viewer, s)));
-      });
-      var draws = at.draws;
-      deal.targets.forEach(function (target, row) {
-        for (var s = 0; s < seats; s++) {
-          melds.push(knowledge.scoredState(row, s) || openState(target, s === viewer, available[s], held, draws));
-        }
-      });
-      // Said once, where it becomes true: the combinations the step before did not know to be impossible.
-      melds.forEach(function (state, i) {
-        if (state[0] === "impossible") {
-          impossible[i] = true;
-          if (!before || !before[i]) {
-            var target = deal.targets[Math.floor(i / seats)];
-            news.push(fill(T.news_impossible, { reason: state[1], meld: target.news, seat: data.seats[i % seats].label }));
-          }
-        }
-      });
-    }
-    return {
-      unseen: unseen,
-      count: total,
-      text: count("unseen_text", total, {
-        stock: Math.min(facedown, total),
-        hands: Math.max(total - facedown, 0)
-      }),
-      known: known,
-      news: news,
-      melds: melds,
-      declaring: declaring,
-      impossible: impossible
-    };
-  }
-
-  // Every book of a deal, by the step's position in the data: the deal's start has the books of its first trick's
-  // table (with the news of the deal), each trick the books before it.
-  function booksOf(d) {
-    if (dealBooks[d]) {
-      return dealBooks[d];
-    }
-    var found = (dealBooks[d] = {});
-    var deal = data.deals[d];
-    var knowledge = new Knowledge();
-    var memory = data.seats.map(function () { return null; });
-    var positions = [];
-    data.steps.forEach(function (at, i) {
-      if (at.deal === d) {
-        positions.push(i);
-      }
-    });
-    positions.forEach(function (i, j) {
-      var at = data.steps[i];
-      var next = j + 1 < positions.length ? data.steps[positions[j + 1]] : null;
-      var board = at.board || (next && next.board);
-      if (!at.board) {
-        knowledge.addScoring(at.n, at.events);
-      }
-      if (at.books && board) {
-        found[i] = data.seats.map(function (_, viewer) {
-          var b = book(knowledge, deal, board, at, viewer, memory[viewer]);
-          memory[viewer] = b.impossible;
-          return b;
-        });
-      }
-      if (at.board) {
-        if (next && next.board) {
-          knowledge.afterTrick(at, next.board);
-        }
-        knowledge.addScoring(at.n, at.events);
-      }
-    });
-    return found;
   }
 
   function bookHtml(deal, book, i) {
@@ -487,7 +223,7 @@
       place.querySelector(".side").innerHTML = sheetHtml(deal, board.sheet, at.anchor);
     }
     var books = step.querySelector("[data-books]");
-    var worked = booksOf(at.deal)[Number(step.getAttribute("data-data"))];
+    var worked = at.book ? booksOf(at) : null;
     if (books && worked) {
       books.innerHTML = worked.map(function (book, i) { return bookHtml(deal, book, i); }).join("");
     }

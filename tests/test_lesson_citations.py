@@ -1,0 +1,117 @@
+"""A learner's words (issue 24 item 3): no page of the site names a file, a line number or an internal term; each
+source is named by its title with its cited lines one click away on the sources page, each rule of the digest is a
+link to the rule on the site's rules page; ``bezique rules`` speaks the same words unless asked for the sources."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from replayer.check import check_text
+from replayer.lesson.citations import learner_html, learner_text, rule_link
+from replayer.profiles import load_profile, profile_names
+from replayer.render import render_site
+from replayer.rulebook import describe
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.bzq"))
+
+# What a learner must never meet: the digest's file, a seed's line, a seed's number, a solver's and a profile's
+# internal words.
+FORBIDDEN = re.compile(r"RULES\.md|\b\d{3}:L\d+|seed 0|double-dummy|optimum| class M|sets \{")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    results = [check_text(p.read_text(encoding="utf-8"), str(p)) for p in GAMES]
+    render_site([r for r in results if r.valid], out, lang=["en", "ru"])
+    return out
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted([*site.glob("*.html"), *(site / "ru").glob("*.html")])
+
+
+def test_no_page_names_a_file_a_line_or_an_internal_term(site: Path) -> None:
+    pages = _pages(site)
+    assert len(pages) > 2 * len(GAMES)  # the lessons, rules pages, glossary, index and sources of both languages
+    found = {p.relative_to(site).as_posix(): FORBIDDEN.findall(p.read_text(encoding="utf-8")) for p in pages}
+    assert {page: hits for page, hits in found.items() if hits} == {}
+
+
+def test_every_citation_lands(site: Path) -> None:
+    """A source's link goes to its cited lines on the sources page of the same language; a rule's to an id of the
+    rules page."""
+    links = 0
+    for page in _pages(site):
+        html = page.read_text(encoding="utf-8")
+        for href in re.findall(r'<a class="cite [a-z]+" href="([^"]+)"', html):
+            target, _, anchor = href.partition("#")
+            landing = (page.parent / target).read_text(encoding="utf-8")
+            assert not anchor or f'id="{anchor}"' in landing, (page.name, href)
+            links += 1
+    assert links > 500
+
+
+def test_the_sources_page_describes_each_source_and_its_lines(site: Path) -> None:
+    for page, words in ((site / "sources.html", "worked deal"), (site / "ru" / "sources.html", "разобранной сдачей")):
+        html = page.read_text(encoding="utf-8")
+        for source in ("000", "001", "002", "003", "004"):
+            assert f'id="src-{source}"' in html
+        assert words in html
+    # The worked deal's lines, cited by its record's header and the classic profile, are listed.
+    assert 'id="src-000-L73"' in (site / "sources.html").read_text(encoding="utf-8")
+
+
+def test_a_citation_in_a_learners_words() -> None:
+    said = learner_html("higher total (004:L63). RULES.md §2.a rule 22, §3 row G2.", "en")
+    assert 'href="sources.html#src-004-L63"' in said.html and "line 63" in said.html
+    assert "the Russian collection of articles" in said.html
+    assert 'href="rules-classic.html#options"' in said.html
+    assert said.cited == (("004", 63, 63),)
+    assert learner_text("Eight-pack bezique (seed 001, Ukrainian)", "en") == "Eight-pack bezique (the Ukrainian rules)"
+    assert learner_text("seed 004, part C (004:L99-L165)", "ru") == "игра с «инфузоркой» из русского сборника"
+    # Russian keeps the word "источник" in its case, with the name quoted after it.
+    assert learner_text("правила источника 002 (002:L6-L19)", "ru") == "правила источника «русские правила XIX века»"
+    assert learner_text("как в источнике 003", "ru") == "как в источнике «правила «шестидесяти шести»»"
+    # A rule of a profile's family links to the page the reader is on.
+    assert rule_link("2.e", 10, "rubicon-001") == ("rubicon-001", "rules-rubicon-001.html", "melds")
+    assert rule_link("2.e", 10) == ("rubicon-000", "rules-rubicon-000.html", "melds")
+
+
+@pytest.mark.parametrize("name", profile_names())
+def test_bezique_rules_speaks_a_users_words(name: str) -> None:
+    profile = load_profile(name)
+    assert not FORBIDDEN.findall(describe(profile, sources=False))
+    assert re.search(r"\d{3}:L\d+", describe(profile, sources=True))
+
+
+def test_the_rules_command_prints_a_users_words_unless_asked_for_the_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from replayer.cli import main
+
+    assert main(["rules", "classic"]) == 0
+    plain = capsys.readouterr().out
+    assert not FORBIDDEN.findall(plain) and "the book with the worked deal" in plain
+    assert main(["rules", "classic", "--source"]) == 0
+    assert "000:L207" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<script>alert(1)</script> seed 000 (000:L1-L3) "RULES.md §2.a rule 10" & 004-C',
+        "<b onmouseover=x>RULES.md §2.e, правило 10</b> источника 004 <i>",
+        "[SA] (issue 25 item 14) optimum <zq>",
+    ],
+)
+def test_a_citation_keeps_the_text_inert(text: str) -> None:
+    """Whatever the text around a citation, only the links it makes are markup."""
+    html = learner_html(text, "en").html
+    assert (
+        re.sub(r'<a class="cite (?:source|rule)" href="[^"<>]*"(?: title="[^"<>]*")?>|</a>', "", html).count("<") == 0
+    )
