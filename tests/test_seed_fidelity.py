@@ -275,7 +275,7 @@ def test_configuration_is_listed_generated_and_documented(
     profile: str, options: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`bezique generate --profile P --option NAME=VALUE` writes a valid record; `bezique profiles` lists the table,
-    and `bezique rules P` documents it with its seed lines."""
+    and `bezique rules P` documents it (with its seed lines under ``--source``)."""
     out = tmp_path / "g.bzq"
     given = [arg for name, value in options.items() for arg in ("--option", f"{name}={value}")]
     assert main(["generate", "--profile", profile, "--seed", "3", *given, "--out", str(out)]) == 0
@@ -287,10 +287,14 @@ def test_configuration_is_listed_generated_and_documented(
     for name, value in options.items():
         assert f"--option {name}={value}:" in listed
     assert main(["rules", profile]) == 0
+    words = capsys.readouterr().out
+    assert main(["rules", profile, "--source"]) == 0
     rules = capsys.readouterr().out
     for name, value in options.items():
+        assert f"\n  {name}={value}: " in words
         assert re.search(rf"\n  {name}={value}: [^\n]*\n {{6}}[^\n]*seeds \d{{3}}:L\d+", rules), rules[:800]
     assert re.search(r"\d{3}:L\d+", rules)
+    assert not re.search(r"\d{3}:L\d+", words)  # (a user reads words; --source gives the lines)
 
 
 def test_seed_lines_of_an_option() -> None:
