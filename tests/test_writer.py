@@ -49,3 +49,29 @@ def test_each_statement_is_canonical_and_reads_back() -> None:
 def test_generated_records_are_canonical(profile: str) -> None:
     text = generate_game(profile, 2, deals=2)
     assert format_text(text) == text
+
+
+def test_what_fmt_and_the_completed_record_write_is_the_writers() -> None:
+    # fmt spells each statement with the writer, cards partly unknown and questions included; the completed record
+    # writes its added draws, plays in order and notes with it too.
+    from replayer.cards import parse_card_like
+
+    k, a = parse_card_like("K?"), parse_card_like("A?")
+    assert write.plays([("N", k), ("S", a)], unordered=True) == "N K? / S A?"
+    assert write.plays([("N", _c("KS")), ("S", 7)]) == "N KS, S AS"
+    assert write.trick_parts(3, [("N", k)], "S") == ("trick 3:", ["N K?"], " -> S")
+    lines = [
+        "profile: classic",
+        "deal 1",
+        "dealer: N",
+        write.hand("N", [k, _c("QS")]),
+        write.table("N", "marriage", [_c("KH"), _c("QH")]),
+        "trick 1: S 9C, {? which? | AC } N AC -> N",
+        write.show("N", None, [_c("KS"), _c("QS")]),
+        write.goes_out("N", None),
+        write.scores("score", [("N", 10), ("N", 20)], item=True),
+        write.words(["winner", "N"]),
+    ]
+    text = "\n".join(lines) + "\n"
+    assert format_text(text) == text
+    assert write.comment("inferred: N AS") == "{ inferred: N AS }"
