@@ -197,10 +197,6 @@ class EngineState:
         """The profile as the deal plays it (its options merged in)."""
         return self.core.rules.profile
 
-    @profile.setter
-    def profile(self, profile: RuleProfile) -> None:
-        self.core.rules = compile_rules(profile, self.core.rules.options)
-
     @property
     def options(self) -> Mapping[str, str | int]:
         """The game's options."""

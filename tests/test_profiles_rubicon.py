@@ -244,11 +244,10 @@ def test_no_trump_quint_only_after_trumps() -> None:
     assert violation(declare, state, "S", "sequence", "AH 10H KH QH JH").code == "BZ304"
     assert not [spec for spec, _ in legal_declarations(state, "S") if spec.kind == "sequence"]
     # After the first marriage (hearts) the quint is a trump quint: 250, or 300 under nt_trump_quint.
-    fixed = won_trick(declare(state, "S", None, "KH QH", 40).state, "S")
-    assert declare(fixed, "S", "sequence", "AH 10H KH QH JH", 250).events[-1].points == 250
-    three = fixed.copy()
-    three.profile = rules.with_options({"nt_trump_quint": "300"})
-    assert declare(three, "S", "sequence", "AH 10H KH QH JH", 300).events[-1].points == 300
+    for options, points in (({}, 250), ({"nt_trump_quint": "300"}, 300)):
+        state = won_trick(holding(table("no-trump", **options), "S", "AH 10H KH QH JH 7C"), "S")
+        fixed = won_trick(declare(state, "S", None, "KH QH", 40).state, "S")
+        assert declare(fixed, "S", "sequence", "AH 10H KH QH JH", points).events[-1].points == points
 
 
 @pytest.mark.parametrize(("value", "points"), [("50", 50), ("80", 80)])
