@@ -70,7 +70,8 @@ def audit(complete_text: str, erased_text: str, time_limit: float | None = None)
     found.forced = len(inference.forced())
     found.open = len(inference.open())
     found.undecided = sum(1 for u in inference.unknowns if u.role != "hand" and inference.undecided.get(u.tag))
-    found.wrong.extend(departures(inference, complete))
+    if inference.analysed:  # (not when the limit passed before a completion: then it was found without the analysis)
+        found.wrong.extend(departures(inference, complete))
     dealt = complete.games[0].deals[0].hands
     for seat, hand in inference.hands.items():
         extra = hand["certain"] - Counter(dealt.get(seat, []))
