@@ -73,7 +73,9 @@ class TableCard:
 
 
 class SeatState:
-    """What one seat holds and has won, read from the core's state (``score`` may be set, for tests)."""
+    """What one seat holds and has won, read from the core's state. The hand, table, won cards and score may still be
+    set by the tests that stage them (test_profiles_rubicon, test_profiles_issue25); a new test states a position
+    instead (:func:`from_position`)."""
 
     __slots__ = ("_deal", "_seat")
 
@@ -178,7 +180,8 @@ class SeatState:
 
 class EngineState:
     """The state of one deal between actions, in seat names and cards (the core's :class:`~replayer.rules.DealState`
-    underneath, as ``core``). A few fields may be set, to stage a position in a test."""
+    underneath, as ``core``). The leader and the seats still to draw may be set by the tests that stage them; a new
+    test states a position instead (:func:`from_position`)."""
 
     __slots__ = ("core", "in_place")
 
