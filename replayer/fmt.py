@@ -423,8 +423,7 @@ class _Formatter:
     on_winner_stmt = plain
 
     def header(self, words: list[Token], values: list[str]) -> list[str | _Braced]:
-        head = self.word(words[0]) + ":"
-        return [write.words([head, *values])]
+        return [write.header(self.word(words[0]), *values)]
 
     def simple_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         return self.header(words, [self.word(t) for t in words[1:]])
@@ -453,13 +452,13 @@ class _Formatter:
 
     def on_options_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         values = words[1:]
-        options = [f"{name.text}={value.text}" for name, value in zip(values[::2], values[1::2], strict=True)]
-        return self.header(words, [", ".join(options)])
+        return [write.options([(name.text, value.text) for name, value in zip(values[::2], values[1::2], strict=True)])]
 
     def on_position_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         """``position: trick 12, stock 9, N 120, S 80``: the trick, the stock and each score, comma-separated."""
-        parts = [f"{self.word(a)} {self.word(b)}" for a, b in zip(words[1::2], words[2::2], strict=True)]
-        return self.header(words, [", ".join(parts)])
+        pairs = [(self.word(a), int(b.text)) for a, b in zip(words[1::2], words[2::2], strict=True)]
+        stock = pairs[1][1] if len(pairs) > 1 and pairs[1][0] == "stock" else None
+        return [write.position(pairs[0][1], stock, pairs[2 if stock is not None else 1 :])]
 
     def on_table_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         _, seat, meld, *cards = words

@@ -22,8 +22,11 @@ __all__ = [
     "exchange",
     "goes_out",
     "hand",
+    "header",
+    "options",
     "passes",
     "plays",
+    "position",
     "scores",
     "show",
     "table",
@@ -48,6 +51,24 @@ def _card(card: CardText) -> str:
 def cards_text(cards: Iterable[CardText]) -> str:
     """Cards separated by a space: ``KS QS``."""
     return " ".join(_card(c) for c in cards)
+
+
+def header(keyword: str, *values: str) -> str:
+    """``dealer: N``, ``trump: S``, ``turnup: 10C``, ``profile: classic``: a header and its values."""
+    return words([f"{keyword}:", *values])
+
+
+def options(values: Mapping[str, str | int] | Sequence[tuple[str, str | int]]) -> str:
+    """``options: target=1500, reuse=strict_text``, in the order given."""
+    pairs = values.items() if isinstance(values, Mapping) else values
+    return header("options", ", ".join(f"{name}={value}" for name, value in pairs))
+
+
+def position(trick: int, stock: int | None, values: Mapping[str, int] | Sequence[tuple[str, int]]) -> str:
+    """``position: trick 12, stock 9, N 120, S 80``: a book fragment's position (the stock may be left out)."""
+    pairs = values.items() if isinstance(values, Mapping) else values
+    parts = [f"trick {trick}", *([f"stock {stock}"] if stock is not None else []), *(f"{k} {v}" for k, v in pairs)]
+    return header("position", ", ".join(parts))
 
 
 def hand(seat: str, cards: Iterable[CardText]) -> str:

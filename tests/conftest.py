@@ -177,18 +177,18 @@ def position_of(
     changed = {k: v for k, v in state.options.items() if str(defaults.get(k)) != str(v)}
     held = hands or {seat: " ".join(map(str, seat_state.hand.elements())) for seat, seat_state in state.seats.items()}
     points = {name: (scores or {}).get(name, 0) for name in rules.scorers}
-    lines = [f"profile: {profile.name}"]
+    lines = [write.header("profile", profile.name)]
     if changed:
-        lines.append(write.words(["options:", ", ".join(f"{k}={v}" for k, v in changed.items())]))
-    lines += ["deal 1", f"dealer: {state.dealer}"]
+        lines.append(write.options(changed))
+    lines += [write.words(["deal", "1"]), write.header("dealer", state.dealer)]
     if stock is None:
         stock = DealState.position_stock(rules, trick)
     if stock and state.turnup is not None:
-        lines.append(f"turnup: {state.turnup}")  # (still beside the stock)
+        lines.append(write.header("turnup", str(state.turnup)))  # (still beside the stock)
     elif state.trump is not None:
-        lines.append(f"trump: {state.trump.value}")
-    lines.append(f"leader: {leader or state.leader}")
-    lines.append(f"position: trick {trick}, stock {stock}, {', '.join(f'{k} {v}' for k, v in points.items())}")
+        lines.append(write.header("trump", state.trump.value))
+    lines.append(write.header("leader", leader or state.leader))
+    lines.append(write.position(trick, stock, points))
     lines += [write.hand(seat, cards(text)) for seat, text in held.items() if text]  # (a dealer sitting out: none)
     return from_position("\n".join(lines) + "\n")
 

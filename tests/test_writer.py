@@ -60,10 +60,15 @@ def test_what_fmt_and_the_completed_record_write_is_the_writers() -> None:
     assert write.plays([("N", k), ("S", a)], unordered=True) == "N K? / S A?"
     assert write.plays([("N", _c("KS")), ("S", 7)]) == "N KS, S AS"
     assert write.trick_parts(3, [("N", k)], "S") == ("trick 3:", ["N K?"], " -> S")
+    assert write.position(12, None, [("N", 120)]) == "position: trick 12, N 120"
     lines = [
-        "profile: classic",
+        write.header("profile", "classic"),
+        write.options({"target": 1500, "reuse": "strict_text"}),
         "deal 1",
-        "dealer: N",
+        write.header("dealer", "N"),
+        write.header("trump", "S"),
+        write.header("leader", "S"),
+        write.position(10, 30, {"N": 150, "S": 130}),
         write.hand("N", [k, _c("QS")]),
         write.table("N", "marriage", [_c("KH"), _c("QH")]),
         "trick 1: S 9C, {? which? | AC } N AC -> N",
