@@ -586,26 +586,32 @@ class _Encoding:
         self._conservation()
         self._possession()
         self._tricks()
-        self._turnup_to_the_loser()
+        self._turnup_to_the_last_drawer()
         self._declare()
         self._joint_held()
         self._scores()
 
-    def _turnup_to_the_loser(self) -> None:
-        """When the record leaves out the last draws, the loser of the last phase-1 trick takes the turn-up (two
-        seats, the winner drawing first; other orders are left to the replay)."""
-        if len(self.active) != 2 or not self.rules.winner_draws_first:
+    def _turnup_to_the_last_drawer(self) -> None:
+        """When the record leaves out the last draws, the seat that draws last after the last phase-1 trick takes the
+        turn-up: the last of the core's order of the draws from the trick's winner (where the trick's leader draws
+        first instead, left to the replay)."""
+        rules = self.rules
+        if not rules.winner_draws_first:
             return
         autos = [a for a in self.last_draws if a.where_auto]
         winners = self.winners.get(getattr(self, "last_trick", -1))
         if self.last_value is None or not autos or not isinstance(winners, dict):
             return
+        seats, index = rules.seats, rules.seat_index
+        last = {won: seats[self.start.order[first_to_draw(rules, index[won], -1)][-1]] for won in self.active}
         for acq in autos:
+            # Either a seat won after which this one does not draw last (it draws face down) ...
+            others = [winners[won] for won in self.active if last[won] != acq.seat]
             for play in self.plays:
                 lit = self.pool.obj2id.get(("m", acq.index, play.index))
                 if not lit:
                     continue
-                clause = [-lit, winners[acq.seat]]  # either this seat won (it draws face down) ...
+                clause = [-lit, *others]
                 if self.last_value in play.domain:
                     clause.append(self.x(play, self.last_value))  # ... or it takes the turn-up
                 self.add(clause)
