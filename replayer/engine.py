@@ -73,9 +73,9 @@ class TableCard:
 
 
 class SeatState:
-    """What one seat holds and has won, read from the core's state. The hand, table, won cards and score may still be
-    set by the tests that stage them (test_profiles_rubicon, test_profiles_issue25); a new test states a position
-    instead (:func:`from_position`)."""
+    """What one seat holds and has won, read from the core's state. The hand and table may still be set by the tests
+    that stage them (test_profiles_rubicon, test_profiles_issue25); a new test states a position instead
+    (:func:`from_position`)."""
 
     __slots__ = ("_deal", "_seat")
 
@@ -118,12 +118,8 @@ class SeatState:
 
     @property
     def won(self) -> list[Card]:
-        """The cards of the tricks the seat has won (a copy: set it to change them)."""
+        """The cards of the tricks the seat has won (a copy)."""
         return [CARDS[c] for c in self._deal.won[self._seat]]
-
-    @won.setter
-    def won(self, cards: Sequence[Card]) -> None:
-        self._deal.won[self._seat] = [c.index for c in cards]
 
     @property
     def pending(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -160,10 +156,6 @@ class SeatState:
     def score(self) -> int:
         """The seat's points in this hand."""
         return self._deal.score[self._seat]
-
-    @score.setter
-    def score(self, value: int) -> None:
-        self._deal.score[self._seat] = value
 
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
