@@ -100,10 +100,6 @@ def check_record(
     return result
 
 
-_LEFT_OUT = " (not in the record)"
-"""How the inference names an unknown card it added for a draw the record leaves out."""
-
-
 def _left_out_draws(result: ReplayResult, record: Record) -> None:
     """A warning (BZ405) at each trick whose draws the record leaves out while the rules force them: a record may
     leave draws out on purpose (a lossy transcription), but a forced draw is more often a line forgotten.
@@ -116,7 +112,7 @@ def _left_out_draws(result: ReplayResult, record: Record) -> None:
                 continue
             by_trick: dict[int, list[Any]] = {}
             for unknown in inference.unknowns:
-                if unknown.where.endswith(_LEFT_OUT) and unknown.trick is not None:
+                if unknown.role == "draw" and not unknown.recorded and unknown.trick is not None:
                     by_trick.setdefault(unknown.trick, []).append(unknown)
             winners = {trick.number: trick.winner for trick in inference.deal.tricks}
             for number, unknowns in by_trick.items():

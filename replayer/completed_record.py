@@ -21,10 +21,6 @@ from .replay import DealResult, ReplayResult
 __all__ = ["completed_text"]
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 class _Editor:
     def __init__(self, text: str) -> None:
         self.lines = text.split("\n")
@@ -63,7 +59,7 @@ class _Editor:
             row = lines[line - 1]
             cut = row.rfind("{")
             opened = cut > row.rfind("}")
-            comment = "{ inferred: " + "; ".join(notes) + " }"
+            comment = write.comment("inferred: " + "; ".join(notes))
             if opened and not row.startswith("{?", cut):
                 # A comment that goes on over the next lines: the note goes just before it.
                 lines[line - 1] = row[:cut] + comment + " " + row[cut:]
@@ -82,13 +78,17 @@ class _Editor:
         return "\n".join(lines)
 
 
+def _in_order(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
 def _alternatives(inference: Inference, tag: int, value: Card) -> list[Card]:
     others = inference.possible.get(tag, set()) - {value}
     return sorted(others, key=lambda c: c.sort_key)
 
 
 def _describe(seat: str, value: Card, alternatives: list[Card]) -> str:
-    return f"{seat} {value} (or {' '.join(str(c) for c in alternatives)})"
+    return f"{seat} {value} (or {write.cards_text(alternatives)})"
 
 
 def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed: DealResult) -> None:
@@ -119,11 +119,11 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 certain = hand["certain"]
                 guessed = Counter(cards) - certain
                 said = [
-                    f"{_cards(sorted(group.elements(), key=lambda c: c.sort_key))} {word}"
+                    f"{write.cards_text(_in_order(group.elements()))} {word}"
                     for group, word in ((certain, "certain"), (guessed, "chosen"))
                     if group
                 ]
-                note = f"  {{ inferred: {'; '.join(said)} }}" if said else ""
+                note = "  " + write.comment(f"inferred: {'; '.join(said)}") if said else ""
             dealt = sorted((c for c in cards if isinstance(c, Card)), key=lambda c: c.sort_key)
             editor.insert_after(after, write.hand(seat, dealt) + note)
             continue
@@ -141,7 +141,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 start = min(p.seat_span.column for p in trick.plays)
                 end = max(p.span.column + p.span.length for p in trick.plays)
                 # (in the order the replay played them: from the seat that led)
-                in_order = ", ".join(f"{seat} {card}" for seat, card in played.get(done.number, []))
+                in_order = write.plays(played.get(done.number, []))
                 editor.replace(first.seat_span.line, start, end - start, in_order)
                 for play in trick.plays:
                     value = by_seat.get(play.seat)
@@ -168,7 +168,7 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                 values = [c for c in done_item.cards if isinstance(c, Card)]
                 if not item.cards and item.kind_span is not None:
                     end = item.kind_span.column + item.kind_span.length
-                    editor.replace(item.kind_span.line, end, 0, " " + _cards(values))
+                    editor.replace(item.kind_span.line, end, 0, " " + write.cards_text(values))
                     remark = _declaration_alternatives(inference, done_item)
                     if remark:
                         editor.note(item.span.line, remark)
@@ -182,7 +182,6 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                         token(draw.span, draw.seat, done_draw.card, item.span.line)
         for extra in added:
             if isinstance(extra, Draws):
-                parts = ", ".join(f"{d.seat} {d.card}" for d in extra.draws)
                 notes = []
                 for d in extra.draws:
                     tag = next(
@@ -197,11 +196,11 @@ def _patch_deal(editor: _Editor, original: Deal, inference: Inference, replayed:
                         alternatives = _alternatives(inference, tag, d.card)
                         if alternatives:
                             notes.append(_describe(d.seat, d.card, alternatives))
-                note = f"  {{ inferred: not in the record{'; ' + '; '.join(notes) if notes else ''} }}"
-                indent = "  "
+                note = write.comment(f"inferred: not in the record{'; ' + '; '.join(notes) if notes else ''}")
                 # (where the completion put them: first where declaring goes on after the draws, else last)
                 after = trick.span.line if done.items and done.items[0] is extra else last_line
-                editor.insert_after(editor.statement_end(after), f"{indent}draws {parts}{note}")
+                drawn = [(d.seat, d.card) for d in extra.draws]
+                editor.insert_after(editor.statement_end(after), f"{write.draws(drawn)}  {note}")
 
 
 def _added(item: object, trick: Trick) -> bool:

@@ -73,7 +73,9 @@ class TableCard:
 
 
 class SeatState:
-    """What one seat holds and has won, read from the core's state (``score`` may be set, for tests)."""
+    """What one seat holds and has won, read from the core's state. The hand and table may still be set by the tests
+    that stage them (test_profiles_rubicon, test_profiles_issue25); a new test states a position instead
+    (:func:`from_position`)."""
 
     __slots__ = ("_deal", "_seat")
 
@@ -116,12 +118,8 @@ class SeatState:
 
     @property
     def won(self) -> list[Card]:
-        """The cards of the tricks the seat has won (a copy: set it to change them)."""
+        """The cards of the tricks the seat has won (a copy)."""
         return [CARDS[c] for c in self._deal.won[self._seat]]
-
-    @won.setter
-    def won(self, cards: Sequence[Card]) -> None:
-        self._deal.won[self._seat] = [c.index for c in cards]
 
     @property
     def pending(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -159,10 +157,6 @@ class SeatState:
         """The seat's points in this hand."""
         return self._deal.score[self._seat]
 
-    @score.setter
-    def score(self, value: int) -> None:
-        self._deal.score[self._seat] = value
-
     def held(self) -> Counter[Card]:
         """Hand and table cards together."""
         return Counter({CARDS[c]: n for c, n in enumerate(self._deal.held[self._seat]) if n})
@@ -178,7 +172,8 @@ class SeatState:
 
 class EngineState:
     """The state of one deal between actions, in seat names and cards (the core's :class:`~replayer.rules.DealState`
-    underneath, as ``core``). A few fields may be set, to stage a position in a test."""
+    underneath, as ``core``). The leader and the seats still to draw may be set by the tests that stage them; a new
+    test states a position instead (:func:`from_position`)."""
 
     __slots__ = ("core", "in_place")
 
@@ -196,10 +191,6 @@ class EngineState:
     def profile(self) -> RuleProfile:
         """The profile as the deal plays it (its options merged in)."""
         return self.core.rules.profile
-
-    @profile.setter
-    def profile(self, profile: RuleProfile) -> None:
-        self.core.rules = compile_rules(profile, self.core.rules.options)
 
     @property
     def options(self) -> Mapping[str, str | int]:
@@ -243,18 +234,10 @@ class EngineState:
         """Face-down cards left (the turn-up is not counted)."""
         return self.core.stock_left
 
-    @stock_left.setter
-    def stock_left(self, value: int) -> None:
-        self.core.stock_left = value
-
     @property
     def turnup_waiting(self) -> bool:
         """The turn-up still lies beside the stock."""
         return self.core.turnup_waiting
-
-    @turnup_waiting.setter
-    def turnup_waiting(self, value: bool) -> None:
-        self.core.turnup_waiting = value
 
     @property
     def to_draw(self) -> list[str]:
@@ -279,10 +262,6 @@ class EngineState:
         """Tricks completed."""
         return self.core.trick_no
 
-    @trick_no.setter
-    def trick_no(self, value: int) -> None:
-        self.core.trick_no = value
-
     @property
     def plays(self) -> list[tuple[str, Card]]:
         """Cards played to the trick in progress."""
@@ -294,27 +273,15 @@ class EngineState:
         """Winner of the last completed trick, while he may still act on it."""
         return self._name(self.core.winner)
 
-    @winner.setter
-    def winner(self, seat: str | None) -> None:
-        self.core.winner = self.core.rules.seat_index[seat] if seat is not None else -1
-
     @property
     def window_open(self) -> bool:
         """The last trick's winner may still exchange or declare."""
         return self.core.window_open
 
-    @window_open.setter
-    def window_open(self, value: bool) -> None:
-        self.core.window_open = value
-
     @property
     def declared(self) -> list[tuple[Card, ...]]:
         """Declarations scored after the current trick."""
         return [_cards(cards) for cards in self.core.declared]
-
-    @declared.setter
-    def declared(self, declared: Sequence[Sequence[Card]]) -> None:
-        self.core.declared = [tuple(c.index for c in cards) for cards in declared]
 
     @property
     def exchanged(self) -> bool:
@@ -456,6 +423,21 @@ def start_deal(
         rules.seat_index[leader] if leader is not None else None,
     )
     return _step(EngineState(core), force)
+
+
+def from_position(text: str) -> EngineState:
+    """The state a book fragment stands at (docs/notation.md, "Book fragments"): its ``position:``, hands,
+    ``table`` lines and leader, then any tricks it plays, read by the reader and given to the core as ``validate``
+    gives them (its checks included: raises :class:`ValueError` naming the first fault). Tests stage a position
+    with it, as chess tests use FEN, rather than writing the core's fields past its checks."""
+    from .check import check_text  # (the pipeline imports the engine's users: only when a test asks)
+
+    result = check_text(text, "<position>")
+    faults = [f"{d.code} {d.message}" for d in result.diagnostics if d.severity == "error"]
+    deal = result.games[0].deals[-1] if result.games and result.games[0].deals else None
+    if faults or deal is None or deal._state is None:
+        raise ValueError(f"not a position: {faults[0] if faults else 'no deal'}")
+    return EngineState(deal._state.copy())
 
 
 def apply_play(state: EngineState, seat: str, card: Card, force: bool = False) -> Step:

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import cards
-from .cards import Card, parse_suit
+from . import writer as write
+from .cards import Card, CardLike, parse_suit
 from .errors import BeziqueError, NotationError, Span
 
 # The formatter reads the reader's statements and tokens (and its card reader), so that it formats exactly what the
@@ -249,6 +250,16 @@ _WITH_POINTS = frozenset(
 )
 
 
+def _item(text: str) -> str:
+    """A trick item as the writer spells it, its indentation left to the layout (which nests variations)."""
+    return text.removeprefix(write.ITEM)
+
+
+def _after_with(words: list[Token], token: Token) -> bool:
+    """Whether ``token`` stands after a declaration's ``with`` (a partner's card)."""
+    return any(t.type == "WITH" and t.pos < token.pos for t in words)
+
+
 class _Formatter:
     """Formats a record statement by statement, from the reader's tokens."""
 
@@ -301,8 +312,10 @@ class _Formatter:
     # --- tokens
 
     def card(self, token: Token) -> str:
-        card = cards.parse_card_like(token.text)
-        return str(card)
+        return str(self.card_like(token))
+
+    def card_like(self, token: Token) -> CardLike:
+        return cards.parse_card_like(token.text)
 
     def seat(self, token: Token) -> str:
         raw = token.text
@@ -364,16 +377,43 @@ class _Formatter:
             if token.type == "INT" and kind in _WITH_POINTS:
                 result.append("=")
             result.append(self.word(token))
-        return [" ".join(result)]
+        return [write.words(result)]
+
+    def points(self, words: list[Token]) -> int | None:
+        """A statement's points (after ``=``): its last number, if any."""
+        return int(words[-1].text) if words and words[-1].type == "INT" else None
+
+    def on_exchange_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        seat, _, card = words[:3]
+        return [_item(write.exchange(self.seat(seat), self.card_like(card), self.points(words)))]
+
+    def on_declare_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        """``N declares marriage KS QS with S ... = 20``: the kind, the partner's part and the points may be absent."""
+        seat = self.seat(words[0])
+        kinds = [t.text for t in words[2:] if t.type == "KIND"]
+        partner = next((self.seat(t) for t in words[2:] if t.type == "SEAT"), None)
+        own: list[CardLike] = []
+        theirs: list[CardLike] = []
+        for token in words[2:]:
+            if token.type == "CARD":
+                (theirs if _after_with(words, token) else own).append(self.card_like(token))
+        text = write.declare(seat, kinds[0] if kinds else None, own, self.points(words), partner, theirs)
+        return [_item(text)]
+
+    def on_show_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        kinds = [t.text for t in words[2:] if t.type == "KIND"]
+        shown = [self.card_like(t) for t in words[2:] if t.type == "CARD"]
+        return [_item(write.show(self.seat(words[0]), kinds[0] if kinds else None, shown))]
+
+    def on_pass_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return [_item(write.passes(self.seat(words[0]), self.seat(words[-1])))]
+
+    def on_out_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return [_item(write.goes_out(self.seat(words[0]), self.points(words)))]
 
     on_game_stmt = plain
     on_deal_stmt = plain
-    on_exchange_stmt = plain
-    on_declare_stmt = plain
-    on_show_stmt = plain
-    on_pass_stmt = plain
     on_claim_stmt = plain
-    on_out_stmt = plain
     on_penalty_stmt = plain
     on_variation_stmt = plain
     on_variation_end_stmt = plain
@@ -383,8 +423,7 @@ class _Formatter:
     on_winner_stmt = plain
 
     def header(self, words: list[Token], values: list[str]) -> list[str | _Braced]:
-        head = self.word(words[0]) + ":"
-        return [" ".join([head, *values])]
+        return [write.header(self.word(words[0]), *values)]
 
     def simple_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         return self.header(words, [self.word(t) for t in words[1:]])
@@ -413,56 +452,66 @@ class _Formatter:
 
     def on_options_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         values = words[1:]
-        options = [f"{name.text}={value.text}" for name, value in zip(values[::2], values[1::2], strict=True)]
-        return self.header(words, [", ".join(options)])
+        return [write.options([(name.text, value.text) for name, value in zip(values[::2], values[1::2], strict=True)])]
 
     def on_position_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         """``position: trick 12, stock 9, N 120, S 80``: the trick, the stock and each score, comma-separated."""
-        parts = [f"{self.word(a)} {self.word(b)}" for a, b in zip(words[1::2], words[2::2], strict=True)]
-        return self.header(words, [", ".join(parts)])
+        pairs = [(self.word(a), int(b.text)) for a, b in zip(words[1::2], words[2::2], strict=True)]
+        stock = pairs[1][1] if len(pairs) > 1 and pairs[1][0] == "stock" else None
+        return [write.position(pairs[0][1], stock, pairs[2 if stock is not None else 1 :])]
 
     def on_table_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
-        keyword, seat, meld, *cards = words
-        head = f"{self.word(keyword)} {self.seat(seat)}: {meld.text}"
-        return [" ".join([head, *(self.card(c) for c in cards)])]
+        _, seat, meld, *cards = words
+        return [write.table(self.seat(seat), meld.text, [self.card_like(c) for c in cards])]
 
     def on_hand_header(self, kind: str, words: list[Token]) -> list[str | _Braced]:
-        keyword, seat, *cards = words
-        head = f"{self.word(keyword)} {self.seat(seat)}:"
-        return [" ".join([head, *(self.card(c) for c in cards)])]
-
-    def pairs(self, words: list[Token]) -> str:
-        """``N KC, S 9D`` or ``N 10, S 0``: seat (or side) and card (or number) pairs."""
-        return ", ".join(f"{self.word(a)} {self.word(b)}" for a, b in zip(words[::2], words[1::2], strict=True))
+        _, seat, *cards = words
+        return [write.hand(self.seat(seat), [self.card_like(c) for c in cards])]
 
     def on_draws_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
-        return [f"{self.word(words[0])} {self.pairs(words[1:])}"]
+        rest = words[1:]
+        drawn = [(self.seat(a), self.card_like(b)) for a, b in zip(rest[::2], rest[1::2], strict=True)]
+        return [_item(write.draws(drawn))]
 
-    on_score_stmt = on_draws_stmt
-    on_brisques_stmt = on_draws_stmt
-    on_result_stmt = on_draws_stmt
-    on_total_stmt = on_draws_stmt
+    def scores(self, keyword: str, words: list[Token]) -> list[str | _Braced]:
+        """``score N 10, S 0`` and the like: seat (or side) and number pairs, in the order written."""
+        values = [(self.word(a), int(b.text)) for a, b in zip(words[::2], words[1::2], strict=True)]
+        return [write.scores(keyword, values)]
+
+    def on_score_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
+        return self.scores(self.word(words[0]), words[1:])
+
+    on_brisques_stmt = on_score_stmt
+    on_result_stmt = on_score_stmt
+    on_total_stmt = on_score_stmt
 
     def on_game_score_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
-        return [f"game score {self.pairs(words[2:])}"]
+        return self.scores("game score", words[2:])
 
     def on_trick_stmt(self, kind: str, words: list[Token]) -> list[str | _Braced]:
         separator = ", " if kind == "trick_stmt" else " / "  # unordered_trick: ``trick 25: N K? / S A?``
-        pieces: list[str | _Braced] = [f"{self.word(words[0])} {self.word(words[1])}:"]
-        first = True
+        plays: list[tuple[str, CardLike]] = []
+        asked: list[list[str | _Braced]] = []  # the questions before each play
         questions: list[str | _Braced] = []
+        winner = None
         for index in range(2, len(words)):
             token = words[index]
             if token.type == "QUESTION":  # before the play it asks about
                 questions.extend([self.question(token), " "])
             elif token.type == "SEAT" and index + 1 < len(words) and words[index + 1].type == "CARD":
-                pieces.append(" " if first else separator)
-                first = False
-                pieces.extend(questions)
+                plays.append((self.seat(token), self.card_like(words[index + 1])))
+                asked.append(questions)
                 questions = []
-                pieces.append(f"{self.seat(token)} {self.card(words[index + 1])}")
             elif token.type == "SEAT":
-                pieces.append(f" -> {self.seat(token)}")
+                winner = self.seat(token)
+        head, played, tail = write.trick_parts(int(words[1].text), plays, winner)
+        pieces: list[str | _Braced] = [head]
+        for k, (play, before) in enumerate(zip(played, asked, strict=True)):
+            pieces.append(separator if k else " ")
+            pieces.extend(before)
+            pieces.append(play)
+        if tail:
+            pieces.append(tail)
         return pieces
 
     on_unordered_trick = on_trick_stmt

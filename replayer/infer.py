@@ -17,9 +17,11 @@ completion is excluded before the solver is asked again).
 What varies between profiles is never modelled here: the seats that play and their order, the packs and their
 copies (the wild card), the trumps (a turn-up, or the declaration that fixes them, its suit a variable when unknown),
 the trick winner, the obligations, which cards form a meld, the points of a won card and of the last trick are the
-rules core's answers (:mod:`replayer.rules`), asked for each combination of the cards a statement may hold. A rule the
-encoding does not state (the re-use exceptions, a carte blanche, the obligations of three or more seats) is left to
-the replay, so that the encoding may allow too much but never too little: a value it excludes is impossible.
+rules core's answers (:mod:`replayer.rules`), asked for each combination of the cards a statement may hold; so are the
+points of the seven played, of each declaration (the repeat rule, the one that fixes trumps), of the exchange and of a
+fixed penalty. A rule the encoding does not state (the re-use exceptions, a carte blanche, whether a joint
+declaration's cards form its combination) is left to the replay, so that the encoding may allow too much but never too
+little: a value it excludes is impossible.
 
 The solver (python-sat's Glucose) earns its place: the worked deal printed without suits has about 150 unknown
 cards whose constraints reach across the whole deal (a ten drawn at trick 16 must win trick 17), where a
@@ -56,8 +58,21 @@ from .record import (
     deal_has_unknowns,
 )
 from .replay import replay_deal
-from .rules import DealState, Rules, compile_rules, matches, obligation, trick_winner
+from .rules import DealState, compile_rules, matches, obligation, trick_winner
 from .rules.compiled import FREE
+from .rules.deal import (
+    brisque_worth,
+    declaration_points,
+    end_worth,
+    exchange_card,
+    exchange_points,
+    first_to_draw,
+    fixed_penalty,
+    last_trick_bonus,
+    last_trick_shares,
+    seven_played_bonus,
+    trick_worth,
+)
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
 
@@ -259,8 +274,15 @@ class _Encoding:
         self.pack += [c for c in CARDS if rules.copies[c.index] and c not in self.pack]
         """The cards of the deal's packs (the wild card, added ranks too), suit by suit in the profile's rank order."""
         self.copies = {card: rules.copies[card.index] for card in self.pack}
-        self.active = _active_seats(rules, dealer)
-        """The seats that play this deal, in playing order from the first (the dealer left out where he sits out)."""
+        seats = list(rules.seats)
+        turnup = self.deal.turnup.index if isinstance(self.deal.turnup, Card) else -1
+        self.start = DealState.start(
+            rules, seats.index(dealer) if dealer in seats else 0, self.trump_index, turnup, [[] for _ in seats]
+        )
+        """The core's state at the deal, without cards: its playing order (``order``) is the encoding's, its scores
+        what the deal itself scores (:meth:`_dealt_points`)."""
+        self.active = [seat for k, seat in enumerate(seats) if self.start.order[k]]
+        """The seats that play this deal, in table order (the dealer left out where he sits out)."""
         self.pool = IDPool()
         self.hard: list[list[int]] = []
         self.soft: list[tuple[int, list[int]]] = []
@@ -270,6 +292,8 @@ class _Encoding:
         self.plays: list[_Play] = []
         self.acqs: list[_Acq] = []
         self.declarations: list[tuple[Declare, float, list[tuple[int, list[Card]]]]] = []
+        self.joint: list[tuple[Declare, float]] = []
+        """Joint declarations whose cards are all known, and when they are made."""
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
         self._defined: set[Any] = set()
         self.uses: dict[int, list[tuple[float, int]]] = {}
@@ -402,7 +426,7 @@ class _Encoding:
             for item in trick.items:
                 clock += 0.01
                 if isinstance(item, Exchange):
-                    seven = Card(self.trump, self.profile.seven_rank) if self.trump else None
+                    seven = CARDS[exchange_card(self.rules, self.trump_index)] if self.trump_index >= 0 else None
                     if isinstance(item.card, CardPattern) and seven is not None:
                         # Only the trump seven (or the rank the profile exchanges) can be exchanged: the rule itself
                         # fills this unknown.
@@ -497,9 +521,13 @@ class _Encoding:
         if fixing:
             self.fix_moment = clock
         if (spec is not None and spec.whole_hand) or item.partner_cards:
-            # A carte blanche shows the whole hand, a joint declaration a partner's cards too: not encoded (the
-            # replay judges them), and the scores of the seat's side are left to the replay as well.
+            # A carte blanche shows the whole hand, a joint declaration a partner's cards too: the replay judges
+            # them, and the scores of the seat's side are left to the replay as well. A joint declaration whose
+            # cards are all known still says who holds them then (see :meth:`_joint_held`).
             self.unencoded.add(item.seat)
+            known = all(isinstance(c, Card) for c in (*item.cards, *item.partner_cards))
+            if item.partner_cards and item.partner is not None and known and not (spec and spec.whole_hand):
+                self.joint.append((item, clock))
             return
         trumps = self.trumps_at(clock)
         if not item.cards and spec is not None:
@@ -558,25 +586,32 @@ class _Encoding:
         self._conservation()
         self._possession()
         self._tricks()
-        self._turnup_to_the_loser()
+        self._turnup_to_the_last_drawer()
         self._declare()
+        self._joint_held()
         self._scores()
 
-    def _turnup_to_the_loser(self) -> None:
-        """When the record leaves out the last draws, the loser of the last phase-1 trick takes the turn-up (two
-        seats, the winner drawing first; other orders are left to the replay)."""
-        if len(self.active) != 2 or not self.rules.winner_draws_first:
+    def _turnup_to_the_last_drawer(self) -> None:
+        """When the record leaves out the last draws, the seat that draws last after the last phase-1 trick takes the
+        turn-up: the last of the core's order of the draws from the trick's winner (where the trick's leader draws
+        first instead, left to the replay)."""
+        rules = self.rules
+        if not rules.winner_draws_first:
             return
         autos = [a for a in self.last_draws if a.where_auto]
         winners = self.winners.get(getattr(self, "last_trick", -1))
         if self.last_value is None or not autos or not isinstance(winners, dict):
             return
+        seats, index = rules.seats, rules.seat_index
+        last = {won: seats[self.start.order[first_to_draw(rules, index[won], -1)][-1]] for won in self.active}
         for acq in autos:
+            # Either a seat won after which this one does not draw last (it draws face down) ...
+            others = [winners[won] for won in self.active if last[won] != acq.seat]
             for play in self.plays:
                 lit = self.pool.obj2id.get(("m", acq.index, play.index))
                 if not lit:
                     continue
-                clause = [-lit, winners[acq.seat]]  # either this seat won (it draws face down) ...
+                clause = [-lit, *others]
                 if self.last_value in play.domain:
                     clause.append(self.x(play, self.last_value))  # ... or it takes the turn-up
                 self.add(clause)
@@ -640,6 +675,9 @@ class _Encoding:
 
     def _tricks(self) -> None:
         profile, tricks = self.profile, self.deal.tricks
+        # (a revoke in a trick a seat forfeits is settled by the forfeit, not a breach: such deals leave the
+        # obligations to the replay)
+        forfeits = any(isinstance(item, Forfeit) for trick in tricks for item in trick.items)
         by_trick = self.by_trick()
         previous_winner: dict[str, int] | str | None = None
         for k, trick in enumerate(tricks):
@@ -669,7 +707,7 @@ class _Encoding:
             self.winners[trick.number] = winner_lits
             self._winner_rule(trick.number, order, leaders, winner_lits)
             rule = self.rules.phase2_play if k >= profile.phase1_tricks else self.rules.phase1_play
-            if rule != FREE and len(self.active) == 2:
+            if rule != FREE and not forfeits:
                 self._obligations(trick.number, rule, order, leaders)
             previous_winner = winner_lits
 
@@ -697,10 +735,9 @@ class _Encoding:
             yield None, plays
             return
         by_seat = {p.seat: p for p in plays}
-        seats = self.active
+        seats = self.rules.seats
         for leader, lit in leaders.items():
-            order = [by_seat[seats[(seats.index(leader) + j) % len(seats)]] for j in range(len(seats))]
-            yield lit, order
+            yield lit, [by_seat[seats[k]] for k in self.start.order[self.rules.seat_index[leader]]]
 
     def _winner_rule(
         self, number: int, plays: list[_Play], leaders: dict[str, int] | None, winners: dict[str, int]
@@ -723,35 +760,44 @@ class _Encoding:
                     self.add(clause)
 
     def _obligations(self, number: int, rule: int, plays: list[_Play], leaders: dict[str, int] | None) -> None:
-        """The obligations of a trick of two (the core's ``obligation`` judges each case): a card the follower
-        played later (or kept, or gave in the exchange) and already held then proves what he could play."""
+        """The obligations of each seat that follows (the core's ``obligation`` judges each case, given the cards
+        played before his): a card the follower played later (or kept, or gave in the exchange) and already held
+        then proves what he could play. A trick whose earlier cards have too many combinations is left to the
+        replay."""
         trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
-            lead, follow = order[0], order[1]
-            later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
-            # (once the follower acquires nothing more, every card he plays later was held now)
-            acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
-            for c_lead in lead.domain:
-                for c_follow in follow.domain:
-                    for other in later:
-                        for c_other in other.domain:
-                            held = [0] * CARD_INDICES
-                            held[c_follow.index] = held[c_other.index] = 1
-                            for cond, trump in trumps:
-                                allowed, _ = obligation(rule, held, [c_lead.index], trump)
-                                if allowed is None or c_follow.index in allowed:
-                                    continue
-                                held_then = (
-                                    self.x(other, c_other)
-                                    if not acquires
-                                    else self.held(other, c_other, float(number), exact=True)
-                                )
-                                clause = [-self.x(lead, c_lead), -self.x(follow, c_follow), -held_then]
-                                if leader_lit is not None:
-                                    clause.append(-leader_lit)
-                                if cond is not None:
-                                    clause.append(-cond)
-                                self.add(clause)
+            for j in range(1, len(order)):
+                before, follow = order[:j], order[j]
+                if math.prod(len(p.domain) for p in before) > _MAX_COMBINATIONS:
+                    continue
+                later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
+                # (once the follower acquires nothing more, every card he plays later was held now)
+                acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
+                for combo in itertools.product(*(p.domain for p in before)):
+                    if any(n > self.copies[c] for c, n in Counter(combo).items()):
+                        continue
+                    played = [c.index for c in combo]
+                    for c_follow in follow.domain:
+                        for other in later:
+                            for c_other in other.domain:
+                                held = [0] * CARD_INDICES
+                                held[c_follow.index] = held[c_other.index] = 1
+                                for cond, trump in trumps:
+                                    allowed, _ = obligation(rule, held, played, trump)
+                                    if allowed is None or c_follow.index in allowed:
+                                        continue
+                                    held_then = (
+                                        self.x(other, c_other)
+                                        if not acquires
+                                        else self.held(other, c_other, float(number), exact=True)
+                                    )
+                                    clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
+                                    clause += [-self.x(follow, c_follow), -held_then]
+                                    if leader_lit is not None:
+                                        clause.append(-leader_lit)
+                                    if cond is not None:
+                                        clause.append(-cond)
+                                    self.add(clause)
 
     def _declare(self) -> None:
         """Each declaration: the cards it shows are held at that moment (one physical card, i.e. one later play,
@@ -837,6 +883,29 @@ class _Encoding:
                 shown.add((item.seat, item.kind or ""))
         self._declared_copies_played_first()
 
+    def _joint_held(self) -> None:
+        """A joint declaration's cards are held at that moment, each part by its owner (one physical card, i.e. one
+        later play, for each); that they form the combination is the replay's to judge."""
+        for item, moment in self.joint:
+            text = f"{item.seat} declares {item.kind or 'a combination'} with {item.partner}"
+            selector = self.selector(text, item.span)
+            for seat, cards in ((item.seat, item.cards), (item.partner, item.partner_cards)):
+                plays = [p for p in self.plays if p.seat == seat and p.time > moment and not p.give]
+                by_play: dict[int, list[int]] = {}
+                for card in cards:
+                    assert isinstance(card, Card)
+                    picks = []
+                    for play in plays:
+                        if card in play.domain:
+                            pick = self.new()
+                            self.add([-pick, self.held(play, card, moment)])
+                            picks.append(pick)
+                            by_play.setdefault(play.index, []).append(pick)
+                    self.add(picks, selector)
+                for picks in by_play.values():
+                    for a, b in itertools.combinations(picks, 2):
+                        self.add([-a, -b])
+
     def _again(self, picks: list[tuple[_Play, int]], earlier: dict[int, list[int]]) -> int:
         """A literal implying that the card of these picks was picked before in a declaration of the same kind."""
         lit = self.new()
@@ -917,7 +986,7 @@ class _Encoding:
         that do not depend on them (declarations, the exchange, fixed penalties) are added up as the record states
         them. A score the encoding cannot sum (a penalty worth a share of the score, a carte blanche, a forfeit,
         trumps not known when a card's value depends on them) is left to the replay."""
-        rules, seats = self.rules, self.active
+        rules = self.rules
         scorer_of = {seat: rules.scorer[rules.seat_index[seat]] for seat in rules.seats}
         scorers = range(len(rules.scorers))
         fixed = dict.fromkeys(scorers, 0)
@@ -936,49 +1005,39 @@ class _Encoding:
                 broken[scorer_of[item.seat]] = True
         seven = CARDS[trump * 8 + int(Rank.SEVEN)] if trump >= 0 else None
         by_trick = self.by_trick()
-        nth: Counter[tuple[str, str]] = Counter()
-        fixed_trumps = False
+        declared: dict[str, Counter[str]] = {seat: Counter() for seat in rules.seats}
+        turnup = self.deal.turnup.index if isinstance(self.deal.turnup, Card) else -1
+        shows_seven = self.trump_index >= 0 and turnup == exchange_card(rules, self.trump_index)
         chain: dict[int, tuple[int | None, int, int]] = {}
         """Per scorer, the last stated score encoded: its selector, its units, its points less the fixed ones."""
         for k, trick in enumerate(self.deal.tricks):
             phase = 1 if k < rules.phase1_tricks else 2
             for play in by_trick.get(trick.number, []):
-                scores_seven = rules.seven_played and phase in rules.seven_played_phases
-                if seven is not None and seven in play.domain and scores_seven:
-                    units[scorer_of[play.seat]].append((self.x(play, seven), rules.seven_played))
+                for card in play.domain:
+                    bonus = seven_played_bonus(rules, trump, card.index, phase)
+                    if bonus:
+                        units[scorer_of[play.seat]].append((self.x(play, card), bonus))
             winners = self.winners.get(trick.number)
-            if rules.points_at_trick:
-                self._won_points(units, broken, by_trick.get(trick.number, []), winners, rules.values(trump))
-            if trick.number == rules.last_trick and rules.last_trick_points:
-                if rules.last_trick_halves:
-                    for side in rules.sides:
-                        fixed[rules.scorer[side[0]]] += rules.last_trick_points // len(rules.sides)
-                elif isinstance(winners, dict):
-                    for seat in seats:
-                        units[scorer_of[seat]].append((winners[seat], rules.last_trick_points))
-                else:
-                    broken = dict.fromkeys(scorers, True)
+            self._won_points(units, broken, by_trick.get(trick.number, []), winners, trick_worth(rules, trump))
+            self._last_trick(units, fixed, broken, trick.number, winners)
             for item in trick.items:
                 if isinstance(item, Exchange):
-                    fixed[scorer_of[item.seat]] += rules.seven_exchange
+                    fixed[scorer_of[item.seat]] += exchange_points(rules, shows_seven)
                 elif isinstance(item, Declare):
                     spec = rules.meld_by_kind.get(item.kind or "")
                     if spec is None:
                         broken[scorer_of[item.seat]] = True
                     elif item.scored:
-                        counted = spec.counts_as or spec.kind
-                        nth[(item.seat, counted)] += 1
-                        points = spec.points_for(nth[(item.seat, counted)], rules.repeat_rule)
-                        if spec.kind in rules.fixing and not fixed_trumps:
-                            # The declaration that fixes trumps scores what the profile gives it.
-                            points = rules.fixing[spec.kind]
-                            fixed_trumps = True
+                        counted, _, points = declaration_points(
+                            rules, spec, declared[item.seat], item is self.fixing_item
+                        )
+                        declared[item.seat][counted] += 1
                         fixed[scorer_of[item.seat]] += points
                 elif isinstance(item, Penalty):
                     # A fixed penalty is a known sum; one that depends on the score (all points) is not encoded.
-                    amount = rules.penalties.get(item.kind)
-                    if isinstance(amount, int):
-                        fixed[scorer_of[item.seat]] -= amount
+                    deducted = fixed_penalty(rules, item.kind)
+                    if deducted is not None:
+                        fixed[scorer_of[item.seat]] -= deducted
                     else:
                         broken[scorer_of[item.seat]] = True
                 elif isinstance(item, Claim) and item.kind == "seven_played" and seven is not None:
@@ -1005,14 +1064,37 @@ class _Encoding:
                     broken = dict.fromkeys(scorers, True)  # (what a claim or a forfeit ends: left to the replay)
         self._end_scores(units, fixed, broken, by_trick, trump, chain)
 
+    def _last_trick(
+        self,
+        units: dict[int, list[tuple[int, int]]],
+        fixed: dict[int, int],
+        broken: dict[int, bool],
+        number: int,
+        winners: dict[str, int] | str | None,
+    ) -> None:
+        """The core's last-trick bonus for trick ``number``: a known sum where it goes the same way whoever wins (shared
+        out between the sides), else a unit for each seat's winning the trick."""
+        rules = self.rules
+        bonus = last_trick_bonus(rules, number)
+        if not bonus:
+            return
+        shares = {seat: last_trick_shares(rules, bonus, rules.seat_index[seat]) for seat in self.active}
+        if len({tuple(s) for s in shares.values()}) == 1:
+            for seat, points in next(iter(shares.values())):
+                fixed[rules.scorer[seat]] += points
+        elif isinstance(winners, dict):
+            for won_by, booked in shares.items():
+                for seat, points in booked:
+                    units[rules.scorer[seat]].append((winners[won_by], points))
+        else:
+            for scorer in broken:
+                broken[scorer] = True
+
     def _dealt_points(self) -> list[int]:
         """What each scorer has before the first trick (a trump seven turned up, the bonuses of the cut), as the core
         scores it on a deal without cards."""
-        rules, deal = self.rules, self.deal
-        turnup = deal.turnup.index if isinstance(deal.turnup, Card) else -1
-        seats = list(rules.seats)
-        dealer = seats.index(self.dealer) if self.dealer in seats else 0
-        state = DealState.start(rules, dealer, self.trump_index, turnup, [[] for _ in seats])
+        deal = self.deal
+        state = self.start.copy()
         if deal.cut is not None:
             state.cut(deal.cut, deal.guess)
         return state.scores()
@@ -1067,11 +1149,8 @@ class _Encoding:
         """The brisques and the result the record states, with the points the core counts at the end of the hand
         for each card won (brisques, the card points counted then)."""
         rules = self.rules
-        brisque = [rules.brisque_points if rules.brisque[i] else 0 for i in range(CARD_INDICES)]
-        at_end = list(brisque)
-        if rules.points_at_end:
-            values = rules.values(trump)
-            at_end = [a + v for a, v in zip(at_end, values, strict=True)]
+        brisque = brisque_worth(rules)
+        at_end = end_worth(rules, trump)
         ended: dict[int, list[tuple[int, int]]] = {s: [] for s in units}
         counted: dict[int, list[tuple[int, int]]] = {s: [] for s in units}
         sure = not rules.brisques_conditional and not (rules.points_at_end and self.trump_lits)
@@ -1168,14 +1247,6 @@ def _fits(pattern: CardLike, card: Card) -> bool:
     if card.is_wild:
         return pattern.suit is None and pattern.rank is None
     return pattern.matches(card)
-
-
-def _active_seats(rules: Rules, dealer: str) -> list[str]:
-    """The seats that play the deal, in playing order (the core's: the dealer sits out where the profile says)."""
-    seats = list(rules.seats)
-    if rules.dealer_sits_out and dealer in seats:
-        seats.remove(dealer)
-    return seats
 
 
 # --- solving ---------------------------------------------------------------------------------------------------
@@ -1280,11 +1351,11 @@ def _order_autodraws(deal: Deal, enc: _Encoding, model: dict[int, bool]) -> None
             leader: str | None = trick.plays[0].seat
         else:
             leader = next((s for s, lit in enc.leaders.get(trick.number, {}).items() if model.get(lit)), None)
-        first = winner if enc.rules.winner_draws_first else leader
-        if first is None:
+        seats, index = enc.rules.seats, enc.rules.seat_index
+        first = first_to_draw(enc.rules, index.get(winner or "", -1), index.get(leader or "", -1))
+        if first < 0:
             continue
-        # (the core's order of the draws: from the winner, or from the trick's leader, round the table)
-        order = [enc.active[(enc.active.index(first) + k) % len(enc.active)] for k in range(len(enc.active))]
+        order = [seats[k] for k in enc.start.order[first]]
         for item in trick.items:
             autodrawn = isinstance(item, Draws) and item.draws and all(d.span == trick.span for d in item.draws)
             if autodrawn and isinstance(item, Draws):

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from replayer import writer as write
 from replayer.cards import Card
-from replayer.engine import EngineState, Step, apply_draw, apply_play, start_deal
+from replayer.engine import EngineState, Step, apply_draw, apply_play, from_position, start_deal
 from replayer.errors import RuleViolation
 from replayer.generate import PlayedDeal
 from replayer.profile import RuleProfile
 from replayer.profiles import load_profile
+from replayer.rules import DealState
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -156,10 +158,43 @@ def play(state: EngineState, *plays: str) -> Step:
     return step
 
 
-def phase_two(state: EngineState) -> EngineState:
-    """The same hands with the stock and the turn-up gone: the last tricks (phase 2)."""
-    state = state.copy()
-    state.stock_left = 0
-    state.turnup_waiting = False
-    assert state.phase == 2
-    return state
+def position_of(
+    state: EngineState,
+    trick: int,
+    stock: int | None = None,
+    leader: str | None = None,
+    hands: dict[str, str] | None = None,
+    scores: dict[str, int] | None = None,
+) -> EngineState:
+    """A book fragment of ``state``'s deal (its profile, options, dealer and trumps), written with the notation's
+    writer and read back by :func:`replayer.engine.from_position`: the position before trick ``trick`` with ``stock``
+    cards left to draw (the turn-up included; by default what the trick number leaves), ``state``'s hands (or
+    ``hands``), its leader (or ``leader``) and each scorer's ``scores`` (0 when not given). The core checks the
+    position as validate does (each hand as many cards as that trick leaves), so a test stages a position the way a
+    record states it, never past the core's checks."""
+    profile, rules = state.profile, state.rules
+    defaults = load_profile(profile.name).default_options()
+    changed = {k: v for k, v in state.options.items() if str(defaults.get(k)) != str(v)}
+    held = hands or {seat: " ".join(map(str, seat_state.hand.elements())) for seat, seat_state in state.seats.items()}
+    points = {name: (scores or {}).get(name, 0) for name in rules.scorers}
+    lines = [write.header("profile", profile.name)]
+    if changed:
+        lines.append(write.options(changed))
+    lines += [write.words(["deal", "1"]), write.header("dealer", state.dealer)]
+    if stock is None:
+        stock = DealState.position_stock(rules, trick)
+    if stock and state.turnup is not None:
+        lines.append(write.header("turnup", str(state.turnup)))  # (still beside the stock)
+    elif state.trump is not None:
+        lines.append(write.header("trump", state.trump.value))
+    lines.append(write.header("leader", leader or state.leader))
+    lines.append(write.position(trick, stock, points))
+    lines += [write.hand(seat, cards(text)) for seat, text in held.items() if text]  # (a dealer sitting out: none)
+    return from_position("\n".join(lines) + "\n")
+
+
+def phase_two(state: EngineState, leader: str | None = None) -> EngineState:
+    """The same hands with the stock and the turn-up gone: the first of the last tricks (phase 2)."""
+    position = position_of(state, state.rules.phase1_tricks + 1, 0, leader)
+    assert position.phase == 2
+    return position

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import C, cards, deal, draw, violation
+from conftest import C, cards, deal, draw, phase_two, violation
 
 from replayer.engine import (
     EngineState,
@@ -98,14 +98,8 @@ def test_conservation() -> None:
 
 
 def phase2(north: str, south: str, leader: str = "N") -> EngineState:
-    """A state after the stock is exhausted (trick 24 played), with these hands."""
-    state = deal(north, south)
-    state.stock_left = 0
-    state.turnup_waiting = False
-    state.trick_no = 24
-    state.leader = leader
-    assert state.phase == 2
-    return state
+    """A state after the stock is exhausted (trick 24 played), with these hands: a fragment's position."""
+    return phase_two(deal(north, south), leader)
 
 
 # §2.a rule 18: in the last eight tricks follow suit and win if able; trump when void.

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import C, cards, draw, edited_profile, soak_deal, violation
+from conftest import C, cards, draw, edited_profile, play, position_of, soak_deal, violation
 
 from replayer.cards import Suit, make_pack
 from replayer.check import check_text
@@ -244,11 +244,10 @@ def test_no_trump_quint_only_after_trumps() -> None:
     assert violation(declare, state, "S", "sequence", "AH 10H KH QH JH").code == "BZ304"
     assert not [spec for spec, _ in legal_declarations(state, "S") if spec.kind == "sequence"]
     # After the first marriage (hearts) the quint is a trump quint: 250, or 300 under nt_trump_quint.
-    fixed = won_trick(declare(state, "S", None, "KH QH", 40).state, "S")
-    assert declare(fixed, "S", "sequence", "AH 10H KH QH JH", 250).events[-1].points == 250
-    three = fixed.copy()
-    three.profile = rules.with_options({"nt_trump_quint": "300"})
-    assert declare(three, "S", "sequence", "AH 10H KH QH JH", 300).events[-1].points == 300
+    for options, points in (({}, 250), ({"nt_trump_quint": "300"}, 300)):
+        state = won_trick(holding(table("no-trump", **options), "S", "AH 10H KH QH JH 7C"), "S")
+        fixed = won_trick(declare(state, "S", None, "KH QH", 40).state, "S")
+        assert declare(fixed, "S", "sequence", "AH 10H KH QH JH", points).events[-1].points == points
 
 
 @pytest.mark.parametrize(("value", "points"), [("50", 50), ("80", 80)])
@@ -427,15 +426,16 @@ def test_brisques_count_only_for_a_tie_or_the_rubicon() -> None:
     assert not brisques_counted([900, 1200], [60, 100], 1000)
     assert not brisques_counted([1100, 1200], [60, 100], 1000)
     # In the engine: at the end of the hand the brisques are scored only then.
+    # From trick 57 (no trumps fixed, no card points at the trick), N wins AS AH 10D 10C 7S 7S and S wins AD 8S;
+    # the hand is then ended early.
     rules = load_profile("rubicon-000")
-    state = table("rubicon-000")
-    state.seats["N"].won = cards("AS AH 10D 10C 7S 7S")
-    state.seats["S"].won = cards("AD 8S")
-    state.seats["N"].score, state.seats["S"].score = 980, 1200
-    end = finish_deal(state, force=True).state
-    assert end.scores() == {"N": 1020, "S": 1210}
-    state.seats["N"].score = 900
-    assert finish_deal(state, force=True).state.scores() == {"N": 900, "S": 1200}
+    hands = {"N": "AS AH 10C 8S 7C 8C 9C 7H", "S": "AD 7S 7S 10D 7D 8D 9D JD"}
+    tricks = ["S AD", "N 8S", "S 7S", "N AS", "N AH", "S 7S", "N 10C", "S 10D"]
+    for north, expected in ((980, {"N": 1020, "S": 1210}), (900, {"N": 900, "S": 1200})):
+        state = position_of(table("rubicon-000"), 57, 0, "S", hands, {"N": north, "S": 1200})
+        state = play(state, *tricks).state
+        assert sorted(map(str, state.seats["N"].won)) == sorted(["AS", "AH", "10D", "10C", "7S", "7S"])
+        assert finish_deal(state, force=True).state.scores() == expected
     assert rules.game_scoring is not None
 
 

@@ -8,12 +8,11 @@ deals per profile through the engine and replay a sample of them from their text
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from conftest import GAMES, C, cards, edited_profile, phase_two, play, soak_deal, violation
+from conftest import GAMES, C, cards, draw, edited_profile, phase_two, play, position_of, soak_deal, violation
 
 from replayer.cards import Card, Suit
 from replayer.check import check_text
@@ -191,9 +190,10 @@ def test_triple_bezique_over_a_double() -> None:
     step = play(state, "N 9H", "E 8H", "S 7H")
     assert step.winner == "N"
     step = apply_declare(step.state, "N", "double_bezique", cards("QS QS JD JD"))
-    state = step.state
-    state.window_open, state.declared = True, []  # as after N's next won trick
-    step = apply_declare(state, "N", "triple_bezique", cards("QS QS QS JD JD JD"))
+    # N's next won trick: the draws, then of the two 8H the first played wins.
+    step = play(draw(step.state, "N AH", "E AH", "S AC"), "N 8H", "E 7H", "S 8H")
+    assert step.winner == "N"
+    step = apply_declare(step.state, "N", "triple_bezique", cards("QS QS QS JD JD JD"))
     assert step.events[-1].points == 1500 and step.state.seats["N"].score == 500 + 1500 + 0
 
 
@@ -217,12 +217,7 @@ def test_last_trick_to_the_side() -> None:
     for share, expected in (("side", {"N+S": 10, "E+W": 0}), ("halves", {"N+S": 5, "E+W": 5})):
         hands = {"N": "AS", "E": "9S", "S": "8S", "W": "7S"}
         state = table("4h-three-001", FOUR, dealer="W", options={"last_trick_share": share})
-        state = phase_two(state)
-        for seat in state.seats.values():
-            seat.hand = Counter()
-        for seat, held in hands.items():
-            state.seats[seat].hand = Counter(cards(held))
-        state.trick_no = 23
+        state = position_of(state, state.rules.total_tricks, 0, "N", hands)
         step = play(state, "N AS", "E 9S", "S 8S", "W 7S")
         last = {k: v - (11 if k == "N+S" else 0) for k, v in step.state.scores().items()}
         assert last == expected, share
@@ -586,8 +581,11 @@ def test_trumps_fixed_by_a_joint_marriage_change_the_bezique_cards() -> None:
     state = _won_by_n(hands=hands)
     step = apply_declare(state, "N", "royal_marriage", cards("KS"), partner_cards=cards("QS"))
     assert step.state.trump == Suit.S and step.events[-1].points == 40
-    later = step.state
-    later.declared = []  # as after North's next won trick
+    # North's next won trick: the draws, then hearts led that nobody follows or trumps.
+    later = draw(step.state, "N 10D", "E 10D", "S 10D", "W 10D")
+    won = play(later, "N 8H", "E 7D", "S 7C", "W 7C")
+    assert won.winner == "N"
+    later = won.state
     problem = violation(apply_declare, later, "S", "bezique", cards("QS JD"))
     assert problem.code in ("BZ301", "BZ304")
     passed = apply_pass(later, "N", "S").state

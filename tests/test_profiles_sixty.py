@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import GAMES, C, cards, deal, draw, soak_deal, violation
+from conftest import GAMES, C, cards, deal, draw, position_of, soak_deal, violation
 from test_profiles import phase_two, play
 
 from replayer.cards import WILD, Rank, Suit, make_pack
@@ -46,11 +46,9 @@ def sixty(north: str = NORTH, south: str = SOUTH, turnup: str = "JH", **options:
 
 
 def with_score(state: EngineState, **scores: int) -> EngineState:
-    """The same state with the seats' scores set (to reach 66 in a test without playing a whole hand)."""
-    state = state.copy()
-    for seat, score in scores.items():
-        state.seats[seat].score = score
-    return state
+    """The same deal at its first trick with these scores (to reach 66 in a test without playing a whole hand): a
+    fragment's position."""
+    return position_of(state, 1, scores=scores)
 
 
 # --- the profile's data -----------------------------------------------------------------------------------------
@@ -263,21 +261,19 @@ def test_a_hand_played_out_without_66() -> None:
     # winner scores as if he had.
     rules = load_profile(SIXTY)
     for option, expected in (("no_game_points", {"N": 0, "S": 0}), ("last_trick_wins", {"N": 2, "S": 0})):
-        state = sixty(played_out=option)
-        state.trick_no, state.stock_left, state.turnup_waiting = rules.total_tricks, 0, False
-        state.winner = "N"
-        state.seats["N"].score, state.seats["S"].score = 65, 30
-        state.seats["N"].hand = Counter()
-        state.seats["S"].hand = Counter()
+        # The last trick, N at 54: the ace (11) takes him to 65, with no last-trick bonus.
+        last = {"N": "AD", "S": "9D"}
+        state = sixty(played_out=option, last_trick_bonus="0")
+        state = position_of(state, rules.total_tricks, 0, "S", last, {"N": 54, "S": 30})
+        state = play(state, "S 9D", "N AD").state
+        assert state.scores() == {"N": 65, "S": 30}
         assert state.finished and game_points(finish_deal(state).state) == expected
 
 
 def test_the_last_trick_scores_10() -> None:
     # §2.k rule 12: 10 for the last trick ([SA], not 003), option 0.
     for option, bonus in (("10", 10), ("0", 0)):
-        state = phase_two(sixty(last_trick_bonus=option))
-        state.trick_no = 11
-        state.seats["N"].hand, state.seats["S"].hand = Counter([C("AD")]), Counter([C("9D")])
+        state = position_of(sixty(last_trick_bonus=option), 12, 0, "S", {"N": "AD", "S": "9D"})
         step = play(state, "S 9D", "N AD")
         assert step.state.seats["N"].score == 11 + bonus
 

@@ -49,3 +49,34 @@ def test_each_statement_is_canonical_and_reads_back() -> None:
 def test_generated_records_are_canonical(profile: str) -> None:
     text = generate_game(profile, 2, deals=2)
     assert format_text(text) == text
+
+
+def test_what_fmt_and_the_completed_record_write_is_the_writers() -> None:
+    # fmt spells each statement with the writer, cards partly unknown and questions included; the completed record
+    # writes its added draws, plays in order and notes with it too.
+    from replayer.cards import parse_card_like
+
+    k, a = parse_card_like("K?"), parse_card_like("A?")
+    assert write.plays([("N", k), ("S", a)], unordered=True) == "N K? / S A?"
+    assert write.plays([("N", _c("KS")), ("S", 7)]) == "N KS, S AS"
+    assert write.trick_parts(3, [("N", k)], "S") == ("trick 3:", ["N K?"], " -> S")
+    assert write.position(12, None, [("N", 120)]) == "position: trick 12, N 120"
+    lines = [
+        write.header("profile", "classic"),
+        write.options({"target": 1500, "reuse": "strict_text"}),
+        "deal 1",
+        write.header("dealer", "N"),
+        write.header("trump", "S"),
+        write.header("leader", "S"),
+        write.position(10, 30, {"N": 150, "S": 130}),
+        write.hand("N", [k, _c("QS")]),
+        write.table("N", "marriage", [_c("KH"), _c("QH")]),
+        "trick 1: S 9C, {? which? | AC } N AC -> N",
+        write.show("N", None, [_c("KS"), _c("QS")]),
+        write.goes_out("N", None),
+        write.scores("score", [("N", 10), ("N", 20)], item=True),
+        write.words(["winner", "N"]),
+    ]
+    text = "\n".join(lines) + "\n"
+    assert format_text(text) == text
+    assert write.comment("inferred: N AS") == "{ inferred: N AS }"

@@ -40,11 +40,20 @@ from .melds import (
 __all__ = [
     "DealState",
     "Event",
+    "brisque_worth",
+    "declaration_points",
     "end_worth",
+    "exchange_card",
+    "exchange_points",
+    "first_to_draw",
+    "fixed_penalty",
+    "last_trick_bonus",
+    "last_trick_shares",
     "obligation",
     "score_trick",
     "seven_played_bonus",
     "trick_winner",
+    "trick_worth",
     "winning_reason",
 ]
 
@@ -95,10 +104,10 @@ def score_trick(rules: Rules, trump: int, cards: Sequence[int], trick_no: int, p
     Brisques and the card points counted at the end of the hand are :func:`end_worth`'s."""
     best = trick_winner(cards, trump)
     points = 0
-    if rules.points_at_trick:
-        values = rules.values(trump)
+    if rules.points_at_trick:  # (most games book no card points at the trick: no table to ask)
+        worth = trick_worth(rules, trump)
         for card in cards:
-            points += values[card]
+            points += worth[card]
     seven = 0
     if (
         rules.seven_played
@@ -108,8 +117,34 @@ def score_trick(rules: Rules, trump: int, cards: Sequence[int], trick_no: int, p
         and phase in rules.seven_played_phases
     ):
         seven = rules.seven_played
-    last = rules.last_trick_points if trick_no == rules.last_trick else 0
-    return best, points, seven, last
+    return best, points, seven, last_trick_bonus(rules, trick_no)
+
+
+_NO_WORTH = (0,) * CARD_INDICES
+
+
+def trick_worth(rules: Rules, trump: int) -> Sequence[int]:
+    """What each card adds to the score of the seat that wins it, booked as the trick is won: its card points where
+    the profile counts them at the trick (``points_at_trick``), else nothing. What the end of the hand adds for it is
+    :func:`end_worth`'s."""
+    return rules.values(trump) if rules.points_at_trick else _NO_WORTH
+
+
+def last_trick_bonus(rules: Rules, trick_no: int) -> int:
+    """The bonus for winning trick ``trick_no`` (from 1): the last-trick points when it is the trick that scores them
+    (the last of the hand, or of the stock where the profile says), else 0."""
+    return rules.last_trick_points if trick_no == rules.last_trick else 0
+
+
+def last_trick_shares(rules: Rules, points: int, winner: int) -> list[tuple[int, int]]:
+    """Who books a last-trick bonus of ``points`` that ``winner`` won, as (seat, points): the winner, or, where
+    ``last_trick_halves`` says so, the first seat of each side its share (one reading of 001:L50, 004:L357)."""
+    if not points:
+        return []
+    if rules.last_trick_halves:
+        share = points // len(rules.sides)
+        return [(side[0], share) for side in rules.sides]
+    return [(winner, points)]
 
 
 def seven_played_bonus(rules: Rules, trump: int, card: int, phase: int) -> int:
@@ -130,11 +165,59 @@ def end_worth(rules: Rules, trump: int) -> list[int]:
     """What each card won in a trick adds to its winner's score at the end of the hand: its brisque, and its card
     points where they are counted then (``points_at_end``). Whether the brisques count at all is
     :func:`~replayer.rules.game.brisques_counted`'s."""
-    worth = [rules.brisque_points if b else 0 for b in rules.brisque]
+    worth = brisque_worth(rules)
     if rules.points_at_end:
         values = rules.values(trump)
         worth = [w + v for w, v in zip(worth, values, strict=True)]
     return worth
+
+
+def brisque_worth(rules: Rules) -> list[int]:
+    """What each card won adds at the end of the hand as a brisque (the profile's brisque points, or nothing); whether
+    the brisques count at all is :func:`~replayer.rules.game.brisques_counted`'s."""
+    return [rules.brisque_points if b else 0 for b in rules.brisque]
+
+
+def exchange_card(rules: Rules, trump: int) -> int:
+    """The card exchanged for the turn-up under trumps ``trump``: the trump seven, or the rank ``seven.rank`` names
+    (the ten in 003); -1 while no suit is trumps."""
+    return trump * 8 + rules.exchange_rank if trump >= 0 else -1
+
+
+def exchange_points(rules: Rules, shows: bool) -> int:
+    """What the exchange statement scores: the exchange of the trump seven for the turn-up, or, where the turn-up is
+    itself that seven (``shows``), the other seven shown (``seven.second``)."""
+    return rules.seven_second if shows else rules.seven_exchange
+
+
+def declaration_points(
+    rules: Rules, spec: MeldSpec, declared: Counter[str], fixes_trumps: bool = False
+) -> tuple[str, int, int]:
+    """What a declaration of ``spec`` scores, the one rule for it, given ``declared`` (how many declarations the seat
+    has scored in this hand, by the kind whose progression they count in): (that kind for this one, its place in the
+    progression from 1, its points). A kind declared again may score more (004-C's progressions, RULES.md §2.l rule
+    9; a kind may share another's progression, 004:L155); the declaration that fixes trumps (``fixes_trumps``)
+    scores what the profile gives it (RULES.md §2.e rule 4, §2.j rule 3)."""
+    counted = spec.counts_as or spec.kind
+    nth = declared[counted] + 1
+    points = rules.fixing[spec.kind] if fixes_trumps else spec.points_for(nth, rules.repeat_rule)
+    return counted, nth, points
+
+
+def first_to_draw(rules: Rules, winner: int, leader: int) -> int:
+    """Who draws first after a trick of the first phase: its winner, or, where the profile says, the seat that led
+    it; the others draw after him in playing order."""
+    return winner if rules.winner_draws_first else leader
+
+
+def fixed_penalty(rules: Rules, kind: str) -> int | None:
+    """What penalty ``kind`` of the profile's table deducts when that does not depend on the score (``unscored``
+    deducts nothing: it cancels the combinations shown but not scored); None for one that takes all the points, or
+    for a kind the table lacks."""
+    amount = rules.penalties.get(kind)
+    if amount is None or amount == "all":
+        return None
+    return 0 if amount == "unscored" else int(amount)
 
 
 def _by_display(cards: Iterator[int] | Sequence[int] | set[int]) -> tuple[int, ...]:
@@ -647,7 +730,7 @@ class DealState:
 
     def _is_exchange_card(self, card: int) -> bool:
         """The trump card exchanged for the turn-up: the seven, or what ``seven.rank`` names (the ten in 003)."""
-        return self.trump >= 0 and card == self.trump * 8 + self.rules.exchange_rank
+        return self.trump >= 0 and card == exchange_card(self.rules, self.trump)
 
     # --- tricks -----------------------------------------------------------------------------------------------
 
@@ -754,14 +837,8 @@ class DealState:
             self._score(winner, "card_points", tuple(cards), points)
         if seven:
             self._score(winner, "seven_played", (winning_card,), seven)
-        if last:
-            if rules.last_trick_halves:
-                # Shared out between the sides (one reading of 001:L50, 004:L357): the first seat of each books it.
-                share = last // len(rules.sides)
-                for side in rules.sides:
-                    self._score(side[0], "last_trick", (), share)
-            else:
-                self._score(winner, "last_trick", (), last)
+        for seat, share in last_trick_shares(rules, last, winner):
+            self._score(seat, "last_trick", (), share)
         self.last_gain = (winner, self.score[winner] - gained_before)
         self.last_trick = tuple(cards)
         self.plays = []
@@ -771,7 +848,7 @@ class DealState:
         self.declared = []
         if phase == 1:
             self.window_open = True
-            self.to_draw = list(self.order[winner if rules.winner_draws_first else trick_leader])
+            self.to_draw = list(self.order[first_to_draw(rules, winner, trick_leader)])
         elif 2 in rules.declare_phases and not rules.declare_until_draw:
             # Where declaring goes on with the last tricks (sixty-six, RULES.md §2.k rule 8), the winner may declare
             # before he leads again.
@@ -925,7 +1002,7 @@ class DealState:
             breaches.append(("BZ309", "seven_shown_twice", (seat, card)))
         else:
             show = self._is_exchange_card(turnup)
-        awarded = rules.seven_second if show else rules.seven_exchange
+        awarded = exchange_points(rules, show)
         if points is not None and points != awarded:
             breaches.append(("BZ305", "exchange_points", (show, points, awarded)))
         if show:
@@ -1257,15 +1334,11 @@ class DealState:
         hold_problem = self._in_worlds(seat, parts, spec, cards, problem is None)
         if hold_problem is not None and problem is None:
             breaches.append(hold_problem)
-        # A kind declared again in the hand may score more (004-C's progressions, RULES.md §2.l rule 9).
-        counted = spec.counts_as or spec.kind  # (a kind may share another's progression, 004:L155)
-        nth = self.declared_kinds[seat][counted] + 1
-        value = spec.points_for(nth, rules.repeat_rule)
         fixing, suit = self._fixing(everything)
-        if spec in fixing and suit >= 0:
-            # The declaration that fixes trumps scores what the profile gives it (RULES.md §2.e rule 4, §2.j rule 3).
+        fixes = spec in fixing and suit >= 0
+        counted, nth, value = declaration_points(rules, spec, self.declared_kinds[seat], fixes)
+        if fixes:
             self.trump = suit
-            value = rules.fixing[spec.kind]
         if points is not None and points != value:
             breaches.append(("BZ305", "meld_points", (spec.kind, points, value, nth)))
         self.declared_kinds[seat][counted] += 1
@@ -1457,15 +1530,12 @@ class DealState:
         if amount is None:
             self.breaches.append(("BZ313", "no_such_penalty", (kind, tuple(rules.penalties))))
             return
-        if amount == "all":
-            deducted = banked + self.scores()[rules.scorer[seat]]
-        elif amount == "unscored":
-            deducted = 0
+        fixed = fixed_penalty(rules, kind)
+        deducted = banked + self.scores()[rules.scorer[seat]] if fixed is None else fixed
+        if amount == "unscored":
             self.pending[seat] = []
             if self.world_base is not None:
                 self.world_log.append(("unscored", seat))
-        else:
-            deducted = int(amount)
         if points is not None and points != deducted:
             self.breaches.append(("BZ314", "penalty_points", (kind, seat, deducted, points)))
         self._score(seat, f"penalty_{kind}", (), -deducted)
