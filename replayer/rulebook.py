@@ -49,7 +49,8 @@ def _unplayable(profile: RuleProfile) -> list[tuple[str, str]]:
             try:
                 profile.resolve_options({name: value, other: other_value})
             except ValueError as exc:
-                found.append((f"{name}={value} with {other}={other_value}", str(exc).split(": ", 1)[-1]))
+                # (the reason's last clause is the reader's words; what precedes it names the options and a key)
+                found.append((f"{name}={value} with {other}={other_value}", str(exc).rsplit(": ", 1)[-1]))
     return found
 
 
