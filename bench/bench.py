@@ -218,7 +218,7 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
 
     sample = games[:count]
     results = [check_record(read_record(g)) for g in sample]
-    only, whole = [], []
+    only, whole, cpu = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         render_site(results[:1], Path(folder) / "warm", lang=lang)
         written: list[list[Path]] = []
@@ -226,7 +226,11 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
             # Every repetition starts as a fresh `bezique render` would: without the combination states that the
             # lessons of a profile share (a repetition would otherwise find all of its own already worked out).
             KITS.clear()
+            # The CPU time of the process as well: on a machine shared with other work the wall-clock rate is a
+            # floor, and the CPU-time rate is what the load changes least.
+            started = time.process_time()
             only.append(timed(lambda k=k: written.append(render_site(results, Path(folder) / f"a{k}", lang=lang))))
+            cpu.append(time.process_time() - started)
             KITS.clear()
             whole.append(
                 timed(
@@ -248,6 +252,8 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
         )
     print(f"\nlessons ({lang}): {pages} lesson pages (of {len(sample)} games), {charts} score charts")
     target(f"render only ({lang})", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"  render only ({lang}), CPU time: {spread([pages / t for t in cpu], 'lessons/CPU-s', 1)} (load {load})")
     target(f"end to end ({lang})", [pages / t for t in whole], 100, higher=True, unit="pages/s", digits=1)
 
 
