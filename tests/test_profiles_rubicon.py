@@ -656,6 +656,20 @@ def test_a_trump_header_is_refused_without_a_turn_up() -> None:
     assert ("BZ107", line) in [(d.code, d.span.line if d.span else None) for d in broken.diagnostics]
 
 
+def test_a_fragment_states_the_trumps_fixed_before_it() -> None:
+    # §2.e rule 4: a fragment after the first marriage states its trumps (docs/notation.md, "Book fragments"); then
+    # a marriage of another suit is a common one, 20, and fixes nothing.
+    hands = {"S": "KS QS AS 9D 8D 7D 9C 8C 7C", "N": "7S 8S 9S 7H 8H 9H 7D 8D 9D"}
+    state = position_of(table("rubicon-000"), 5, None, "S", hands, trump=Suit.H)
+    assert state.trump == Suit.H
+    state = play(state, "S AS", "N 7S").state
+    step = declare(state, "S", None, "KS QS", 20)
+    assert [(e.kind, e.points) for e in step.events] == [("marriage", 20)] and step.state.trump == Suit.H
+    # Without the header the same marriage fixes trumps, as the first one does.
+    first = play(position_of(table("rubicon-000"), 5, None, "S", hands), "S AS", "N 7S").state
+    assert declare(first, "S", None, "KS QS", 40).state.trump == Suit.S
+
+
 def test_rubicon_001_trick_scoring_option() -> None:
     # §2.e rule 13: open for rubicon-001; card_points is ua2's A 11, 10 10, K 4, Q 3, J 2 per won trick (001:L7).
     state = table("rubicon-001", trick_scoring="card_points")
