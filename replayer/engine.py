@@ -73,9 +73,8 @@ class TableCard:
 
 
 class SeatState:
-    """What one seat holds and has won, read from the core's state. The hand and table may still be set by the tests
-    that stage them (test_profiles_rubicon, test_profiles_issue25); a new test states a position instead
-    (:func:`from_position`)."""
+    """What one seat holds and has won, read from the core's state (read-only: a test states a position instead,
+    :func:`from_position`)."""
 
     __slots__ = ("_deal", "_seat")
 
@@ -85,36 +84,13 @@ class SeatState:
 
     @property
     def hand(self) -> Counter[Card]:
-        """Concealed cards (a copy: set it to change them)."""
+        """Concealed cards (a copy)."""
         return Counter({CARDS[c]: n for c, n in enumerate(self._deal.hand(self._seat)) if n})
-
-    @hand.setter
-    def hand(self, cards: Counter[Card]) -> None:
-        held = [0] * len(CARDS)
-        for card, n in cards.items():
-            held[card.index] += n
-        for t in self._deal.tables[self._seat]:
-            held[t.card] += 1
-        self._deal.held[self._seat] = held
 
     @property
     def table(self) -> list[TableCard]:
         """Declared cards lying face up; still part of the hand."""
         return [TableCard(t) for t in self._deal.tables[self._seat]]
-
-    @table.setter
-    def table(self, cards: Sequence[Card]) -> None:
-        """Lay these cards on the table, scored in nothing yet (the hand keeps its concealed cards)."""
-        deal = self._deal
-        held = deal.hand(self._seat)
-        table = []
-        for card in cards:
-            held[card.index] += 1
-            table.append(TabledCard(deal.next_uid, card.index))
-            deal.next_uid += 1
-        deal.tables[self._seat] = table
-        deal.pending[self._seat] = []
-        deal.held[self._seat] = held
 
     @property
     def won(self) -> list[Card]:
@@ -172,8 +148,7 @@ class SeatState:
 
 class EngineState:
     """The state of one deal between actions, in seat names and cards (the core's :class:`~replayer.rules.DealState`
-    underneath, as ``core``). The leader and the seats still to draw may be set by the tests that stage them; a new
-    test states a position instead (:func:`from_position`)."""
+    underneath, as ``core``). Its views are read-only: a test states a position instead (:func:`from_position`)."""
 
     __slots__ = ("core", "in_place")
 
@@ -244,18 +219,10 @@ class EngineState:
         """Seats that still draw after the last trick, in order."""
         return [self.core.rules.seats[s] for s in self.core.to_draw]
 
-    @to_draw.setter
-    def to_draw(self, seats: Sequence[str]) -> None:
-        self.core.to_draw = [self.core.rules.seat_index[s] for s in seats]
-
     @property
     def leader(self) -> str:
         """Who leads (or led) the trick in progress."""
         return self.core.rules.seats[self.core.leader]
-
-    @leader.setter
-    def leader(self, seat: str) -> None:
-        self.core.leader = self.core.rules.seat_index[seat]
 
     @property
     def trick_no(self) -> int:

@@ -157,12 +157,17 @@ def _puzzle(
     while kept and not kept[-1].strip():
         kept.pop()
     seats = rules.seats
-    question_en = f"{{? Which card should {seat} play? One card keeps the optimum. | {play['best'][0]} }}"
-    question_ru = f"{{?[ru] Какой картой должен сыграть {seat}? Только одна сохраняет оптимум. | {play['best'][0]} }}"
+    question_en = write.question(f"Which card should {seat} play? One card keeps the optimum.", play["best"][0])
+    question_ru = write.question(
+        f"Какой картой должен сыграть {seat}? Только одна сохраняет оптимум.", play["best"][0], "ru"
+    )
     out = list(kept)
     out.append(
-        f"{{ [note] A puzzle mined by bezique puzzles from {path}, game {game_number}, deal {deal.number}, "
-        f"trick {trick.n}: exactly one card keeps the optimum (the solver's values, with best play afterwards). }}"
+        write.comment(
+            f"A puzzle mined by bezique puzzles from {path}, game {game_number}, deal {deal.number}, "
+            f"trick {trick.n}: exactly one card keeps the optimum (the solver's values, with best play afterwards).",
+            "note",
+        )
     )
     for n, (number, plays) in enumerate(line):
         winner = plays[trick_winner([move_card(m) for _, m in plays], state.trump)][0]
@@ -171,8 +176,12 @@ def _puzzle(
         if n == 0:
             refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)
             refuted_ru = "; ".join(f"{w['card']} теряет {w['loss']}" for w in wrong)
-            out.append(f"  {{ {play['best'][0]} keeps the optimum: {points} from here. {refuted}. }}")
-            out.append(f"  {{[ru] {play['best'][0]} сохраняет оптимум: {points} отсюда до конца. {refuted_ru}. }}")
+            out.append(write.comment(f"{play['best'][0]} keeps the optimum: {points} from here. {refuted}.", item=True))
+            out.append(
+                write.comment(
+                    f"{play['best'][0]} сохраняет оптимум: {points} отсюда до конца. {refuted_ru}.", "ru", True
+                )
+            )
     return Puzzle(data, "\n".join(out) + "\n")
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "declare",
     "draws",
     "exchange",
+    "game",
     "goes_out",
     "hand",
     "header",
@@ -27,6 +28,7 @@ __all__ = [
     "passes",
     "plays",
     "position",
+    "question",
     "scores",
     "show",
     "table",
@@ -168,9 +170,21 @@ def words(parts: Iterable[str | None], points: int | None = None) -> str:
     return " ".join(p for p in parts if p) + _points(points)
 
 
-def comment(text: str) -> str:
-    """``{ text }``: a comment a program adds (the completed record's notes)."""
-    return f"{{ {text} }}"
+def game(title: str) -> str:
+    """``game "Random classic game, seed 1"``: a game's title."""
+    return words(["game", f'"{title}"'])
+
+
+def comment(text: str, lang: str | None = None, item: bool = False) -> str:
+    """``{ text }``: a comment a program adds (the completed record's notes); ``lang`` tags its language or kind
+    (``{ [ru] ... }``); ``item``: indented under a trick."""
+    return f"{ITEM if item else ''}{{ {f'[{lang}] ' if lang else ''}{text} }}"
+
+
+def question(text: str, answer: str, lang: str | None = None) -> str:
+    """``{? Which card should N play? | QS }``: a lesson's question and its answer, written in a trick line before
+    the play it asks about; ``lang`` tags its language (``{? [ru] ... }``)."""
+    return f"{{? {f'[{lang}] ' if lang else ''}{text} | {answer} }}"
 
 
 def _points(points: int | None) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replayer import writer as write
-from replayer.cards import Card
+from replayer.cards import Card, Suit
 from replayer.engine import EngineState, Step, apply_draw, apply_play, from_position, start_deal
 from replayer.errors import RuleViolation
 from replayer.generate import PlayedDeal
@@ -165,11 +165,12 @@ def position_of(
     leader: str | None = None,
     hands: dict[str, str] | None = None,
     scores: dict[str, int] | None = None,
+    trump: Suit | None = None,
 ) -> EngineState:
-    """A book fragment of ``state``'s deal (its profile, options, dealer and trumps), written with the notation's
-    writer and read back by :func:`replayer.engine.from_position`: the position before trick ``trick`` with ``stock``
-    cards left to draw (the turn-up included; by default what the trick number leaves), ``state``'s hands (or
-    ``hands``), its leader (or ``leader``) and each scorer's ``scores`` (0 when not given). The core checks the
+    """A book fragment of ``state``'s deal (its profile, options, dealer and trumps, or ``trump``), written with the
+    notation's writer and read back by :func:`replayer.engine.from_position`: the position before trick ``trick`` with
+    ``stock`` cards left to draw (the turn-up included; by default what the trick number leaves), ``state``'s hands
+    (or ``hands``), its leader (or ``leader``) and each scorer's ``scores`` (0 when not given). The core checks the
     position as validate does (each hand as many cards as that trick leaves), so a test stages a position the way a
     record states it, never past the core's checks."""
     profile, rules = state.profile, state.rules
@@ -185,16 +186,17 @@ def position_of(
         stock = DealState.position_stock(rules, trick)
     if stock and state.turnup is not None:
         lines.append(write.header("turnup", str(state.turnup)))  # (still beside the stock)
-    elif state.trump is not None:
-        lines.append(write.header("trump", state.trump.value))
+    elif (fixed := trump or state.trump) is not None:
+        lines.append(write.header("trump", fixed.value))
     lines.append(write.header("leader", leader or state.leader))
     lines.append(write.position(trick, stock, points))
     lines += [write.hand(seat, cards(text)) for seat, text in held.items() if text]  # (a dealer sitting out: none)
     return from_position("\n".join(lines) + "\n")
 
 
-def phase_two(state: EngineState, leader: str | None = None) -> EngineState:
-    """The same hands with the stock and the turn-up gone: the first of the last tricks (phase 2)."""
-    position = position_of(state, state.rules.phase1_tricks + 1, 0, leader)
+def phase_two(state: EngineState, leader: str | None = None, trump: Suit | None = None) -> EngineState:
+    """The same hands with the stock and the turn-up gone: the first of the last tricks (phase 2), with ``trump``
+    fixed when the deal has none yet."""
+    position = position_of(state, state.rules.phase1_tricks + 1, 0, leader, trump=trump)
     assert position.phase == 2
     return position

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 import pytest
-from conftest import ROOT, C, cards, phase_two, play, violation
+from conftest import ROOT, C, cards, draw, phase_two, play, violation
 from test_profiles_rubicon import declare, holding, won_trick
 from test_profiles_rubicon import table as two_handed
 
@@ -81,10 +81,9 @@ def test_six_packs_four_hands_trump_when_void() -> None:
         "S": "KC 9S 8S 7S 9H 8H 7H QS KS",
         "W": "KD 9S 8S 7S 9H 8H 7H QS KS",
     }
-    state = phase_two(table("4h-six-000", hands, turnup=None, dealer="S"))
-    state.core.trump = list(Suit).index(Suit.D)
-    assert state.leader == "W"
-    state.leader = "E"
+    assert phase_two(table("4h-six-000", hands, turnup=None, dealer="S")).leader == "W"
+    state = phase_two(table("4h-six-000", hands, turnup=None, dealer="S"), "E", Suit.D)
+    assert state.trump == Suit.D
     after = play(state, "E AC", "S KC", "W KD").state
     assert legal_plays(after, "N") == {C("8D")}
     assert violation(apply_play, after, "N", C("JS")).code == "BZ205"
@@ -124,17 +123,6 @@ def test_the_rules_say_the_last_draw_ends_the_declarations() -> None:
 MULTI_PACK = ["rubicon-000", "rubicon-001", "chinese-000", "8p-000"]
 
 
-def _lead_and_win(state: EngineState, seat: str, card: str) -> EngineState:
-    """``seat`` leads ``card`` (from his table or hand) and wins the trick."""
-    other = next(s for s in state.profile.seats if s != seat)
-    state = state.copy()
-    state.leader, state.to_draw = seat, []
-    state.seats[other].hand = Counter([C("7S")])  # (void in the suit led: rubicon-001 follows suit)
-    step = play(state, f"{seat} {card}", f"{other} 7S")
-    assert step.winner == seat
-    return step.state
-
-
 @pytest.mark.parametrize("profile", MULTI_PACK)
 def test_a_broken_four_is_refilled_with_a_table_card(profile: str) -> None:
     """Item 16, too strict: four queens QC QD QH QH, a marriage KS QS, QH led, then four queens QC QD QH QS: the QS
@@ -143,7 +131,7 @@ def test_a_broken_four_is_refilled_with_a_table_card(profile: str) -> None:
     state = won_trick(declare(state, "S", None, "KD QD", 40).state, "S")  # (diamonds trumps)
     state = won_trick(declare(state, "S", "four_queens", "QC QD QH QH", 60).state, "S")
     state = declare(state, "S", "marriage", "KS QS", 20).state
-    state = _lead_and_win(state, "S", "QH")
+    state = won_trick(state, "S", lead="QH")
     assert declare(state, "S", "four_queens", "QC QD QH QS", 60).events[-1].points == 60
 
 
@@ -154,8 +142,7 @@ def test_a_refilled_marriage_after_its_queen_served_in_a_four(profile: str) -> N
     state = won_trick(holding(two_handed(profile), "S", "KH QH KC QC QD QS 7D"), "S")
     state = won_trick(declare(state, "S", None, "KC QC", 40).state, "S")
     state = declare(state, "S", "marriage", "KH QH", 20).state
-    state = _lead_and_win(state, "S", "QH")
-    state.seats["S"].hand += Counter([C("QH")])
+    state = won_trick(draw(won_trick(state, "S", lead="QH"), "S QH", "N 7S"), "S")  # (the next trick won)
     state = won_trick(declare(state, "S", "four_queens", "QH QD QS QC", 60).state, "S")
     assert declare(state, "S", "marriage", "KH QH", 20).events[-1].points == 20
 
@@ -166,7 +153,7 @@ def test_a_whole_four_is_not_scored_again(profile: str) -> None:
     fresh JH are not another four jacks (000:L49; 000:L315 asks for a card of it to be played first)."""
     state = won_trick(holding(two_handed(profile), "S", "JS JH JH JD JC JH 7D"), "S")
     state = declare(state, "S", "four_jacks", "JS JH JH JD", 40).state
-    state = _lead_and_win(state, "S", "JD")
+    state = won_trick(state, "S", lead="JD")
     state = won_trick(declare(state, "S", "four_jacks", "JS JH JH JC", 40).state, "S")
     assert violation(declare, state, "S", "four_jacks", "JS JH JH JH").code == "BZ307"
 
@@ -177,7 +164,7 @@ def test_a_refill_needs_a_card_of_the_refilled_four_played() -> None:
     issue refills with AS; ``won_trick`` leads an AS, so here the refill is a second AD.)"""
     state = won_trick(holding(two_handed("rubicon-000"), "S", "AH AH AD AC AD AC 7D"), "S")
     state = declare(state, "S", "four_aces", "AH AH AD AC", 100).state
-    state = _lead_and_win(state, "S", "AC")
+    state = won_trick(state, "S", lead="AC")
     state = won_trick(declare(state, "S", "four_aces", "AH AH AD AD", 100).state, "S")
     assert violation(declare, state, "S", "four_aces", "AH AH AD AC").code == "BZ307"
 
@@ -223,34 +210,21 @@ def test_sixty_six_says_who_deals_after_a_hand_nobody_won() -> None:
 # --- item 14: the third trump seven -------------------------------------------------------------------------------
 
 
-def _won(state: EngineState, winner: str, lead: str) -> EngineState:
-    """``winner`` leads ``lead`` (a card he holds) and the others answer with a 7S they are given: he wins."""
-    state = state.copy()
-    state.leader, state.to_draw = winner, []
-    order = state.profile.seats
-    first = order.index(winner)
-    plays = [f"{winner} {lead}"]
-    for k in (1, 2):
-        seat = order[(first + k) % len(order)]
-        state.seats[seat].hand += Counter([C("7S")])  # (the hands are void in the suits led)
-        plays.append(f"{seat} 7S")
-    step = play(state, *plays)
-    assert step.winner == winner
-    return step.state
-
-
 @pytest.mark.parametrize(("options", "third"), [({}, 10), ({"other_sevens": "first_only"}, None)])
 def test_each_holder_of_a_trump_seven_scores_it(options: dict[str, str], third: int | None) -> None:
     """Item 14: three packs, clubs trumps. S exchanges 7C, E shows a 7C, N shows the third: 001:L7 read literally
     ("Той гравець, у якого виявиться на руках козирна сімка, записує собі 10 очок") scores each; the option
     first_only scores only the first one shown (BZ309 for the third)."""
-    hands = {"N": "7C AH JC QC KC 9C 8C AC", "E": "7C AD JC QC KC 9C 8C AC", "S": "7C AS JC QC KC 9C 8C 10C"}
+    hands = {"N": "7C AH JC QC KC 9C 8C 7S", "E": "7C AD JC QC KC 9C 8C 7S", "S": "7C AS JC QC KC 9C 8C 9D"}
     state = table("three-handed", hands, turnup="10C", dealer="E", options=options)
-    state = _won(state, "S", "AS")
+    assert state.leader == "S"
+    state = play(state, "S AS", "N 7S", "E 7S").state  # S wins and exchanges ...
     state = apply_exchange(state, "S", C("7C"), 10).state
-    state = _won(state, "E", "AD")
+    state = play(draw(state, "S 8S", "N 8H", "E 7H"), "S 9D", "N 8H", "E AD").state  # ... E wins and shows ...
     assert apply_exchange(state, "E", C("7C"), 10).events[-1].points == 10
-    state = _won(apply_exchange(state, "E", C("7C"), 10).state, "N", "AH")
+    state = apply_exchange(state, "E", C("7C"), 10).state
+    state = play(draw(state, "S 9S", "N 9S", "E 9H"), "E 7H", "S 8S", "N AH").state  # ... N wins
+    assert state.winner == "N"
     if third is None:
         assert violation(apply_exchange, state, "N", C("7C"), 10).code == "BZ309"
     else:
@@ -361,25 +335,25 @@ def test_a_played_copy_is_the_one_that_keeps_the_record_legal_infuzorka() -> Non
         "S": "JS JS JD JD JC JC QS QS QD QD QC QC 9S 9S 9D 9D 9C 9C",
     }
     state = table("infuzorka", hands, turnup="AH", dealer="S")
-    state.leader = "N"
+    assert state.leader == "N"
     state = play(state, "N AS", "S JS").state
-    state.to_draw = []
     state = apply_declare(state, "N", "four_trump_kings", cards("KH KH KH KH"), 88).state
+    state = draw(state, *(f"{seat} 10S" for seat in state.to_draw))
     state = play(state, "N KH", "S JD").state  # (his hand still holds two KH: this one may be either)
-    state.to_draw = []
     step = apply_declare(state, "N", "five_trump_kings", cards("KH KH KH KH KH"), 50)
     assert step.events[-1].points == 50
 
 
 def test_a_played_copy_is_the_one_that_keeps_the_record_legal_rubicon() -> None:
     """Item 12: S marries KC QC, scores four queens with a second QC, plays a QC at two tricks and marries KC again
-    with a QC from his hand: legal when the married QC was one of those played (000:L315)."""
-    state = won_trick(holding(two_handed("rubicon-000"), "S", "KC QC QC QC QD QH QS KD QD"), "S")
+    with a QC from his hand: legal when the married QC was one of those played (000:L315). (The trump marriage's QD
+    serves in the four too, a card counting in different kinds, 000:L457: the ninth card of the hand leads.)"""
+    state = won_trick(holding(two_handed("rubicon-000"), "S", "KC QC QC QC QD QH QS KD"), "S")
     state = won_trick(declare(state, "S", None, "KD QD", 40).state, "S")  # (diamonds trumps)
     state = won_trick(declare(state, "S", "marriage", "KC QC", 20).state, "S")
     state = declare(state, "S", "four_queens", "QC QD QH QS", 60).state
-    state = _lead_and_win(state, "S", "QC")
-    state = _lead_and_win(state, "S", "QC")
+    state = won_trick(state, "S", lead="QC")
+    state = won_trick(state, "S", lead="QC")
     assert declare(state, "S", "marriage", "KC QC", 20).events[-1].points == 20
 
 

@@ -9,12 +9,13 @@ per profile through the engine and replay a sample of them from their text.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from conftest import C, cards, draw, edited_profile, play, position_of, soak_deal, violation
 
-from replayer.cards import Suit, make_pack
+from replayer.cards import Card, Suit, make_pack
 from replayer.check import check_text
 from replayer.cli import main
 from replayer.engine import (
@@ -23,16 +24,19 @@ from replayer.engine import (
     apply_carte_blanche,
     apply_cut,
     apply_declare,
+    apply_draw,
     apply_play,
     finish_deal,
     identify,
     legal_carte_blanche,
     legal_declarations,
+    legal_plays,
     start_deal,
     trick_winner,
 )
 from replayer.errors import RuleProfileError
 from replayer.generate import generate_game
+from replayer.profile import RuleProfile
 from replayer.profiles import load_profile
 from replayer.rules import brisques_counted, game_score
 
@@ -49,24 +53,71 @@ def table(profile: str, **options: str) -> EngineState:
     return start_deal(rules, chosen, "N", None, None, hands).state
 
 
-def holding(state: EngineState, seat: str, text: str) -> EngineState:
-    """``state`` with ``seat`` holding exactly these cards (card conservation is not the point of these tests)."""
-    state = state.copy()
-    state.seats[seat].hand = Counter(cards(text))
-    state.seats[seat].table = []
-    return state
+LEADS = ("AS", "10S", "AD", "10D", "AC", "10C", "AH", "10H")
+"""The cards a winner leads to win a staged trick, in order (the first not used up by the pack)."""
+LOW = tuple(f"{rank}{suit}" for rank in ("7", "8", "9") for suit in "SHDC")
+"""Cards that form no combination and lose to every lead above: the other seat's hand, and the holder's padding."""
 
 
-def won_trick(state: EngineState, winner: str) -> EngineState:
-    """``state`` just after ``winner`` won a trick of phase 1 (he may declare, both still draw)."""
-    loser = next(s for s in state.profile.seats if s != winner)
-    state = state.copy()
-    state.to_draw = []
-    state.seats[winner].hand += Counter([C("AS")])
-    state.seats[loser].hand += Counter([C("7S")])
-    state.leader = winner
-    step = apply_play(state, winner, C("AS"))
-    step = apply_play(step.state, loser, C("7S"))
+def _spare(rules: RuleProfile, used: Counter[Card], wanted: Sequence[str], count: int) -> list[Card]:
+    """``count`` cards from ``wanted`` (cycled) that the pack still has after ``used``, counted into ``used``."""
+    out: list[Card] = []
+    while len(out) < count:
+        before = len(out)
+        for text in wanted:
+            card = C(text)
+            if len(out) < count and used[card] < rules.copies(card):
+                used[card] += 1
+                out.append(card)
+        assert len(out) > before, "the pack has no spare card left"
+    return out
+
+
+def holding(state: EngineState, seat: str, text: str, others: str = "") -> EngineState:
+    """The first trick of ``state``'s deal, led by ``seat``, who holds these cards (padded to a hand with a card of
+    :data:`LEADS` and low cards); the other seat holds ``others`` and low cards of every suit. A position, so the
+    core checks it."""
+    rules = state.profile
+    mine, theirs = cards(text), cards(others)
+    used = Counter(mine + theirs)
+    mine += _spare(rules, used, (*LEADS[:1], *LOW[::-1]), rules.hand_size - len(mine))
+    hands = {seat: " ".join(map(str, mine))}
+    for other in rules.seats:
+        if other != seat:
+            dealt = theirs + _spare(rules, used, LOW, rules.hand_size - len(theirs))
+            hands[other] = " ".join(map(str, dealt))
+    return position_of(state, 1, None, seat, hands)
+
+
+def won_trick(state: EngineState, winner: str, lead: str | None = None, drawn: str | None = None) -> EngineState:
+    """``state`` just after ``winner`` won a trick of phase 1 (he may declare, everyone still draws): the draws due
+    are made first (``winner`` draws ``drawn``, or a card of :data:`LEADS`; the others a low card of the suit to be
+    led), then ``winner`` leads ``lead`` (or his first card of :data:`LEADS`) and the others answer with a legal card
+    that loses."""
+    assert state.leader == winner or state.to_draw, "the winner leads the staged trick"
+    rules = state.profile
+    seats = state.profile.seats
+    used = sum((s.held() + Counter(s.won) for s in state.seats.values()), Counter[Card]())
+    if state.to_draw:
+        mine = C(drawn) if drawn else _spare(rules, used, LEADS, 1)[0]
+        hand = state.seats[winner].held() + Counter([mine])
+        led = C(lead) if lead else next(C(t) for t in LEADS if hand[C(t)])
+        low = [t for t in LOW if t.endswith(led.suit.value)] + list(LOW)
+        for seat in list(state.to_draw):
+            card = mine if seat == winner else _spare(rules, used, low, 1)[0]
+            state = apply_draw(state, seat, card).state
+    hand = state.seats[winner].held()
+    led = C(lead) if lead else next(C(t) for t in LEADS if hand[C(t)])
+    step = apply_play(state, winner, led)
+    while step.state.plays:
+        seat = seats[(seats.index(winner) + len(step.state.plays)) % len(seats)]
+        plays = step.state.plays
+        losing = sorted(
+            (c for c in legal_plays(step.state, seat) if trick_winner([*plays, (seat, c)], step.state.trump) == 0),
+            key=lambda c: (str(c) not in LOW, str(c)),
+        )
+        assert losing, f"{seat} cannot lose to {led}"
+        step = apply_play(step.state, seat, losing[0])
     assert step.winner == winner
     return step.state
 
@@ -276,20 +327,17 @@ def test_carte_blanche_and_its_repeats(profile: str, points: int) -> None:
     step = apply_declare(state, "S", "carte_blanche", [], points)
     assert [(e.kind, e.points) for e in step.events] == [("carte_blanche", points)]
     state = step.state
-    # Each non-court card drawn may be shown for another, before the player plays again ...
-    state.to_draw = ["S", "N"]
-    state = draw(state, "S 7C", "N 8C")
+    # Each non-court card drawn (after the trick S wins) may be shown for another, before the player plays again ...
+    state = draw(won_trick(state, "S"), "S 7C", "N 8C")
     assert legal_carte_blanche(state, "S")
     assert apply_carte_blanche(state, "S", spec, [C("7C")], points).events[-1].points == points
     # ... a card other than the one drawn is refused; the repeat lapses when he plays.
-    assert violation(apply_carte_blanche, state, "S", spec, [C("AS")]).code == "BZ304"
+    assert violation(apply_carte_blanche, state, "S", spec, [C("9S")]).code == "BZ304"
     # ... and the first court card drawn ends the carte blanche.
-    state.to_draw = ["S", "N"]
-    state = draw(state, "S QC", "N 9C")
+    state = draw(won_trick(state, "S"), "S QC", "N 9C")
     assert not legal_carte_blanche(state, "S")
     assert violation(apply_carte_blanche, state, "S", spec, [C("QC")]).code == "BZ301"
-    state.to_draw = ["S", "N"]
-    state = draw(state, "S 9D", "N 9C")
+    state = draw(won_trick(state, "S"), "S 9D", "N 9C")
     assert not legal_carte_blanche(state, "S")
 
 
@@ -325,7 +373,7 @@ def test_six_pack_bezique_changes_with_trumps() -> None:
 def test_multiple_beziques_build_on_each_other() -> None:
     # §2.e rule 8 (001:L62-L63): bezique 40, double 500, triple 1500, quadruple 4500, each adding new cards
     # (§2.a rule 14c: one card not yet scored in the class).
-    state = won_trick(holding(table("rubicon-001"), "N", "QS QS QS QS JD JD JD JD 7C"), "N")
+    state = won_trick(holding(table("rubicon-001"), "N", "QS QS QS QS JD JD JD JD AS"), "N")
     total = 0
     for kind, text, points in (
         ("bezique", "QS JD", 40),
@@ -366,13 +414,8 @@ def test_a_broken_four_is_refilled(profile: str) -> None:
     state = _four_queens_declared(profile)
     # Not before one of its cards was played: the same kind again is refused (§2.a rule 14).
     assert violation(declare, state, "S", "four_queens", "QH QD QC QC").code == "BZ307"
-    state.leader = "S"
-    state.to_draw = []
-    state.seats["N"].hand += Counter([C("7S")])
-    step = apply_play(state, "S", C("QS"))
-    step = apply_play(step.state, "N", C("7S"))
-    assert step.winner == "S"
-    assert declare(step.state, "S", "four_queens", "QH QD QC QC", 60).events[-1].points == 60
+    state = won_trick(state, "S", lead="QS")
+    assert declare(state, "S", "four_queens", "QH QD QC QC", 60).events[-1].points == 60
 
 
 def test_classic_does_not_refill() -> None:
@@ -613,17 +656,30 @@ def test_a_trump_header_is_refused_without_a_turn_up() -> None:
     assert ("BZ107", line) in [(d.code, d.span.line if d.span else None) for d in broken.diagnostics]
 
 
+def test_a_fragment_states_the_trumps_fixed_before_it() -> None:
+    # §2.e rule 4: a fragment after the first marriage states its trumps (docs/notation.md, "Book fragments"); then
+    # a marriage of another suit is a common one, 20, and fixes nothing.
+    hands = {"S": "KS QS AS 9D 8D 7D 9C 8C 7C", "N": "7S 8S 9S 7H 8H 9H 7D 8D 9D"}
+    state = position_of(table("rubicon-000"), 5, None, "S", hands, trump=Suit.H)
+    assert state.trump == Suit.H
+    state = play(state, "S AS", "N 7S").state
+    step = declare(state, "S", None, "KS QS", 20)
+    assert [(e.kind, e.points) for e in step.events] == [("marriage", 20)] and step.state.trump == Suit.H
+    # Without the header the same marriage fixes trumps, as the first one does.
+    first = play(position_of(table("rubicon-000"), 5, None, "S", hands), "S AS", "N 7S").state
+    assert declare(first, "S", None, "KS QS", 40).state.trump == Suit.S
+
+
 def test_rubicon_001_trick_scoring_option() -> None:
     # §2.e rule 13: open for rubicon-001; card_points is ua2's A 11, 10 10, K 4, Q 3, J 2 per won trick (001:L7).
     state = table("rubicon-001", trick_scoring="card_points")
     assert state.profile.brisque_points == 0
-    state = holding(state, "S", "AS 10S 7C")
-    state = holding(state, "N", "KS 8D 9D")
+    state = holding(state, "S", "AS 10S 7C", others="KS 8D 9D")
     step = apply_play(state, "S", C("AS"))
     step = apply_play(step.state, "N", C("KS"))
     assert [(e.seat, e.kind, e.points) for e in step.events] == [("S", "card_points", 15)]
     # brisques_conditional (the default) scores nothing per trick.
-    plain = holding(holding(table("rubicon-001"), "S", "AS 10S 7C"), "N", "KS 8D 9D")
+    plain = holding(table("rubicon-001"), "S", "AS 10S 7C", others="KS 8D 9D")
     step = apply_play(apply_play(plain, "S", C("AS")).state, "N", C("KS"))
     assert step.events == []
 

@@ -19,14 +19,21 @@ def _c(text: str) -> Card:
 
 def test_each_statement_is_canonical_and_reads_back() -> None:
     lines = [
-        'game "Writer"',
+        write.game("Writer"),
         "profile: classic",
         "",
         "deal 1",
         "dealer: N",
         write.hand("N", [_c("AS"), 13, _c("9C")]),
         "",
-        write.trick(1, [("S", _c("9C")), ("N", 31)], "N"),
+        write.trick(
+            1,
+            [("S", _c("9C")), ("N", 31)],
+            "N",
+            {1: " ".join([write.question("Which card?", "AC"), write.question("Какой картой?", "AC", "ru")])},
+        ),
+        write.comment("the ace wins", item=True),
+        write.comment("туз берёт", "ru", item=True),
         write.exchange("N", _c("7C"), 10),
         write.declare("N", "marriage", [13, 12], 20),
         write.declare("N", "carte_blanche", (), 50),
@@ -39,8 +46,13 @@ def test_each_statement_is_canonical_and_reads_back() -> None:
     ]
     text = "\n".join(lines) + "\n"
     assert format_text(text) == text
-    trick = read_record(text).games[0].deals[0].tricks[0]
+    record = read_record(text)
+    trick = record.games[0].deals[0].tricks[0]
     assert [(p.seat, str(p.card)) for p in trick.plays] == [("S", "9C"), ("N", "AC")]
+    assert record.games[0].title == "Writer"
+    asked = [(q.text, q.lang, [str(c) for c in q.answers]) for q in trick.plays[1].questions]
+    assert asked == [("Which card?", None, ["AC"]), ("Какой картой?", "ru", ["AC"])]
+    assert write.comment("A puzzle", "note") == "{ [note] A puzzle }"
     assert write.declare("N", "marriage", [13], 40, "S", [_c("QH")]) == "  N declares marriage KH with S QH = 40"
     assert write.trick(2, [("N", 0)]) == "trick 2: N 7S"
 

@@ -442,8 +442,9 @@ class DealState:
         profile = rules.profile
         if turnup >= 0 and trump < 0 and turnup != WILD_INDEX:
             trump = turnup >> 3
-        if trump >= 0 and rules.fixing:
-            # RULES.md §2.e rule 4, §2.j rule 2: no trumps at the deal; a declaration fixes them.
+        if trump >= 0 and rules.fixing and hand_size is None:
+            # RULES.md §2.e rule 4, §2.j rule 2: no trumps at the deal; a declaration fixes them (a fragment's
+            # position may state the trumps a declaration before it fixed).
             breaches.append(("BZ107", "no_trumps_at_deal", ()))
             trump = -1
         if turnup == WILD_INDEX:
