@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from edits import LINE_EDITS, edit_lines  # noqa: E402
 from edits import VOCABULARY as TEST_VOCABULARY  # noqa: E402
 
+from replayer.check import _in_order  # noqa: E402
 from replayer.errors import CODES, NotationError  # noqa: E402
 from replayer.fmt import format_text  # noqa: E402
 from replayer.generate import generate_game  # noqa: E402
@@ -373,7 +374,7 @@ def main() -> int:
 
         pool = multiprocessing.get_context("fork").Pool(args.jobs, _start, setup)
         # (at most two batches per process waiting: --stop-after is kept within a batch or two)
-        results: Iterator[list[tuple[str, bool, float]]] = _windowed(pool, batches(), 2 * args.jobs)
+        results: Iterator[list[tuple[str, bool, float]]] = _in_order(pool, _run, batches(), 2 * args.jobs)
     else:
         pool = None
         _start(*setup)
@@ -402,20 +403,6 @@ def main() -> int:
         f"failing cases in {out}"
     )
     return 1 if counts["fail"] or counts["hang"] else 0
-
-
-def _windowed(pool: Any, batches: Iterator[list[int]], window: int) -> Iterator[list[tuple[str, bool, float]]]:
-    """``pool.imap(_run, batches)`` in order with at most ``window`` batches in flight (so that no batch is started
-    after the deadline but those already waiting)."""
-    from collections import deque
-
-    pending: deque[Any] = deque()
-    for batch in batches:
-        pending.append(pool.apply_async(_run, (batch,)))
-        if len(pending) >= window:
-            yield pending.popleft().get()
-    while pending:
-        yield pending.popleft().get()
 
 
 if __name__ == "__main__":
