@@ -142,3 +142,22 @@ def test_an_edited_header_replays_the_whole_game() -> None:
     assert (checked.resumed, checked.replayed) == (0, len(_deal_starts(edited)))
     assert any(d.code == "BZ508" for d in checked.diagnostics)
     assert flat(checked.diagnostics) == flat(fresh(edited).diagnostics)
+
+
+def test_the_server_answers_after_an_edit_as_for_a_fresh_text() -> None:
+    from replayer.lsp import Workbench
+
+    cache: dict[str, Any] = {}
+    lines = ENDLESS.split("\n")
+    tricks = [i for i, line in enumerate(lines) if line.startswith("trick ")]
+    opened = Workbench(ENDLESS, "g.bzq", cache)
+    assert opened.hover(tricks[-1], 2)  # (the replay with views, made for the hover)
+    at = _score_line(ENDLESS, 2) + len("score N ")
+    edited = ENDLESS[:at] + "7" + ENDLESS[at:]
+    after = Workbench(edited, "g.bzq", cache)
+    whole = Workbench(edited, "g.bzq")
+    assert flat(after.diagnostics) == flat(whole.diagnostics) and after.diagnostics
+    for line in tricks[:: max(1, len(tricks) // 12)] + tricks[-1:]:
+        assert after.hover(line, 2) == whole.hover(line, 2)
+    (game,) = (game for _, game in after.parts)
+    assert game._viewed is not None and game._viewed.resumed == 2  # (the views resumed from the text before)
