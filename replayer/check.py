@@ -77,8 +77,10 @@ class _Inference:
             options,
             dealer,
             # A deal whose only unknowns are what it leaves out (draws, a hand) is analysed, to tell a draw left out
-            # that the rules force (BZ405): no card of it is written unknown, and such a search is short.
-            analyse=self.analyse or not deal.lossy,
+            # that the rules force (BZ405): no card of it is written unknown, and such a search is short. Not a deal
+            # with a line that did not read: what it leaves out follows from that line (already reported), and is
+            # completed leniently, so that "forced" says nothing; its analysis took minutes (the fuzz campaign).
+            analyse=self.analyse or not (deal.lossy or deal.repaired),
             lenient=deal.repaired,
             time_limit=self.time_limit,
             progress=self.progress,
