@@ -63,10 +63,12 @@ class _Inference:
         analyse: bool,
         time_limit: float | None = None,
         progress: Callable[[int, int, float], None] | None = None,
+        left_out: bool = True,
     ) -> None:
         self.analyse = analyse
         self.time_limit = time_limit
         self.progress = progress
+        self.left_out = left_out
 
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
@@ -80,7 +82,7 @@ class _Inference:
             # that the rules force (BZ405): no card of it is written unknown, and such a search is short. Not a deal
             # with a line that did not read: what it leaves out follows from that line (already reported), and is
             # completed leniently, so that "forced" says nothing; its analysis took minutes (the fuzz campaign).
-            analyse=self.analyse or not (deal.lossy or deal.repaired),
+            analyse=self.analyse or (self.left_out and not (deal.lossy or deal.repaired)),
             lenient=deal.repaired,
             time_limit=self.time_limit,
             progress=self.progress,
@@ -94,14 +96,17 @@ def check_record(
     time_limit: float | None = None,
     progress: Callable[[int, int, float], None] | None = None,
     states: bool = False,
+    left_out: bool = True,
 ) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
     trick; ``time_limit`` and ``progress``: each deal's inference stops after that many seconds, and reports as it
     goes (:func:`replayer.infer.infer_deal`); ``states``: with it, the core's state before each trick (for the
-    endgame analysis)."""
-    result = replay_record(record, _Inference(analyse, time_limit, progress), views=views, states=states)
-    _left_out_draws(result, record)
+    endgame analysis); ``left_out``: False to leave out the warnings of draws left out that the rules force (BZ405),
+    which need the inference to work out the deal's forced cards (a replay made only for its state needs none)."""
+    result = replay_record(record, _Inference(analyse, time_limit, progress, left_out), views=views, states=states)
+    if left_out:
+        _left_out_draws(result, record)
     return result
 
 
@@ -153,9 +158,16 @@ def check_text(
 
 
 def check_text_record(
-    text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
+    text: str,
+    path: str = "<record>",
+    analyse: bool = False,
+    views: bool = True,
+    states: bool = False,
+    left_out: bool = True,
+    time_limit: float | None = None,
 ) -> tuple[Record | None, ReplayResult]:
-    """:func:`check_text`, with the record as read (None when the text could not be read)."""
+    """:func:`check_text`, with the record as read (None when the text could not be read); ``left_out`` and
+    ``time_limit`` (of each deal's inference): see :func:`check_record`."""
     from .reader import REPLAYABLE, read_record_recovering
 
     try:
@@ -165,7 +177,7 @@ def check_text_record(
         result.diagnostics.extend(exc.diagnostics)
         return None, result
     if not recovered and not diagnostics:
-        return record, check_record(record, analyse, views, states=states)
+        return record, check_record(record, analyse, views, time_limit, states=states, left_out=left_out)
     # A text with syntax errors, an unknown tag, a comment left open or a missing trick: every one reported, and
     # the record read on past them and replayed, so that the problems after them are reported in the same run.
     # Other structure errors stop the replay: they are reported as read; when lines were read otherwise, only the
@@ -175,7 +187,7 @@ def check_text_record(
         failed.diagnostics.extend(d for d in diagnostics if not recovered or d.code in REPLAYABLE)
         failed.recovered = recovered
         return record, failed
-    result = check_record(record, analyse, views, states=states)
+    result = check_record(record, analyse, views, time_limit, states=states, left_out=left_out)
     result.text = text
     result.recovered = recovered
     result.diagnostics[:0] = diagnostics
