@@ -6,7 +6,8 @@ traceback or a hang.
     nice -n 10 python bench/fuzz_campaign.py --jobs 2 --stop-after 3600   # as many as an hour allows
 
 Every case runs in the campaign's processes (``--jobs``, each given ``--batch`` cases at a time), made from its own
-random generator: the same seed gives the same cases whatever the processes.
+random generator: the same seed gives the same cases whatever the processes, and ``--seed 23 --case 551`` runs that
+case again.
 
 Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
 nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is
@@ -351,11 +352,14 @@ def main() -> int:
     parser.add_argument(
         "--stop-after", type=float, default=None, help="seconds after which no new batch is started (a deadline)"
     )
+    parser.add_argument(
+        "--case", type=int, action="append", default=[], help="run only this case of the seed's campaign (repeatable)"
+    )
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
     setup = (args.seed, args.hang, out, args.max_lines, args.planted)
-    numbers = iter(range(1, args.cases + 1))
+    numbers = iter(args.case or range(1, args.cases + 1))
     started = time.perf_counter()
 
     def batches() -> Iterator[list[int]]:
