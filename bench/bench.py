@@ -571,14 +571,24 @@ def _edited(text: str, rng: random.Random) -> str:
             return "\n".join(lines)
 
 
+def _rescored(text: str, rng: random.Random) -> str:
+    """A keystroke that changes a deal's score: a declaration line somewhere in the text, deleted (the game's
+    totals change from that deal on, so every later deal is replayed)."""
+    lines = text.split("\n")
+    declared = [index for index, line in enumerate(lines) if " declares " in line]
+    del lines[rng.choice(declared)]
+    return "\n".join(lines)
+
+
 def keystrokes(count: int, games: int = 30, deals: int = 200) -> None:
     """The language server's work on a keystroke in a large file (issue 23): a file of ``games`` games (about
     1.2 MB) and one game of ``deals`` deals, each edited ``count`` times, one digit of a running score at a random
     place, and re-validated as the server does (:class:`replayer.lsp.Workbench` with the games of the last text in
     its cache: only the game the edit touched is replayed again). Then, through the server itself (pygls's client),
-    ten keystrokes sent at once: the time until the diagnostics of the last arrive."""
+    ten keystrokes sent at once: the time until the diagnostics of the last arrive. A running score is checked, not
+    counted: the server replays only the deal it is in (:class:`replayer.check.GameCheck`). A keystroke that
+    changes a deal's score (:func:`_rescored`) replays every deal after it too: measured in the long game."""
     from replayer.generate import generate_game
-    from replayer.lsp import Workbench
 
     rng = random.Random(23)
     # (a target out of reach: a game ends with the deal that reaches its target, and these must be long)
@@ -587,20 +597,38 @@ def keystrokes(count: int, games: int = 30, deals: int = 200) -> None:
     long = generate_game("classic", 2023, deals=deals, options=endless)
     print(f"\nkeystrokes: a file of {games} games ({len(many) / 1e6:.2f} MB), a game of {deals} deals", flush=True)
     for name, text, goal in ((f"{games}-game file", many, 30), (f"{deals}-deal game", long, 100)):
-        cache: dict[str, Any] = {}
-        Workbench(text, "bench.bzq", cache)  # (the text as opened)
-        times = []
-        cpu = []  # (the process's own time: what the machine's other load does not change)
-        for _ in range(count):
-            edited = _edited(text, rng)
-            start = time.process_time()
-            times.append(timed(lambda edited=edited, cache=cache: Workbench(edited, "bench.bzq", cache)) * 1000)
-            cpu.append((time.process_time() - start) * 1000)
-            Workbench(text, "bench.bzq", cache)  # (and back)
+        times, cpu = _keystroke_times(text, _edited, count, rng)
         target(f"a keystroke re-validated, {name}", times, goal, higher=False, unit="ms", digits=1)
         print(f"  the same in CPU time: {spread(cpu, 'ms', 1)}")
+        if text is long:
+            times, cpu = _keystroke_times(text, _rescored, count, rng)
+            print(
+                f"  a keystroke that changes a deal's score, {name}: {spread(times, 'ms', 1)}; "
+                f"CPU time {spread(cpu, 'ms', 1)}"
+            )
         burst = _burst(text, rng)
         print(f"  ten keystrokes at once through the server, {name}: diagnostics of the last after {burst:.0f} ms")
+
+
+def _keystroke_times(
+    text: str, edit: Callable[[str, random.Random], str], count: int, rng: random.Random
+) -> tuple[list[float], list[float]]:
+    """Milliseconds of wall-clock and of CPU time (the process's own: what the machine's other load does not change)
+    to re-validate ``count`` keystrokes made by ``edit``, each from the text as opened and back, as the server
+    does (:class:`replayer.lsp.Workbench`, the games of the text before in its cache)."""
+    from replayer.lsp import Workbench
+
+    cache: dict[str, Any] = {}
+    Workbench(text, "bench.bzq", cache)  # (the text as opened)
+    times = []
+    cpu = []
+    for _ in range(count):
+        edited = edit(text, rng)
+        start = time.process_time()
+        times.append(timed(lambda edited=edited: Workbench(edited, "bench.bzq", cache)) * 1000)
+        cpu.append((time.process_time() - start) * 1000)
+        Workbench(text, "bench.bzq", cache)  # (and back)
+    return times, cpu
 
 
 def _burst(text: str, rng: random.Random) -> float:

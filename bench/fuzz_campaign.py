@@ -3,6 +3,11 @@ answers and the Pygments lexer, checking that each ends in a replay or the proje
 traceback or a hang.
 
     python bench/fuzz_campaign.py --cases 100000 --seed 1          # prints progress, then the counts
+    nice -n 10 python bench/fuzz_campaign.py --jobs 2 --stop-after 3600   # as many as an hour allows
+
+Every case runs in the campaign's processes (``--jobs``, each given ``--batch`` cases at a time), made from its own
+random generator: the same seed gives the same cases whatever the processes, and ``--seed 23 --case 551`` runs that
+case again.
 
 Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
 nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is
@@ -22,6 +27,7 @@ temporary folder) and the campaign goes on; the exit status is 1 when any case f
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import re
 import signal
@@ -29,7 +35,9 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,6 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from edits import LINE_EDITS, edit_lines  # noqa: E402
 from edits import VOCABULARY as TEST_VOCABULARY  # noqa: E402
 
+from replayer.check import _in_order  # noqa: E402
 from replayer.errors import CODES, NotationError  # noqa: E402
 from replayer.fmt import format_text  # noqa: E402
 from replayer.generate import generate_game  # noqa: E402
@@ -223,19 +232,24 @@ def plant(text: str, rng: random.Random) -> tuple[str, list[tuple[int, set[str]]
     return "\n".join(lines), [(i + 1, codes) for i, codes in expected]
 
 
-def check_planted(text: str, expected: list[tuple[int, set[str]]]) -> None:
-    """Every planted error reported on its line, in one run, by validate's pipeline and by the server."""
+def check_planted(text: str, expected: list[tuple[int, set[str]]]) -> Workbench:
+    """Every planted error reported on its line, in one run, by validate's pipeline and by the server (whose
+    workbench is returned, for :func:`check`)."""
     from replayer.check import check_text
 
-    for diagnostics in (check_text(text, "fuzz.bzq").diagnostics, Workbench(text, "fuzz.bzq").diagnostics):
+    bench = Workbench(text, "fuzz.bzq")
+    for diagnostics in (check_text(text, "fuzz.bzq").diagnostics, bench.diagnostics):
         found = {(d.span.line, d.code) for d in diagnostics if d.span is not None}
         missing = [(line, codes) for line, codes in expected if not any((line, code) in found for code in codes)]
         assert not missing, f"planted errors not reported on their lines: {missing}; found {sorted(found)}"
+    return bench
 
 
-def check(text: str, rng: random.Random) -> None:
-    """Every property of one case (an AssertionError, or any other exception, is a failure)."""
-    bench = Workbench(text, "fuzz.bzq")  # validate's pipeline: read (every error in one pass), complete, replay
+def check(text: str, rng: random.Random, bench: Workbench | None = None) -> None:
+    """Every property of one case (an AssertionError, or any other exception, is a failure); ``bench``: the text's
+    workbench when it is made already."""
+    if bench is None:  # validate's pipeline: read (every error in one pass), complete, replay
+        bench = Workbench(text, "fuzz.bzq")
     line_count = text.count("\n") + 1
     for diag in bench.diagnostics:
         assert diag.code in CODES, diag
@@ -263,6 +277,64 @@ def check(text: str, rng: random.Random) -> None:
     assert lexed.strip("\n") == given.strip("\n"), "the lexer changed the text"
 
 
+class Campaign:
+    """One process's part of a campaign: the records to edit, read once, and the cases it is given to run."""
+
+    def __init__(self, seed: int, hang: float, out: Path, max_lines: int, planted: float) -> None:
+        self.seed = seed
+        self.hang = hang
+        self.out = out
+        self.max_lines = max_lines
+        self.planted = planted
+        self.texts = bases()
+        self.valid = _valid(self.texts)
+        # The time a case may take is the process's own CPU time (SIGVTALRM), not the clock's: a campaign run with a
+        # low priority on a busy machine waits without hanging.
+        signal.signal(signal.SIGVTALRM, _alarm)
+
+    def case(self, case: int) -> tuple[str, bool, float]:
+        """Run one case: "ok", "fail" or "hang", whether it had planted errors, and its seconds. A case is made from
+        its own random generator (the campaign's seed and its number): the cases do not depend on ``--jobs``."""
+        rng = random.Random(f"{self.seed}:{case}")
+        expected: list[tuple[int, set[str]]] | None = None
+        if rng.random() < self.planted:  # errors planted in a whole valid record, each to be found on its line
+            text, expected = plant(rng.choice(self.valid), rng)
+        else:
+            base = rng.choice(self.texts)
+            if rng.random() < 0.9:
+                base = "\n".join(base.split("\n")[: rng.randint(1, self.max_lines)])
+            text = edit(base, rng)
+        signal.setitimer(signal.ITIMER_VIRTUAL, self.hang)
+        began = time.perf_counter()
+        outcome = "ok"
+        try:
+            bench = check_planted(text, expected) if expected is not None else None
+            check(text, random.Random(case), bench)
+        except Hang:
+            outcome = "hang"
+            (self.out / f"hang-{case}.bzq").write_text(text, encoding="utf-8")
+        except Exception:  # every failure is kept, with its traceback, and the campaign goes on
+            outcome = "fail"
+            (self.out / f"fail-{case}.bzq").write_text(text, encoding="utf-8")
+            (self.out / f"fail-{case}.txt").write_text(traceback.format_exc(), encoding="utf-8")
+        finally:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        return outcome, expected is not None, time.perf_counter() - began
+
+
+_WORKER: Campaign | None = None
+
+
+def _start(*args: Any) -> None:
+    global _WORKER
+    _WORKER = Campaign(*args)
+
+
+def _run(cases: list[int]) -> list[tuple[str, bool, float]]:
+    assert _WORKER is not None
+    return [_WORKER.case(case) for case in cases]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=100_000)
@@ -275,55 +347,66 @@ def main() -> int:
     parser.add_argument(
         "--planted", type=float, default=0.3, help="the share of cases with errors planted in a valid record"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="processes (each runs batches of cases in turn)")
+    parser.add_argument("--batch", type=int, default=20, help="cases sent to a process at once")
+    parser.add_argument(
+        "--stop-after", type=float, default=None, help="seconds after which no new batch is started (a deadline)"
+    )
+    parser.add_argument(
+        "--case", type=int, action="append", default=[], help="run only this case of the seed's campaign (repeatable)"
+    )
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
-    texts = bases()
-    valid = _valid(texts)
-    rng = random.Random(args.seed)
-    planted_cases = 0
-    # The time a case may take is the process's own CPU time (SIGVTALRM), not the clock's: a campaign run with a low
-    # priority on a busy machine waits without hanging.
-    signal.signal(signal.SIGVTALRM, _alarm)
-    failures = hangs = 0
-    slowest = 0.0
+    setup = (args.seed, args.hang, out, args.max_lines, args.planted)
+    numbers = iter(args.case or range(1, args.cases + 1))
     started = time.perf_counter()
-    for case in range(1, args.cases + 1):
-        expected: list[tuple[int, set[str]]] | None = None
-        if rng.random() < args.planted:  # errors planted in a whole valid record, each to be found on its line
-            text, expected = plant(rng.choice(valid), rng)
-            planted_cases += 1
-        else:
-            base = rng.choice(texts)
-            if rng.random() < 0.9:
-                base = "\n".join(base.split("\n")[: rng.randint(1, args.max_lines)])
-            text = edit(base, rng)
-        signal.setitimer(signal.ITIMER_VIRTUAL, args.hang)
-        began = time.perf_counter()
-        try:
-            if expected is not None:
-                check_planted(text, expected)
-            check(text, random.Random(case))
-        except Hang:
-            hangs += 1
-            (out / f"hang-{case}.bzq").write_text(text, encoding="utf-8")
-        except Exception:  # every failure is kept, with its traceback, and the campaign goes on
-            failures += 1
-            (out / f"fail-{case}.bzq").write_text(text, encoding="utf-8")
-            (out / f"fail-{case}.txt").write_text(traceback.format_exc(), encoding="utf-8")
-        finally:
-            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        slowest = max(slowest, time.perf_counter() - began)
-        if case % 1000 == 0:
-            rate = case / (time.perf_counter() - started)
-            print(f"{case} cases, {failures} failures, {hangs} hangs, {rate:.0f} cases/s", flush=True)
+
+    def batches() -> Iterator[list[int]]:
+        while args.stop_after is None or time.perf_counter() - started < args.stop_after:
+            batch = list(itertools.islice(numbers, args.batch))
+            if not batch:
+                return
+            yield batch
+
+    counts = dict.fromkeys(("ok", "fail", "hang"), 0)
+    planted = 0
+    slowest = 0.0
+    done = 0
+    if args.jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(args.jobs, _start, setup)
+        # (at most two batches per process waiting: --stop-after is kept within a batch or two)
+        results: Iterator[list[tuple[str, bool, float]]] = _in_order(pool, _run, batches(), 2 * args.jobs)
+    else:
+        pool = None
+        _start(*setup)
+        results = map(_run, batches())
+    try:
+        for result in results:
+            for outcome, with_planted, seconds in result:
+                counts[outcome] += 1
+                planted += with_planted
+                slowest = max(slowest, seconds)
+                done += 1
+                if done % 100 == 0:
+                    rate = done / (time.perf_counter() - started)
+                    print(
+                        f"{done} cases, {counts['fail']} failures, {counts['hang']} hangs, {rate:.1f} cases/s",
+                        flush=True,
+                    )
+    finally:
+        if pool is not None:
+            pool.terminate()
     seconds = time.perf_counter() - started
     print(
-        f"done: {args.cases} cases ({planted_cases} with planted errors) in {seconds:.0f} s (seed {args.seed}), "
-        f"{failures} failures, {hangs} hangs "
-        f"(longer than {args.hang:g} s), slowest case {slowest:.2f} s; failing cases in {out}"
+        f"done: {done} cases ({planted} with planted errors) in "
+        f"{seconds:.0f} s with {args.jobs} process(es) (seed {args.seed}), {counts['fail']} failures, "
+        f"{counts['hang']} hangs (longer than {args.hang:g} s of CPU), slowest case {slowest:.2f} s; "
+        f"failing cases in {out}"
     )
-    return 1 if failures or hangs else 0
+    return 1 if counts["fail"] or counts["hang"] else 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from itertools import pairwise
 from pathlib import Path
 
 from .errors import Diagnostic, NotationError, Span, UsageError, format_diagnostic
@@ -24,9 +25,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy kno
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-    from .replay import Completion
+    from .replay import Completion, DealResult
+    from .rules import GameState
 
 __all__ = [
+    "GameCheck",
     "NotStreamable",
     "NotText",
     "Outcome",
@@ -60,10 +63,12 @@ class _Inference:
         analyse: bool,
         time_limit: float | None = None,
         progress: Callable[[int, int, float], None] | None = None,
+        left_out: bool = True,
     ) -> None:
         self.analyse = analyse
         self.time_limit = time_limit
         self.progress = progress
+        self.left_out = left_out
 
     def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
         from .infer import infer_deal
@@ -74,8 +79,10 @@ class _Inference:
             options,
             dealer,
             # A deal whose only unknowns are what it leaves out (draws, a hand) is analysed, to tell a draw left out
-            # that the rules force (BZ405): no card of it is written unknown, and such a search is short.
-            analyse=self.analyse or not deal.lossy,
+            # that the rules force (BZ405): no card of it is written unknown, and such a search is short. Not a deal
+            # with a line that did not read: what it leaves out follows from that line (already reported), and is
+            # completed leniently, so that "forced" says nothing; its analysis took minutes (the fuzz campaign).
+            analyse=self.analyse or (self.left_out and not (deal.lossy or deal.repaired)),
             lenient=deal.repaired,
             time_limit=self.time_limit,
             progress=self.progress,
@@ -89,14 +96,17 @@ def check_record(
     time_limit: float | None = None,
     progress: Callable[[int, int, float], None] | None = None,
     states: bool = False,
+    left_out: bool = True,
 ) -> ReplayResult:
     """Replay a parsed record, completing first the deals that leave cards unknown (with ``analyse``, the inference
     also works out which unknown cards are forced and which stay open); ``views``: keep what a lesson shows of each
     trick; ``time_limit`` and ``progress``: each deal's inference stops after that many seconds, and reports as it
     goes (:func:`replayer.infer.infer_deal`); ``states``: with it, the core's state before each trick (for the
-    endgame analysis)."""
-    result = replay_record(record, _Inference(analyse, time_limit, progress), views=views, states=states)
-    _left_out_draws(result, record)
+    endgame analysis); ``left_out``: False to leave out the warnings of draws left out that the rules force (BZ405),
+    which need the inference to work out the deal's forced cards (a replay made only for its state needs none)."""
+    result = replay_record(record, _Inference(analyse, time_limit, progress, left_out), views=views, states=states)
+    if left_out:
+        _left_out_draws(result, record)
     return result
 
 
@@ -144,9 +154,16 @@ def check_text(
 
 
 def check_text_record(
-    text: str, path: str = "<record>", analyse: bool = False, views: bool = True, states: bool = False
+    text: str,
+    path: str = "<record>",
+    analyse: bool = False,
+    views: bool = True,
+    states: bool = False,
+    left_out: bool = True,
+    time_limit: float | None = None,
 ) -> tuple[Record | None, ReplayResult]:
-    """:func:`check_text`, with the record as read (None when the text could not be read)."""
+    """:func:`check_text`, with the record as read (None when the text could not be read); ``left_out`` and
+    ``time_limit`` (of each deal's inference): see :func:`check_record`."""
     from .reader import REPLAYABLE, read_record_recovering
 
     try:
@@ -156,7 +173,7 @@ def check_text_record(
         result.diagnostics.extend(exc.diagnostics)
         return None, result
     if not recovered and not diagnostics:
-        return record, check_record(record, analyse, views, states=states)
+        return record, check_record(record, analyse, views, time_limit, states=states, left_out=left_out)
     # A text with syntax errors, an unknown tag, a comment left open or a missing trick: every one reported, and
     # the record read on past them and replayed, so that the problems after them are reported in the same run.
     # Other structure errors stop the replay: they are reported as read; when lines were read otherwise, only the
@@ -166,7 +183,7 @@ def check_text_record(
         failed.diagnostics.extend(d for d in diagnostics if not recovered or d.code in REPLAYABLE)
         failed.recovered = recovered
         return record, failed
-    result = check_record(record, analyse, views, states=states)
+    result = check_record(record, analyse, views, time_limit, states=states, left_out=left_out)
     result.text = text
     result.recovered = recovered
     result.diagnostics[:0] = diagnostics
@@ -680,9 +697,16 @@ _DEAL_BY_DEAL = 16
 _DEAL_LINE = re.compile(r"^[ \t\f]*(?:deal|сдача)(?![\w])", re.IGNORECASE | re.MULTILINE)
 
 
+# _DEAL_LINE found from the line break before it, as _GAME_TEXT below (a keystroke in a long game splits it).
+_DEAL_TEXT = re.compile("\n" + _DEAL_LINE.pattern[1:], re.IGNORECASE)
+
+
 def _deal_starts(text: str) -> list[int]:
     """Where the ``deal`` statements of a game's text start (those inside a comment or a question left out)."""
-    return _starts(_DEAL_LINE, text)
+    starts = [at + 1 for at in _starts(_DEAL_TEXT, text)]
+    if _DEAL_LINE.match(text):
+        starts.insert(0, 0)
+    return starts
 
 
 # _GAME_LINE on text, found from the line break before it (a literal the search skips to: ten times faster than
@@ -766,3 +790,237 @@ class _Deals(list):  # type: ignore[type-arg]
 
     def __bool__(self) -> bool:
         return bool(self.starts)
+
+
+# --- a game validated again after an edit, from the first deal it changed -----------------------------------------
+
+# What the stream path leaves to the whole text's reader: a byte-order mark, line breaks other than "\n" and "\r\n"
+# (the reader counts lines at "\n" only, and such a text is rare enough to be read whole).
+_NOT_STREAMED = re.compile("[\ufeff\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_LONE_CR = re.compile("\r(?!\n)")
+_COMMENT = re.compile(r"\{[^}]*\}")
+
+
+class _DealRead:
+    """What one deal's text, read on its own (:meth:`GameCheck.read`), says of its game: a winner line, the comments
+    after it. (Not the deal itself: a deal read holds its text's matches, and is read again when it is replayed.)"""
+
+    __slots__ = ("comments", "winner", "winner_span")
+
+    def __init__(self, game: Game) -> None:
+        self.winner = game.winner
+        self.winner_span = game.winner_span
+        self.comments = game.comments
+
+
+class _ReadAgain(list):  # type: ignore[type-arg]
+    """The deals of a game from a given one on, read as the replay asks for them (those read already are not)."""
+
+    def __init__(self, check: GameCheck, chunks: list[tuple[int, str]], read: dict[tuple[int, str], Deal]) -> None:
+        super().__init__()
+        self.check = check
+        self.chunks = chunks
+        self.read = read
+
+    def __iter__(self) -> Iterator[Deal]:
+        for key in self.chunks:
+            deal = self.read.pop(key, None)
+            yield deal if deal is not None else self.check.read(*key)[0]
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+
+def _reads_alone(text: str) -> bool:
+    """Whether a part of a game's text reads alone as within the game: no comment that spans lines with a ``{`` in
+    it (the whole text's reader reports it as a comment left open, BZ004)."""
+    return not any("\n" in found[0] and "{" in found[0][1:-1] for found in _COMMENT.finditer(text))
+
+
+class GameCheck:
+    """One game's text validated as :func:`check_text_record` validates it (the same diagnostics and, with
+    ``views``, the same replay), deal by deal, with a checkpoint at the start of each deal: the game's state then
+    (:class:`~replayer.rules.GameState`), and the deal's result and diagnostics.
+
+    ``previous``: the validation of the text before an edit. The deals before the first one whose text (or first
+    line) changed are not read or replayed again: their results and diagnostics are the previous ones, and the
+    replay resumes from the checkpoint of that deal (a deal depends on the earlier ones only through the game's
+    state). A later deal whose text and line did not change either, reached in the same state as before, ends the
+    replay there: from it on, the previous results. A deal's text is read on its own, once while its text and line
+    stay the same. A text that the stream does not read exactly as the whole text's reader does (a syntax or
+    structure error, a comment that runs over deals, a game of one deal) is validated whole."""
+
+    def __init__(
+        self, text: str, path: str = "<record>", views: bool = False, previous: GameCheck | None = None
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.views = views
+        self.header = ""
+        """The text before the first deal (empty when the game was validated whole)."""
+        self.chunks: list[tuple[int, str]] = []
+        """Each deal's first line (in the game's text) and text."""
+        self.reads: dict[tuple[int, str], _DealRead] = {}
+        """Each deal's text read on its own, by its first line and text (kept for the next edit)."""
+        self.states: list[GameState] = []
+        """The game's state at the start of each deal the replay reached."""
+        self.results: list[DealResult] = []
+        self.reported: list[list[Diagnostic]] = []
+        """The diagnostics of each deal the replay reached."""
+        self.final: GameState | None = None
+        """The game's state after its last deal, when the replay went through every deal."""
+        self.resumed = 0
+        """The deal the replay resumed from (0: the first)."""
+        self.replayed = 0
+        """The deals replayed (the others' results were the previous ones)."""
+        self.record: Record | None
+        self.result: ReplayResult
+        try:
+            self.record, self.result = self._streamed(previous)
+        except NotStreamable:
+            self.header, self.states, self.results, self.reported, self.final = "", [], [], [], None
+            self.resumed, self.replayed = 0, len(self.chunks)
+            self.record, self.result = check_text_record(text, path, analyse=False, views=views)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What ``bezique validate`` reports for the game's text."""
+        return self.result.diagnostics
+
+    def read(self, line: int, text: str) -> tuple[Deal, _DealRead]:
+        """A deal's text read on its own (its first line: ``line``), and what it says of the game; or
+        NotStreamable."""
+        from .reader import read_record
+
+        if not _reads_alone(text):
+            raise NotStreamable(self.path)
+        try:
+            part = read_record(text, self.path, line)
+        except NotationError:
+            raise NotStreamable(self.path) from None
+        (game,) = part.games  # (a deal's text starts at its "deal" line: one game, made for it)
+        if game.headers or game.players or game.options or game.target is not None or len(game.deals) != 1:
+            raise NotStreamable(self.path)  # (a header after a deal: the whole text reports it)
+        return game.deals[0], _DealRead(game)
+
+    def _streamed(self, previous: GameCheck | None) -> tuple[Record, ReplayResult]:
+        from .reader import read_record
+        from .replay import replay_game
+
+        text, path = self.text, self.path
+        streamed = not _NOT_STREAMED.search(text) and not ("\r" in text and _LONE_CR.search(text))
+        starts = _deal_starts(text) if streamed else []
+        if len(starts) < 2:
+            raise NotStreamable(path)
+        header = text[: starts[0]]
+        line = 1 + header.count("\n")
+        for index, start in enumerate(starts):
+            chunk = text[start : starts[index + 1] if index + 1 < len(starts) else len(text)]
+            self.chunks.append((line, chunk))
+            line += chunk.count("\n")
+        chunks = self.chunks
+        known = previous.reads if previous is not None else {}
+        reads = self.reads
+        fresh: dict[tuple[int, str], Deal] = {}
+        for key in chunks:
+            found = known.get(key)
+            if found is None:
+                fresh[key], found = self.read(*key)
+            reads[key] = found
+        if not _reads_alone(header):
+            raise NotStreamable(path)
+        try:
+            record = read_record(header, path, whole=False)
+        except NotationError:
+            raise NotStreamable(path) from None
+        if len(record.games) != 1 or record.games[0].deals:
+            raise NotStreamable(path)
+        record.text = text
+        game = record.games[0]
+        for key in chunks:
+            read = reads[key]
+            if read.winner is not None:
+                game.winner, game.winner_span = read.winner, read.winner_span
+            game.comments.extend(read.comments)
+
+        old = previous if previous is not None and previous.header == header and previous.views == self.views else None
+        first = 0
+        ahead = len(chunks)  # from this deal on, the deals and their lines are the previous ones
+        if old is not None:
+            before = old.chunks
+            while first < min(len(chunks), len(before)) and chunks[first] == before[first]:
+                first += 1
+            first = min(first, len(old.results))
+            if old.final is not None and len(before) == len(chunks):
+                while ahead > first and chunks[ahead - 1] == before[ahead - 1]:
+                    ahead -= 1
+        self.header = header
+        self.resumed = first
+        game.deals = deals = _ReadAgain(self, chunks[first:], fresh)  # (the deals before are the previous ones)
+        states = self.states = old.states[:first] if old is not None else []
+        marks: list[int] = []
+        forwarded = -1
+        ended: list[GameState] = []
+
+        def checkpoint(index: int, state: GameState, reported: int) -> tuple[list[DealResult], GameState] | None:
+            nonlocal forwarded
+            marks.append(reported)
+            if index == len(chunks):
+                ended.append(state)
+                return None
+            states.append(state.copy())
+            if old is not None and index >= ahead and _same_state(state, old.states[index]):
+                assert old.final is not None
+                forwarded = index
+                return old.results[index:], old.final
+            return None
+
+        result = replay_game(
+            record,
+            _Inference(False),
+            views=self.views,
+            first=first,
+            play=_resumed(old, first),
+            earlier=old.results[:first] if old is not None else (),
+            checkpoint=checkpoint,
+        )
+        result.text = text
+        deals.read = {}  # (a deal not replayed is not kept)
+        replayed = result.diagnostics
+        if not marks:  # (the game's headers stop it: no deal is replayed)
+            self.replayed = 0
+            return record, result
+        reported = self.reported = old.reported[:first] if old is not None else []
+        reported.extend(replayed[start:end] for start, end in pairwise(marks))
+        tail = replayed[marks[-1] :]
+        self.replayed = len(marks) - 1
+        if forwarded >= 0:
+            assert old is not None
+            states.extend(old.states[forwarded + 1 :])
+            reported.extend(old.reported[forwarded:])
+            self.final = old.final
+        elif ended:
+            self.final = ended[0].copy()
+        else:  # (a deal that cannot be replayed stops the game's replay: its diagnostics, and no end of the game)
+            reported.append(tail)
+            tail = []
+            self.replayed += 1
+        self.results = result.games[0].deals
+        result.diagnostics = [*replayed[: marks[0]], *(d for deal in reported for d in deal), *tail]
+        _left_out_draws(result, record)
+        return record, result
+
+
+def _resumed(old: GameCheck | None, first: int) -> GameState | None:
+    """The game's state at the start of deal ``first`` as the previous validation left it (a copy), None at the
+    game's start."""
+    if old is None or first == 0:
+        return None
+    state = old.states[first] if first < len(old.states) else old.final
+    assert state is not None  # (``first`` is at most the number of deals it replayed)
+    return state.copy()
+
+
+def _same_state(one: GameState, other: GameState) -> bool:
+    """Whether two states of a game are the same (the rules aside, which the game's headers set)."""
+    return all(getattr(one, name) == getattr(other, name) for name in one.__slots__ if name != "rules")

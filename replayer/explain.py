@@ -142,7 +142,12 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "must_lead": lambda r, seat, cards: (
         f"{r.seats[seat]} must lead a card of the combination he declared: {' or '.join(_card(c) for c in cards)}"
     ),
-    "not_held": lambda r, seat, card: f"{r.seats[seat]} plays {_card(card)} but does not hold it",
+    # (Held: in hand or on the table. Never a card left unknown: a deal is replayed once its unknown cards are
+    # completed, and a completion holds every card played, else the deal is not replayed: BZ601.)
+    "not_held": lambda r, seat, card, holding: (
+        f"{r.seats[seat]} plays {_card(card)} but does not hold it: "
+        f"{r.seats[seat]} holds {_cards(holding) or 'nothing'}"
+    ),
     "must_win": lambda r, seat, card, best, top: (
         f"{r.seats[seat]} plays {_card(card)} but must win the trick: holds {_card(best)} which beats {_card(top)}"
     ),

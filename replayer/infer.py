@@ -553,7 +553,7 @@ class _Encoding:
         seen: set[tuple[Card, ...]] = set()
         for combo in itertools.product(*domains):
             key = tuple(sorted(combo, key=lambda c: c.sort_key))
-            if key in seen or any(n > self.copies[c] for c, n in Counter(combo).items()):
+            if key in seen or any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                 continue
             seen.add(key)
             indices = [c.index for c in combo]
@@ -747,7 +747,7 @@ class _Encoding:
         trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
             for combo in itertools.product(*(p.domain for p in order)):
-                if any(n > self.copies[c] for c, n in Counter(combo).items()):
+                if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                     continue
                 indices = [c.index for c in combo]
                 for cond, trump in trumps:

@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, Card, CardParseError, CardPattern, Suit, parse_card_like
-from .check import check_text_record
+from .check import GameCheck, check_text_record
 from .errors import Diagnostic, NotationError, Span
 from .reader import SEAT_ALIASES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from .record import Record
     from .replay import DealResult, GameResult, ReplayResult, TrickResult
 
 __all__ = ["Action", "Document", "Workbench", "build_server", "code_points", "main", "missing", "units"]
@@ -282,6 +281,18 @@ def _games(text: str) -> list[tuple[int, str]]:
     return game_texts(text)
 
 
+def _shared(one: str, other: str) -> int:
+    """The length of the longest start two texts share."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:  # (a binary search: each comparison of two starts runs in C)
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 class Workbench:
     """A record's text read and replayed game by game, as ``bezique validate`` reads a file, and every answer the
     server gives about it.
@@ -309,14 +320,21 @@ class Workbench:
         """Read and replay the games not in the cache, one at a time (a step after each); the cache then holds
         the text's games only."""
         parts = []
+        kept = {text for _, text in self.chunks}
+        # The cached games that the text no longer holds are those an edit changed: a game's new text is validated
+        # from the checkpoints of the one closest to it (the same game before the edit, most likely).
+        spare = [game for text, game in self.cache.items() if text not in kept]
         for first, text in self.chunks:
             game = self.cache.get(text)
             if game is None:
-                game = self.cache[text] = _Game(text, self.path)
+                previous = None
+                if spare:
+                    previous = spare[0] if len(spare) == 1 else max(spare, key=lambda old: _shared(old.text, text))
+                    spare.remove(previous)
+                game = self.cache[text] = _Game(text, self.path, previous)
                 yield
             parts.append((first, game))
         self.parts = parts
-        kept = {text for _, text in self.chunks}
         for text in [t for t in self.cache if t not in kept]:
             del self.cache[text]
 
@@ -382,9 +400,13 @@ class Workbench:
 
 
 class _Game:
-    """One game of a text (:func:`_games`), read and replayed once, and the answers about it, in its own lines."""
+    """One game of a text (:func:`_games`), read and replayed once, and the answers about it, in its own lines.
 
-    def __init__(self, text: str, path: str = "<record>") -> None:
+    ``previous``: the same game before an edit, whose checkpoints the validation resumes from
+    (:class:`~replayer.check.GameCheck`: only the deals from the first one the edit changed are read and replayed
+    again)."""
+
+    def __init__(self, text: str, path: str = "<record>", previous: _Game | None = None) -> None:
         self.text = text
         self.path = path
         self.lines = text.split("\n")
@@ -393,20 +415,24 @@ class _Game:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            checked = check_text_record(text, path, analyse=False, views=False)[1]
-            self.diagnostics: list[Diagnostic] = checked.diagnostics
+            self.checked: GameCheck = GameCheck(text, path, previous=previous.checked if previous is not None else None)
+            self.diagnostics: list[Diagnostic] = self.checked.diagnostics
         finally:
             if collecting:
                 gc.enable()
-        self._viewed: tuple[Record | None, ReplayResult] | None = None
+        self._viewed: GameCheck | None = None
+        # The replay with views that the first answer to need one resumes from: the previous game's (or the one
+        # it would have resumed from, when no answer needed it).
+        self._viewed_from: GameCheck | None = None if previous is None else previous._viewed or previous._viewed_from
 
     @property
     def result(self) -> ReplayResult:
         """The replay with what a hover shows of each trick (its views), made when an answer first needs it: the
         diagnostics alone need none of it, and a keystroke costs half as much."""
         if self._viewed is None:
-            self._viewed = check_text_record(self.text, self.path, analyse=False, views=True)
-        return self._viewed[1]
+            self._viewed = GameCheck(self.text, self.path, views=True, previous=self._viewed_from)
+            self._viewed_from = None
+        return self._viewed.result
 
     # --- where a line is
 
@@ -598,7 +624,12 @@ class _Game:
         if head is None:
             return []
         before = "\n".join(self.lines[:line]) + "\n"
-        _, result = check_text_record(before, self.path, analyse=False, views=True)
+        # The state before the line is all it needs: not the forced draws left out (their analysis is long), nor a
+        # completion of unknown cards that takes long (a deal cut short at the line rejects candidate after
+        # candidate: 26 s in the fuzz campaign), which leaves no cards to offer.
+        _, result = check_text_record(
+            before, self.path, analyse=False, views=True, left_out=False, time_limit=LEGAL_CARDS_TIME
+        )
         if not result.games or not result.games[-1].deals:
             return []
         state = result.games[-1].deals[-1]._state
@@ -648,6 +679,9 @@ def _lsp_diagnostic(types: Any, diag: Diagnostic, document: Document) -> Any:
         source="bezique",
     )
 
+
+LEGAL_CARDS_TIME = 1.0
+"""Seconds the completion of a deal's unknown cards may take when the cards to offer are worked out."""
 
 DOCUMENT_REQUEST = "bezique/document"
 """The server's own request: ``{"uri": ...}`` answers the server's copy of that open document, ``{"text", "version",

@@ -57,6 +57,7 @@ from .rules import DealState, GameState, Rules, compile_rules, first_dealer, gam
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Protocol
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "TrickResult",
     "iter_tricks",
     "replay_deal",
+    "replay_game",
     "replay_record",
     "to_json",
 ]
@@ -98,6 +100,9 @@ if TYPE_CHECKING:  # the inference's interface, for the type checker only (a val
 
         def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
             """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
+
+    Checkpoint = Callable[[int, GameState, int], tuple[Sequence[DealResult], GameState] | None]
+    """Called before each deal of a game replayed by :func:`replay_game` (see there)."""
 
 
 class _Replayer:
@@ -146,7 +151,14 @@ class _Replayer:
             self.game(game)
         return self.result
 
-    def game(self, game: Game) -> None:
+    def game(
+        self,
+        game: Game,
+        first: int = 0,
+        play: GameState | None = None,
+        earlier: Sequence[DealResult] = (),
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
         try:
             profile = load_profile(game.profile)
         except RuleProfileError as exc:
@@ -201,9 +213,15 @@ class _Replayer:
         )
         result._line = game.span.line
         self.result.games.append(result)
-        play = GameState(rules)
+        result.deals.extend(earlier)
+        play = GameState(rules) if play is None else play
         self.play = play
-        for index, deal in enumerate(game.deals):
+        for index, deal in enumerate(game.deals, first):
+            rest = checkpoint(index, play, len(self.result.diagnostics)) if checkpoint is not None else None
+            if rest is not None:  # (the rest of the game as replayed before: the same from the same state)
+                result.deals.extend(rest[0])
+                play = self.play = rest[1]
+                break
             expected = play.expected_dealer()
             outcome = self.deal(deal, rules, index + 1, rules.seats[expected] if expected is not None else None)
             if outcome is None:
@@ -224,6 +242,9 @@ class _Replayer:
                         self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
                     else:
                         self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
+        else:
+            if checkpoint is not None:  # (after the last deal: where the diagnostics of the game's end begin)
+                checkpoint(len(result.deals), play, len(self.result.diagnostics))
         named = dict(zip(rules.scorers, play.totals, strict=True))
         result.scores = named
         result.winner = rules.scorers[play.decided] if play.decided >= 0 else None
@@ -925,6 +946,32 @@ def replay_record(
     ``states`` (and ``views``) the core's state before it (``TrickResult.state``, for the analysis).
     """
     return _Replayer(record, complete, views, states).run()
+
+
+def replay_game(
+    record: Record,
+    complete: Completer | None = None,
+    *,
+    views: bool = True,
+    first: int = 0,
+    play: GameState | None = None,
+    earlier: Sequence[DealResult] = (),
+    checkpoint: Checkpoint | None = None,
+) -> ReplayResult:
+    """Replay the one game of ``record`` from its deal ``first`` (0-based), as :func:`replay_record` would replay it
+    whole: ``record.games[0].deals`` holds the deals from ``first`` on, ``play`` is the game's state at the start of
+    deal ``first`` (it is changed as the game goes on) and ``earlier`` the results of the deals before it.
+
+    ``checkpoint(index, state, reported)`` is called before each deal (``index``: its 0-based index in the game) and
+    once after the last (``index``: the number of deals), with the game's state then (the replay's own: copy it to
+    keep it) and the number of diagnostics reported so far; before a deal it may answer the rest of the game as
+    replayed before, from the same state (the results of that deal and the later ones, and the state after the
+    last), which ends the replay of the deals there (its diagnostics are the caller's to add). Diagnostics of
+    ``earlier`` are not reported again."""
+    replayer = _Replayer(record, complete, views)
+    (game,) = record.games
+    replayer.game(game, first, play, earlier, checkpoint)
+    return replayer.result
 
 
 def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> list[float]:

@@ -171,3 +171,17 @@ def test_a_seven_of_trumps_is_shown_once_by_its_holder() -> None:
     assert text.count(line) == 1 and check_text(text).valid
     errors = [d for d in check_text(text.replace(line, line + line)).diagnostics if d.severity == "error"]
     assert errors[0].code == "BZ309" and "already shown" in errors[0].message
+
+
+def test_a_copy_of_a_game_state_is_not_changed_by_later_deals() -> None:
+    rules = compile_rules(load_profile("classic"), {**load_profile("classic").default_options(), "target": 300})
+    game = GameState(rules)
+    game.begin_deal(0)
+    game.end_deal([120, 90], [], [0, 1])
+    kept = game.copy()
+    game.claim(1, False)
+    game.begin_deal(1)
+    game.end_deal([250, 30], [], [0, 0])
+    assert (kept.totals, kept.deals, kept.decided, len(kept.history)) == ([120, 90], 1, -1, 1)
+    assert (game.totals, game.deals, game.decided) == ([370, 120], 2, 0)
+    assert kept.rules is game.rules and kept.expected_dealer() == 1

@@ -426,9 +426,9 @@ def test_an_edit_replays_again_only_the_game_it_touched() -> None:
     made: list[str] = []
     original = lsp._Game.__init__
 
-    def counted(self: Any, text: str, path: str = "<record>") -> None:
+    def counted(self: Any, text: str, path: str = "<record>", previous: Any = None) -> None:
         made.append(text)
-        original(self, text, path)
+        original(self, text, path, previous)
 
     lsp._Game.__init__ = counted  # type: ignore[method-assign]
     try:

@@ -762,7 +762,8 @@ class DealState:
         held = self.held[seat]
         phase = 1 if (self.stock_left > 0 or self.turnup_waiting) else 2  # (no draws are due: see above)
         if not held[card]:
-            breaches.append(("BZ201", "not_held", (seat, card)))
+            holding = _by_display([c for c, count in enumerate(held) for _ in range(count)])
+            breaches.append(("BZ201", "not_held", (seat, card, holding)))
         else:
             rule = rules.phase2_play if phase == 2 else rules.phase1_play
             if plays and rule != FREE:  # (under the free rule any card held may follow: nothing to work out)

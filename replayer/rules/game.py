@@ -193,6 +193,14 @@ class GameState:
         self._won: list[int] = []
         self._redealt = False
 
+    def copy(self) -> GameState:
+        """A copy that the game's later deals do not change (the rules shared)."""
+        copied = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            setattr(copied, name, list(value) if type(value) is list else value)
+        return copied
+
     @property
     def over(self) -> bool:
         """The game has ended: no deal may follow."""
