@@ -275,7 +275,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    from .puzzles import mine_paths, write_puzzles
+    from .puzzles import EARLY_DEALS, mine_paths, write_puzzles
 
     files = list(find_records(args.paths))
     if not files:
@@ -287,7 +287,10 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} is not a folder")
     if (out / "index.html").exists() and not args.force:
         raise UsageError(f"{out} holds puzzles already; pass --force to write over them")
-    puzzles = mine_paths(files, jobs=args.jobs)
+    early = EARLY_DEALS if args.early is None else args.early
+    if early < 0:
+        raise UsageError("--early takes a whole number of games, 0 or more")
+    puzzles = mine_paths(files, jobs=args.jobs, early=early, seed=args.seed)
     write_puzzles(puzzles, out)
     print(f"wrote {len(puzzles)} puzzle(s) and {out / 'index.html'}")
     return 0
@@ -604,16 +607,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "puzzles",
-        help="mine puzzles (one clearly best card in the last tricks) from games",
+        help="mine puzzles (one clearly best card) from games",
         description=(
             "Find, in each valid deal's last tricks, a position where one card keeps the optimum and every other "
-            "loses at least 20 points (at most one per deal); write each as a record ending in a question, and "
-            "DIR/index.html, a page of quizzes with the answer's value and each wrong card's refutation."
+            "loses at least 20 points (at most one per deal); in the first tricks of the first --early games, one "
+            "where a card is best by 20 points at 95% confidence under the sampled analysis; write each as a record "
+            "with a question, and DIR/index.html, a page of quizzes with the answer's value and each wrong card's "
+            "loss."
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the puzzles and their page")
     p.add_argument("-j", "--jobs", type=int, default=1, help="mine games in N processes")
+    p.add_argument(
+        "--early",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also mine the first tricks (sampled, 10-40 s of CPU a game) of the first N games (default 4; 0: none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the random seed of the sampled first tricks")
     p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")
     p.set_defaults(func=cmd_puzzles)
 
