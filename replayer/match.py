@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import WILD_INDEX
+from .distribute import run_tasks
 from .profile import MeldSpec
 from .profiles import load_profile
 from .rules import DealState, compile_rules
@@ -156,11 +157,9 @@ def play_pair(rules: Rules, names: Sequence[str], seed: int, pair: int, samples:
     return found[0], found[1]
 
 
-_JOB: dict[str, Any] = {}
-
-
-def _pair(pair: int) -> tuple[int, int]:
-    return play_pair(_JOB["rules"], _JOB["names"], _JOB["seed"], pair, _JOB["samples"])
+def _pair(task: tuple[Rules, list[str], int, int, int]) -> tuple[int, int]:
+    rules, names, seed, pair, samples = task
+    return play_pair(rules, names, seed, pair, samples)
 
 
 def match(
@@ -170,9 +169,11 @@ def match(
     seed: int = 0,
     jobs: int = 1,
     samples: int = SAMPLER_SAMPLES,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` pairs of deals between two players (see the module docstring): the ``bezique match --json``
-    data. Raises ``ValueError`` for an unknown player or a profile that is not two-seat."""
+    data, the pairs played in ``jobs`` processes or on the Dask scheduler at ``cluster`` (the same result). Raises
+    ``ValueError`` for an unknown player or a profile that is not two-seat."""
     if len(players) != 2:
         raise ValueError("a match is between two players: --players A,B")
     for name in players:
@@ -180,17 +181,7 @@ def match(
     rules = compile_rules(load_profile(profile), {})
     if rules.players != 2 or rules.dealer_sits_out:
         raise ValueError(f"a match is played under a two-seat profile; {profile} has {rules.players} seats")
-    _JOB.update(rules=rules, names=list(players), seed=seed, samples=samples)
-    try:
-        if jobs > 1 and deals > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                pairs = pool.map(_pair, range(deals), chunksize=1)
-        else:
-            pairs = [_pair(i) for i in range(deals)]
-    finally:
-        _JOB.clear()
+    pairs = run_tasks(_pair, [(rules, list(players), seed, pair, samples) for pair in range(deals)], cluster, jobs)
     values = [(a + b) / 2 for a, b in pairs]
     mean = sum(values) / len(values)
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0

@@ -31,6 +31,7 @@ from typing import Any
 from . import writer as write
 from .analysis import analyse_deal, best_line, canonical
 from .cards import CARDS, SUITS, Card, display_key
+from .distribute import run_tasks
 from .files import write_atomic
 from .notation import data_dir
 from .rules.deal import trick_winner
@@ -413,12 +414,20 @@ def _tasks(paths: Iterable[Path]) -> Iterator[tuple[str, int, int, bytes]]:
 
 
 def mine_paths(
-    paths: Sequence[Path], jobs: int = 1, progress: bool = True, early: int = EARLY_DEALS, seed: int = 0
+    paths: Sequence[Path],
+    jobs: int = 1,
+    progress: bool = True,
+    early: int = EARLY_DEALS,
+    seed: int = 0,
+    cluster: str | None = None,
 ) -> list[Puzzle]:
-    """The puzzles of every game of the files, in file and game order; ``jobs`` processes; a progress bar on a
-    terminal (stderr). The first tricks of the first ``early`` games are mined too, sampled from ``seed`` (the same
-    puzzles for any ``jobs``)."""
+    """The puzzles of every game of the files, in file and game order; ``jobs`` processes, or the workers of the
+    Dask scheduler at ``cluster``; a progress bar on a terminal (stderr; not with a cluster). The first tricks of
+    the first ``early`` games are mined too, sampled from ``seed`` (the same puzzles for any ``jobs`` and on a
+    cluster)."""
     tasks = [(*task, n < early, seed) for n, task in enumerate(_tasks(paths))]
+    if cluster is not None:
+        return [p for puzzles in run_tasks(_mine_task, tasks, cluster) for p in puzzles]
     bar = _Bar(len(tasks)) if progress else None
     found: list[Puzzle] = []
     if jobs > 1 and len(tasks) > 1:
