@@ -6,8 +6,10 @@ The players, each a policy of :func:`replayer.sampling.playout` (which drives th
 - ``better`` (``solver`` is its old name): the rules of thumb of replayer/player.py while the stock lasts, the solver
   for the last tricks, the combination worth most;
 - ``sampler``: at each card while the stock lasts, every legal card valued by the sampled analysis
-  (replayer/sampling.py: :data:`SAMPLER_SAMPLES` deals drawn from what the seat knows, each played out) and the best
-  mean difference played; the last tricks exactly (the seat knows every card); the combination worth most.
+  (replayer/sampling.py: :data:`SAMPLER_SAMPLES` deals drawn from what the seat knows, each played out); the best
+  mean difference is played where the better player's card would be a mistake by the analysis's measure (a cost of
+  10 points and two standard errors), else the better player's card; the last tricks exactly (the seat knows every
+  card); the combination worth most.
 
 Every player takes every exchange (the core's ``legal_exchanges``) and no carte blanche is declared.
 
@@ -32,7 +34,7 @@ from .profiles import load_profile
 from .rules import DealState, compile_rules
 from .rules.compiled import Rules
 from .rules.knowledge import Facts
-from .sampling import Heuristic, Policy, judge, playout, seed_for
+from .sampling import MISTAKE_POINTS, Heuristic, Policy, judge, playout, seed_for
 
 __all__ = [
     "PLAYERS",
@@ -83,23 +85,37 @@ class Better(Heuristic):
 class Sampler(Heuristic):
     """The sampler player: each card chosen by the sampled analysis (see the module docstring)."""
 
-    def __init__(self, rng: random.Random, samples: int = SAMPLER_SAMPLES) -> None:
+    def __init__(self, rng: random.Random, samples: int = SAMPLER_SAMPLES, fallback: bool = True) -> None:
         self.rng = rng
         self.samples = samples
+        self.fallback = fallback
+        """False: always the best mean, however small its lead (the sampler measured before, issue 22)."""
 
     def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The legal card with the best mean difference on the sampled deals (the first in display order of equal
-        ones)."""
+        ones), where the better player's card would be a mistake by the analysis's own measure (a cost of at least
+        :data:`~replayer.sampling.MISTAKE_POINTS` and two standard errors of the paired differences); else the
+        better player's card. A few samples a card are noisy: a card that only looks better by less than its error
+        is more often the noise's than the position's (measured in bench/RESULTS.md, issue 22)."""
+        from .player import better_card
+
         judged = judge(deal, seat, facts, self.samples, self.rng)
         side = deal.rules.scorer[seat]
-        best = None
-        top = -math.inf
-        for card, row in zip(judged.cards, judged.points, strict=True):
-            mean = sum(p[side] - p[1 - side] for p in row) / len(row)
-            if mean > top:
-                best, top = card, mean
-        assert best is not None
-        return best
+        diffs = [[p[side] - p[1 - side] for p in row] for row in judged.points]
+        means = [sum(d) / len(d) for d in diffs]
+        best = max(range(len(means)), key=lambda i: means[i])
+        if judged.exact or not self.fallback:
+            return judged.cards[best]
+        usual = better_card(deal, seat, legal)
+        if usual not in judged.cards:
+            return judged.cards[best]
+        mine = judged.cards.index(usual)
+        paired = [b - u for b, u in zip(diffs[best], diffs[mine], strict=True)]
+        cost = means[best] - means[mine]
+        spread = math.sqrt(sum((x - cost) ** 2 for x in paired) / (len(paired) - 1)) if len(paired) > 1 else 0.0
+        if cost >= MISTAKE_POINTS and cost >= 2 * spread / math.sqrt(len(paired)):
+            return judged.cards[best]
+        return usual
 
 
 def make_player(name: str, rng: random.Random, samples: int = SAMPLER_SAMPLES) -> Policy:
