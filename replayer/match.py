@@ -34,7 +34,7 @@ from .profiles import load_profile
 from .rules import DealState, compile_rules
 from .rules.compiled import Rules
 from .rules.knowledge import Facts
-from .sampling import MISTAKE_POINTS, Heuristic, Policy, judge, playout, seed_for
+from .sampling import Heuristic, Policy, is_mistake, judge, playout, seed_for, summary
 
 __all__ = [
     "PLAYERS",
@@ -93,29 +93,22 @@ class Sampler(Heuristic):
 
     def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The legal card with the best mean difference on the sampled deals (the first in display order of equal
-        ones), where the better player's card would be a mistake by the analysis's own measure (a cost of at least
-        :data:`~replayer.sampling.MISTAKE_POINTS` and two standard errors of the paired differences); else the
+        ones), where the better player's card would be a mistake by the analysis's own measure
+        (:func:`~replayer.sampling.is_mistake`: a cost of at least 10 points and two standard errors); else the
         better player's card. A few samples a card are noisy: a card that only looks better by less than its error
         is more often the noise's than the position's (measured in bench/RESULTS.md, issue 22)."""
         from .player import better_card
 
         judged = judge(deal, seat, facts, self.samples, self.rng)
         side = deal.rules.scorer[seat]
-        diffs = [[p[side] - p[1 - side] for p in row] for row in judged.points]
-        means = [sum(d) / len(d) for d in diffs]
-        best = max(range(len(means)), key=lambda i: means[i])
+        means = [sum(p[side] - p[1 - side] for p in row) / len(row) for row in judged.points]
+        best = judged.cards[max(range(len(means)), key=lambda i: means[i])]
         if judged.exact or not self.fallback:
-            return judged.cards[best]
+            return best
         usual = better_card(deal, seat, legal)
         if usual not in judged.cards:
-            return judged.cards[best]
-        mine = judged.cards.index(usual)
-        paired = [b - u for b, u in zip(diffs[best], diffs[mine], strict=True)]
-        cost = means[best] - means[mine]
-        spread = math.sqrt(sum((x - cost) ** 2 for x in paired) / (len(paired) - 1)) if len(paired) > 1 else 0.0
-        if cost >= MISTAKE_POINTS and cost >= 2 * spread / math.sqrt(len(paired)):
-            return judged.cards[best]
-        return usual
+            return best
+        return best if is_mistake(summary(judged, seat, usual, deal.rules.scorers, side)) else usual
 
 
 def make_player(name: str, rng: random.Random, samples: int = SAMPLER_SAMPLES) -> Policy:
