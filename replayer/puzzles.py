@@ -374,13 +374,16 @@ def _early_puzzle(play: dict[str, Any], deal: Any, game: Any, lines: list[str], 
     refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)
     refuted_ru = "; ".join(f"{w['card']} теряет {w['loss']}" for w in wrong)
     n = play["samples"]
+    # (where the game played another card, the question says that its answer is better than the play: a lesson then
+    # shows the card played after the answer, docs/notation.md)
+    better = "better" if play["played"] != play["answer"] else ""
     question_en = (
-        f"{{? Which card should {seat} play? One card is best by at least {MARGIN} points (sampled). "
-        f"| {play['answer']} }}"
+        f"{{?{f'[{better}]' if better else ''} Which card should {seat} play? One card is best by at least {MARGIN} "
+        f"points (sampled). | {play['answer']} }}"
     )
     question_ru = (
-        f"{{?[ru] Какой картой должен сыграть {seat}? Одна карта лучше прочих не меньше чем на {MARGIN} очков "
-        f"(по выборке). | {play['answer']} }}"
+        f"{{?[{f'{better} ' if better else ''}ru] Какой картой должен сыграть {seat}? Одна карта лучше прочих не "
+        f"меньше чем на {MARGIN} очков (по выборке). | {play['answer']} }}"
     )
     # The record: the game as written, the trick's line written again with the question before the play.
     out = list(lines)

@@ -71,7 +71,9 @@ def test_the_early_puzzle_says_it_is_sampled_and_its_record_validates(tmp_path: 
     assert list(puzzle.data["hands"]) == [puzzle.data["seat"]]  # (the other hand is not shown: it is not known)
     assert all("±" in w["loss"] for w in puzzle.data["wrong"])
     replayed = check_text(puzzle.record, "puzzle.bzq")
-    assert replayed.valid, [d.message for d in replayed.diagnostics]
+    assert replayed.valid and not replayed.diagnostics, [d.message for d in replayed.diagnostics]
+    # (the game played A♠, the answer is another card: the question says that its answer is better than the play)
+    assert "{?[better] Which card" in puzzle.record and "{?[better ru]" in puzzle.record
     assert "sampled" in puzzle.record and "{?" in puzzle.record
     write_puzzles(puzzles, tmp_path / "out")
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
