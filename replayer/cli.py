@@ -640,7 +640,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="also mine the first tricks (sampled, 10-40 s of CPU a game) of the first N games (default 4; 0: none)",
+        help="also mine the first tricks (sampled, about 10 s of CPU a game) of the first N games (default 4; 0: none)",
     )
     p.add_argument("--seed", type=int, default=0, help="the random seed of the sampled first tricks")
     p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")

@@ -17,7 +17,7 @@ from replayer.replay import DealResult
 from replayer.sampling import judge, play_points, seed_for
 
 # A generated classic deal of the better player whose trick 23 (the stock still lasting) holds such a position;
-# the tricks searched are cut to keep the test fast (a whole deal's first tricks take some 10 to 40 s of CPU).
+# the tricks searched are cut to keep the test fast (a whole deal's first tricks take some 10 s of CPU).
 SEED = 6
 TRICKS = range(22, 24)
 
