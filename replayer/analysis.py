@@ -149,10 +149,12 @@ def analyse(
     samples: int | None = None,
     seed: int = 0,
     jobs: int = 1,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """The analysis of every deal of a valid replay (made with ``states=True``): the ``analyse --json`` data. With
     ``samples`` (``--all``), each deal also gets every play judged by the sampled analysis (replayer/sampling.py):
-    ``plays``, or ``plays`` None and ``plays_reason`` where it does not cover the deal."""
+    ``plays``, or ``plays`` None and ``plays_reason`` where it does not cover the deal; in ``jobs`` processes, or on
+    the Dask scheduler at ``cluster``."""
     games = []
     for game in result.games:
         games.append({"deals": [analyse_deal(deal, budget) for deal in game.deals]})
@@ -160,7 +162,7 @@ def analyse(
         from .sampling import judge_deals
 
         pairs = [(g, deal) for g, game in enumerate(result.games, 1) for deal in game.deals]
-        judged = iter(judge_deals(pairs, samples, seed, jobs))
+        judged = iter(judge_deals(pairs, samples, seed, jobs, cluster))
         for found in games:
             for deal in found["deals"]:
                 sampled = next(judged)

@@ -241,6 +241,7 @@ def _read_valid(path: Path) -> tuple[object, object] | None:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     from .analysis import analyse, canonical, text, variations_text
+    from .distribute import check_cluster
 
     source = _one_file(args.file, "analyse")
     out = Path(args.write_variations) if args.write_variations else None
@@ -255,12 +256,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise UsageError(
             "--samples takes a whole number of at least 2 (a standard error needs two), --jobs of at least 1"
         )
+    check_cluster(args.cluster)
     read = _read_valid(source)
     if read is None:
         return 1
     record_text, result = read
     samples = args.samples if args.all else None
-    found = analyse(result, args.budget, samples, args.seed, args.jobs)  # type: ignore[arg-type]
+    found = analyse(result, args.budget, samples, args.seed, args.jobs, args.cluster)  # type: ignore[arg-type]
     if args.json:
         import json
 
@@ -275,7 +277,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    from .puzzles import mine_paths, write_puzzles
+    from .distribute import check_cluster
+    from .puzzles import EARLY_DEALS, mine_paths, write_puzzles
 
     files = list(find_records(args.paths))
     if not files:
@@ -287,7 +290,11 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         raise UsageError(f"{out} is not a folder")
     if (out / "index.html").exists() and not args.force:
         raise UsageError(f"{out} holds puzzles already; pass --force to write over them")
-    puzzles = mine_paths(files, jobs=args.jobs)
+    early = EARLY_DEALS if args.early is None else args.early
+    if early < 0:
+        raise UsageError("--early takes a whole number of games, 0 or more")
+    check_cluster(args.cluster)
+    puzzles = mine_paths(files, jobs=args.jobs, early=early, seed=args.seed, cluster=args.cluster)
     write_puzzles(puzzles, out)
     print(f"wrote {len(puzzles)} puzzle(s) and {out / 'index.html'}")
     return 0
@@ -391,13 +398,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from .distribute import check_cluster
     from .errors import RuleProfileError
     from .match import match, text
 
     if args.deals < 1 or args.samples < 1 or args.jobs < 1:
         raise UsageError("--deals, --samples and --jobs take a whole number of at least 1")
+    check_cluster(args.cluster)
     try:
-        found = match(args.players.split(","), args.deals, args.profile, args.seed, args.jobs, args.samples)
+        found = match(
+            args.players.split(","), args.deals, args.profile, args.seed, args.jobs, args.samples, args.cluster
+        )
     except (ValueError, RuleProfileError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:
@@ -491,6 +502,12 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     from .lsp import main as serve
 
     return serve()
+
+
+CLUSTER_HELP = (
+    "{what} on the Dask distributed scheduler at ADDRESS (tcp://host:8786), with the same results as --jobs "
+    "(needs the cluster extra: pip install 'bezique-replayer[cluster]')"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -603,20 +620,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=64, help="sampled deals per play with --all (default 64)")
     p.add_argument("--seed", type=int, default=0, help="the random seed of --all (the same seed, the same numbers)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="judge the plays in N processes (the same numbers)")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP.format(what="judge the plays"))
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser(
         "puzzles",
-        help="mine puzzles (one clearly best card in the last tricks) from games",
+        help="mine puzzles (one clearly best card) from games",
         description=(
             "Find, in each valid deal's last tricks, a position where one card keeps the optimum and every other "
-            "loses at least 20 points (at most one per deal); write each as a record ending in a question, and "
-            "DIR/index.html, a page of quizzes with the answer's value and each wrong card's refutation."
+            "loses at least 20 points (at most one per deal); in the first tricks of the first --early games, one "
+            "where a card is best by 20 points at 95% confidence under the sampled analysis; write each as a record "
+            "with a question, and DIR/index.html, a page of quizzes with the answer's value and each wrong card's "
+            "loss."
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (searched for *.bzq)")
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the puzzles and their page")
     p.add_argument("-j", "--jobs", type=int, default=1, help="mine games in N processes")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP.format(what="mine the games"))
+    p.add_argument(
+        "--early",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also mine the first tricks (sampled, about 10 s of CPU a game) of the first N games (default 4; 0: none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the random seed of the sampled first tricks")
     p.add_argument("--force", action="store_true", help="write over the puzzles of an earlier run in DIR")
     p.set_defaults(func=cmd_puzzles)
 
@@ -695,6 +724,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (the same seed, the same match)")
     p.add_argument("--samples", type=int, default=8, help="sampled deals a card for the sampler (default 8)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="play the deals in N processes (the same result)")
+    p.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP.format(what="play the deals"))
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_match)
 

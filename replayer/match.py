@@ -6,8 +6,10 @@ The players, each a policy of :func:`replayer.sampling.playout` (which drives th
 - ``better`` (``solver`` is its old name): the rules of thumb of replayer/player.py while the stock lasts, the solver
   for the last tricks, the combination worth most;
 - ``sampler``: at each card while the stock lasts, every legal card valued by the sampled analysis
-  (replayer/sampling.py: :data:`SAMPLER_SAMPLES` deals drawn from what the seat knows, each played out) and the best
-  mean difference played; the last tricks exactly (the seat knows every card); the combination worth most.
+  (replayer/sampling.py: :data:`SAMPLER_SAMPLES` deals drawn from what the seat knows, each played out); the best
+  mean difference is played where the better player's card would be a mistake by the analysis's measure (a cost of
+  10 points and two standard errors), else the better player's card; the last tricks exactly (the seat knows every
+  card); the combination worth most.
 
 Every player takes every exchange (the core's ``legal_exchanges``) and no carte blanche is declared.
 
@@ -26,12 +28,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import WILD_INDEX
+from .distribute import run_tasks
 from .profile import MeldSpec
 from .profiles import load_profile
 from .rules import DealState, compile_rules
 from .rules.compiled import Rules
 from .rules.knowledge import Facts
-from .sampling import Heuristic, Policy, judge, playout, seed_for
+from .sampling import Heuristic, Policy, is_mistake, judge, playout, seed_for, summary
 
 __all__ = [
     "PLAYERS",
@@ -82,23 +85,30 @@ class Better(Heuristic):
 class Sampler(Heuristic):
     """The sampler player: each card chosen by the sampled analysis (see the module docstring)."""
 
-    def __init__(self, rng: random.Random, samples: int = SAMPLER_SAMPLES) -> None:
+    def __init__(self, rng: random.Random, samples: int = SAMPLER_SAMPLES, fallback: bool = True) -> None:
         self.rng = rng
         self.samples = samples
+        self.fallback = fallback
+        """False: always the best mean, however small its lead (the sampler measured before, issue 22)."""
 
     def play(self, deal: DealState, seat: int, legal: list[int], facts: Facts | None = None) -> int:
         """The legal card with the best mean difference on the sampled deals (the first in display order of equal
-        ones)."""
+        ones), where the better player's card would be a mistake by the analysis's own measure
+        (:func:`~replayer.sampling.is_mistake`: a cost of at least 10 points and two standard errors); else the
+        better player's card. A few samples a card are noisy: a card that only looks better by less than its error
+        is more often the noise's than the position's (measured in bench/RESULTS.md, issue 22)."""
+        from .player import better_card
+
         judged = judge(deal, seat, facts, self.samples, self.rng)
         side = deal.rules.scorer[seat]
-        best = None
-        top = -math.inf
-        for card, row in zip(judged.cards, judged.points, strict=True):
-            mean = sum(p[side] - p[1 - side] for p in row) / len(row)
-            if mean > top:
-                best, top = card, mean
-        assert best is not None
-        return best
+        means = [sum(p[side] - p[1 - side] for p in row) / len(row) for row in judged.points]
+        best = judged.cards[max(range(len(means)), key=lambda i: means[i])]
+        if judged.exact or not self.fallback:
+            return best
+        usual = better_card(deal, seat, legal)
+        if usual not in judged.cards:
+            return best
+        return best if is_mistake(summary(judged, seat, usual, deal.rules.scorers, side)) else usual
 
 
 def make_player(name: str, rng: random.Random, samples: int = SAMPLER_SAMPLES) -> Policy:
@@ -156,11 +166,9 @@ def play_pair(rules: Rules, names: Sequence[str], seed: int, pair: int, samples:
     return found[0], found[1]
 
 
-_JOB: dict[str, Any] = {}
-
-
-def _pair(pair: int) -> tuple[int, int]:
-    return play_pair(_JOB["rules"], _JOB["names"], _JOB["seed"], pair, _JOB["samples"])
+def _pair(task: tuple[Rules, list[str], int, int, int]) -> tuple[int, int]:
+    rules, names, seed, pair, samples = task
+    return play_pair(rules, names, seed, pair, samples)
 
 
 def match(
@@ -170,9 +178,11 @@ def match(
     seed: int = 0,
     jobs: int = 1,
     samples: int = SAMPLER_SAMPLES,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` pairs of deals between two players (see the module docstring): the ``bezique match --json``
-    data. Raises ``ValueError`` for an unknown player or a profile that is not two-seat."""
+    data, the pairs played in ``jobs`` processes or on the Dask scheduler at ``cluster`` (the same result). Raises
+    ``ValueError`` for an unknown player or a profile that is not two-seat."""
     if len(players) != 2:
         raise ValueError("a match is between two players: --players A,B")
     for name in players:
@@ -180,17 +190,7 @@ def match(
     rules = compile_rules(load_profile(profile), {})
     if rules.players != 2 or rules.dealer_sits_out:
         raise ValueError(f"a match is played under a two-seat profile; {profile} has {rules.players} seats")
-    _JOB.update(rules=rules, names=list(players), seed=seed, samples=samples)
-    try:
-        if jobs > 1 and deals > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                pairs = pool.map(_pair, range(deals), chunksize=1)
-        else:
-            pairs = [_pair(i) for i in range(deals)]
-    finally:
-        _JOB.clear()
+    pairs = run_tasks(_pair, [(rules, list(players), seed, pair, samples) for pair in range(deals)], cluster, jobs)
     values = [(a + b) / 2 for a, b in pairs]
     mean = sum(values) / len(values)
     spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0

@@ -37,7 +37,7 @@ from .rules.endgame import Endgame, NotCovered, move_card
 from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
 
-__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
+__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values", "may_declare"]
 
 _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
@@ -76,7 +76,7 @@ def _patterns(rules: Rules, trump: int) -> list[tuple[int, tuple[int, ...], int,
     return found
 
 
-def _may_declare(deal: DealState, seat: int) -> bool:
+def may_declare(deal: DealState, seat: int) -> bool:
     """A quick necessary condition for holding a combination: one of the melds' card sets whole in the hand (always
     true with a wild card, or before trumps are fixed). Saves asking the core when nothing can be declared."""
     held = deal.held[seat]
@@ -152,7 +152,7 @@ def _exchange_ahead(deal: DealState) -> float:
 
 def _has_declaration(deal: DealState, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
-    if 1 not in deal.rules.declare_phases or not _may_declare(deal, seat):
+    if 1 not in deal.rules.declare_phases or not may_declare(deal, seat):
         return False
     # The question is asked of the deal itself, as if the seat had just won a trick (the core's answer reads these
     # fields and changes nothing), and the fields are put back: a copy of the deal would cost more than the answer.
@@ -199,24 +199,29 @@ def heuristic_card(deal: DealState, seat: int, legal: list[int]) -> int:
     keep = keeping_values(deal, seat)
     trump = deal.trump
     cheapest = min(legal, key=lambda c: (keep[c], c))
+    # The core's answer to "holds a combination" costs more than the rest of the choice: it is asked only where
+    # the card it picks differs from the one played without it.
     if not deal.plays:
-        if _has_declaration(deal, seat):
-            # (not the seven kept for the turn-up: led, it is gone before the exchange)
-            trumps = [c for c in legal if suit_of(c) == trump and keep[c] < _EXCHANGE_KEEP]
-            aces = [c for c in legal if rank_of(c) == int(Rank.ACE)]
-            if trumps or aces:  # (no sure winner: a card of little value, as on any lead)
-                return max(trumps or aces, key=lambda c: (rank_of(c), -keep[c]))
         trumps = [c for c in legal if suit_of(c) == trump]
         if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and suit_of(c) == trump]) >= 4 and trumps:
-            return min(trumps, key=lambda c: (keep[c], c))
-        return cheapest
+            usual = min(trumps, key=lambda c: (keep[c], c))
+        else:
+            usual = cheapest
+        # (not the seven kept for the turn-up: led, it is gone before the exchange)
+        sure = [c for c in trumps if keep[c] < _EXCHANGE_KEEP] or [c for c in legal if rank_of(c) == int(Rank.ACE)]
+        if sure:  # (no sure winner: a card of little value, as on any lead)
+            winner = max(sure, key=lambda c: (rank_of(c), -keep[c]))
+            if winner != usual and _has_declaration(deal, seat):
+                return winner
+        return usual
     played = [c for _, c in deal.plays]
     winners = [c for c in legal if trick_winner([*played, c], trump) == len(played)]
     if winners:
         cheapest_win = min(winners, key=lambda c: (keep[c], c))
+        if cheapest_win == cheapest:
+            return cheapest
         values = rules.values(trump)
         on_table = sum(values[c] + (rules.brisque_points if rules.brisque[c] else 0) for c in played)
-        # (asked last: the core's answer costs more than the rest of the choice)
         if on_table > keep[cheapest_win] - 3.0 or _has_declaration(deal, seat):
             return cheapest_win
     return cheapest

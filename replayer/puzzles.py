@@ -1,4 +1,5 @@
-"""Puzzles mined from games (``bezique puzzles``): positions of the last tricks with one clearly best card.
+"""Puzzles mined from games (``bezique puzzles``): positions with one clearly best card, in the last tricks (exact)
+and in the first ones (sampled).
 
 As lichess mines its puzzles, a position is kept only when exactly one card (identical copies aside) keeps the
 optimum and every other legal card loses at least :data:`MARGIN` points to it, with best play afterwards (the
@@ -7,6 +8,16 @@ earliest). Each puzzle is written as a record that ends in a question: the game 
 trick with the quiz before the play it asks for and the solver's best line to the end of the deal, so that it
 validates and renders as a lesson. ``index.html`` shows every puzzle as a quiz that works from ``file://``: the
 position, a button for each legal card, and after a click the answer's value or the refutation of the card chosen.
+
+The first tricks (while the stock lasts; tricks 1 to 24 in classic) are mined from the sampled analysis
+(replayer/sampling.py), in the first ``early`` games of a run (``--early N``; each costs some seconds of CPU): every
+play with two legal cards or more is screened on :data:`EARLY_SCREEN` sampled deals a card; a play where one card
+leads every other by :data:`MARGIN` points is judged again on :data:`EARLY_SAMPLES` other sampled deals, and kept
+when that card is best again and its lead over every other card, less 1.96 standard errors of the paired
+differences, is still at least :data:`MARGIN` (best by 20 points at 95% confidence). At most one such puzzle a deal,
+the one with the largest such bound. Its record is the whole game with the question before the play (the game's own
+play follows: there is no single best line to show), and it says that it is sampled: the deals drawn, each card's
+mean and the standard error of its loss. Only the acting seat's hand is shown: it does not see the other.
 """
 
 from __future__ import annotations
@@ -20,19 +31,42 @@ from typing import Any
 from . import writer as write
 from .analysis import analyse_deal, best_line, canonical
 from .cards import CARDS, SUITS, Card, display_key
+from .distribute import run_tasks
 from .files import write_atomic
 from .notation import data_dir
 from .rules.deal import trick_winner
 from .rules.endgame import move_card
 from .solver import Solver
 
-__all__ = ["MARGIN", "Puzzle", "mine_game", "mine_paths", "write_puzzles"]
+__all__ = [
+    "EARLY_DEALS",
+    "EARLY_SAMPLES",
+    "EARLY_SCREEN",
+    "MARGIN",
+    "Puzzle",
+    "early_play",
+    "mine_game",
+    "mine_paths",
+    "write_puzzles",
+]
 
 MARGIN = 20
 """The points every other card must lose to the answer."""
 
 BUDGET = 300_000
 """Nodes one deal's search may visit while mining (a deal past it gives no puzzle)."""
+
+EARLY_DEALS = 4
+"""Games whose first tricks a run mines by default (``--early``): each takes about 10 seconds of CPU (8 to 11
+measured on a loaded machine)."""
+
+EARLY_SCREEN = 6
+"""Sampled deals a card when screening a play of the first tricks."""
+
+EARLY_SAMPLES = 48
+"""Sampled deals a card (other ones) when judging again a play the screen kept."""
+
+_Z95 = 1.96
 
 
 class Puzzle:
@@ -62,9 +96,18 @@ def _line_tricks(state: Any, moves: list[tuple[int, list[tuple[int, int]]]]) -> 
     return words
 
 
-def mine_game(text: str, path: str, first_line: int = 1, game_number: int = 1) -> list[Puzzle]:
+def mine_game(
+    text: str,
+    path: str,
+    first_line: int = 1,
+    game_number: int = 1,
+    early: bool = False,
+    seed: int = 0,
+    tricks: range | None = None,
+) -> list[Puzzle]:
     """The puzzles of one game's text (a part of a file starting at line ``first_line``); none when it does not
-    validate."""
+    validate. ``early``: its first tricks are mined too (sampled, from ``seed``; only those numbered in ``tricks``,
+    when given)."""
     from .check import check_text
 
     result = check_text(text, path, states=True)
@@ -74,6 +117,10 @@ def mine_game(text: str, path: str, first_line: int = 1, game_number: int = 1) -
     lines = text.splitlines()
     found = []
     for deal in game.deals:
+        if early:
+            play = early_play(deal, seed, (path, game_number), tricks=tricks)
+            if play is not None:
+                found.append(_early_puzzle(play, deal, game, lines, path, game_number))
         analysis = analyse_deal(deal, BUDGET)
         endgame = analysis["endgame"]
         if endgame is None:
@@ -93,6 +140,24 @@ def mine_game(text: str, path: str, first_line: int = 1, game_number: int = 1) -
         if puzzle is not None:
             found.append(puzzle)
     return found
+
+
+def _where(path: str, game_number: int, deal: Any, game: Any, trick: Any, seat: str) -> dict[str, Any]:
+    """A puzzle's source and position as the page shows them: the file, game, deal and trick, the seat asked, the
+    profile, the trumps and the scores before the trick."""
+    state = trick.state
+    rules = state.rules
+    return {
+        "source": path,
+        "game": game_number,
+        "deal": deal.number,
+        "trick": trick.n,
+        "seat": seat,
+        "profile": game.profile.name,
+        "trump": SUITS[state.trump].value if state.trump >= 0 else None,
+        "trump_glyph": SUITS[state.trump].glyph if state.trump >= 0 else "",
+        "scores": dict(zip(rules.scorers, state.scores(), strict=True)),
+    }
 
 
 def _puzzle(
@@ -134,16 +199,8 @@ def _puzzle(
         hands[rules.seats[s]] = [str(CARDS[c]) for c in ordered for _ in range(held[c])]
     points = ", ".join(f"{k} {v}" for k, v in best["points"].items())
     data = {
-        "source": path,
-        "game": game_number,
-        "deal": deal.number,
-        "trick": trick.n,
-        "seat": seat,
-        "profile": game.profile.name,
-        "trump": SUITS[state.trump].value if state.trump >= 0 else None,
-        "trump_glyph": SUITS[state.trump].glyph if state.trump >= 0 else "",
+        **_where(path, game_number, deal, game, trick, seat),
         "double_dummy": rules.players > 2,
-        "scores": dict(zip(rules.scorers, state.scores(), strict=True)),
         "hands": hands,
         "trick_so_far": [{"seat": s, "card": str(c), "glyph": _glyph(c)} for s, c in trick.plays[:index]],
         "answer": {"card": play["best"][0], "glyph": _glyph(answer), "points": best["points"]},
@@ -185,9 +242,179 @@ def _puzzle(
     return Puzzle(data, "\n".join(out) + "\n")
 
 
-def _mine_task(task: tuple[str, int, int, bytes]) -> list[Puzzle]:
-    path, game_number, first, data = task
-    return mine_game(data.decode("utf-8", errors="replace"), path, first, game_number)
+def early_play(
+    deal: Any,
+    seed: int,
+    place: tuple[object, ...] = (),
+    screen: int = EARLY_SCREEN,
+    samples: int = EARLY_SAMPLES,
+    tricks: range | None = None,
+) -> dict[str, Any] | None:
+    """The play of a replayed deal's first tricks (those numbered in ``tricks``, when given) where one card is best by
+    :data:`MARGIN` points at 95% confidence (see the module docstring), as the sampled analysis's summary of the
+    second judgement with ``trick``, ``seat``, ``played``, ``answer`` and ``bound`` (the smallest lead less 1.96
+    standard errors); None where there is none. ``place`` goes into each play's seed."""
+    from .rules.knowledge import Inconsistent
+    from .sampling import judge, not_covered, play_points, seed_for, summary
+
+    replayed = [t for t in deal.tricks if t.state is not None]
+    if not replayed or not_covered(replayed[0].state) is not None:
+        return None
+    rules = replayed[0].state.rules
+    names = list(rules.scorers)
+    chosen: dict[str, Any] | None = None
+    try:
+        for trick, seat, card, state, facts in play_points(replayed, rules.players):
+            if trick.phase != 1 or (tricks is not None and trick.n not in tricks):
+                continue
+            if len(state.legal_plays(seat)) < 2:
+                continue
+            side = rules.scorer[seat]
+            where = (*place, deal.number, trick.n, seat)
+            first = judge(state, seat, facts, screen, seed_for(seed, "early-screen", *where))
+            best, lead = _lead(first.points, side)
+            # (a loose screen, one standard error: most plays end here, and the second judgement costs eight times)
+            if lead < MARGIN or _bound(first.points, best, side, 1.0) < MARGIN:
+                continue
+            again = judge(state, seat, facts, samples, seed_for(seed, "early", *where))
+            best_again, _ = _lead(again.points, side)
+            if again.cards[best_again] != first.cards[best]:
+                continue
+            bound = _bound(again.points, best_again, side)
+            if bound < MARGIN or (chosen is not None and bound <= chosen["bound"]):
+                continue
+            found = summary(again, seat, card, names, side)
+            chosen = {
+                "trick": trick.n,
+                "seat": rules.seats[seat],
+                "played": str(CARDS[card]),
+                "answer": str(CARDS[again.cards[best_again]]),
+                "bound": round(bound, 2),
+                **found,
+                "losses": _losses(again.points, best_again, side),
+            }
+    except Inconsistent:  # (a record whose cards a seat cannot place: no early puzzle past that point)
+        return chosen
+    return chosen
+
+
+def _differences(points: list[list[list[int]]], side: int) -> list[list[int]]:
+    return [[p[side] - p[1 - side] for p in row] for row in points]
+
+
+def _lead(points: list[list[list[int]]], side: int) -> tuple[int, float]:
+    """The option with the best mean difference for ``side``, and its lead over the next best."""
+    means = [sum(d) / len(d) for d in _differences(points, side)]
+    best = max(range(len(means)), key=lambda i: means[i])
+    others = [m for i, m in enumerate(means) if i != best]
+    return best, means[best] - max(others)
+
+
+def _paired(points: list[list[list[int]]], best: int, side: int) -> list[tuple[int, float, float]]:
+    """Each other option: its index, the best option's mean lead over it and the lead's standard error (of the
+    paired differences: the samples are shared)."""
+    diffs = _differences(points, side)
+    found = []
+    for i, row in enumerate(diffs):
+        if i == best:
+            continue
+        d = [b - o for b, o in zip(diffs[best], row, strict=True)]
+        n = len(d)
+        mean = sum(d) / n
+        spread = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+        found.append((i, mean, (spread / n) ** 0.5))
+    return found
+
+
+def _bound(points: list[list[list[int]]], best: int, side: int, z: float = _Z95) -> float:
+    """The smallest lead of the best option over another, less ``z`` standard errors (1.96: the 95% bound)."""
+    return min(mean - z * se for _, mean, se in _paired(points, best, side))
+
+
+def _losses(points: list[list[list[int]]], best: int, side: int) -> dict[int, tuple[float, float]]:
+    return {i: (round(mean, 1), round(se, 1)) for i, mean, se in _paired(points, best, side)}
+
+
+_SAMPLED_WORDS = {
+    # (the puzzle page's other words are the lessons' catalogue, replayer/lesson/words.py; these few stay here
+    # until it has them)
+    "en": (
+        "Sampled, not exact: {n} deals drawn from what {seat} knows, each card played out on the same ones; a "
+        "card's loss is its mean ± the standard error. The game's own play follows in the record.",
+        "none exact (sampled); the record goes on with the game's own play",
+    ),
+    "ru": (
+        "По выборке, не точно: {n} раскладов, согласных с тем, что знает {seat}, каждая карта разыграна на одних "
+        "и тех же; проигрыш карты — среднее ± стандартная ошибка. Дальше в записи — игра, как она шла.",
+        "точной нет (по выборке); дальше в записи — игра, как она шла",
+    ),
+}
+
+
+def _early_puzzle(play: dict[str, Any], deal: Any, game: Any, lines: list[str], path: str, game_number: int) -> Puzzle:
+    """The puzzle of a play of the first tricks (:func:`early_play`): the whole game with the question before the
+    play, and the page's data (the acting seat's hand only)."""
+    trick = next(t for t in deal.tricks if t.n == play["trick"])
+    state = trick.state
+    rules = state.rules
+    seat = play["seat"]
+    index = next(i for i, (s, _) in enumerate(trick.plays) if s == seat)
+    answer = Card.parse(play["answer"])
+    means = {o["card"]: o["mean"] for o in play["options"]}
+    cards = [o["card"] for o in play["options"]]
+    wrong = []
+    for i, (loss, se) in play["losses"].items():
+        card = Card.parse(cards[i])
+        wrong.append(
+            {"card": cards[i], "glyph": _glyph(card), "loss": f"{loss} ± {se}", "points": means[cards[i]], "line": []}
+        )
+    held = state.held[rules.seat_index[seat]]
+    ordered = sorted((c for c in range(33) if held[c]), key=lambda c: display_key(c))
+    data = {
+        **_where(path, game_number, deal, game, trick, seat),
+        "double_dummy": False,
+        "sampled": {"samples": play["samples"], "bound": play["bound"]},
+        "hands": {seat: [str(CARDS[c]) for c in ordered for _ in range(held[c])]},
+        "trick_so_far": [{"seat": s, "card": str(c), "glyph": _glyph(c)} for s, c in trick.plays[:index]],
+        "answer": {"card": play["answer"], "glyph": _glyph(answer), "points": means[play["answer"]]},
+        "line": [],
+        "wrong": wrong,
+        "choices": cards,
+    }
+    refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)
+    refuted_ru = "; ".join(f"{w['card']} теряет {w['loss']}" for w in wrong)
+    n = play["samples"]
+    # (where the game played another card, the question says that its answer is better than the play: a lesson then
+    # shows the card played after the answer, docs/notation.md)
+    better = "better" if play["played"] != play["answer"] else ""
+    question_en = (
+        f"{{?{f'[{better}]' if better else ''} Which card should {seat} play? One card is best by at least {MARGIN} "
+        f"points (sampled). | {play['answer']} }}"
+    )
+    question_ru = (
+        f"{{?[{f'{better} ' if better else ''}ru] Какой картой должен сыграть {seat}? Одна карта лучше прочих не "
+        f"меньше чем на {MARGIN} очков (по выборке). | {play['answer']} }}"
+    )
+    # The record: the game as written, the trick's line written again with the question before the play.
+    out = list(lines)
+    at = trick.line - 1
+    question = write.trick(
+        trick.n, [(s, c) for s, c in trick.plays], trick.winner, {index: f"{question_en} {question_ru}"}
+    )
+    out[at : at + 1] = [
+        f"{{ [note] A puzzle mined by bezique puzzles from {path}, game {game_number}, deal {deal.number}, trick "
+        f"{trick.n}, sampled: on {n} deals drawn from what {seat} knows, {play['answer']} leads every other card by "
+        f"at least {MARGIN} points at 95% confidence. {refuted}. }}",
+        f"{{[ru] По выборке из {n} раскладов {play['answer']} лучше каждой другой карты не меньше чем на {MARGIN} "
+        f"очков с доверием 95%. {refuted_ru}. }}",
+        question,
+    ]
+    return Puzzle(data, "\n".join(out) + "\n")
+
+
+def _mine_task(task: tuple[str, int, int, bytes, bool, int]) -> list[Puzzle]:
+    path, game_number, first, data, early, seed = task
+    return mine_game(data.decode("utf-8", errors="replace"), path, first, game_number, early, seed)
 
 
 def _tasks(paths: Iterable[Path]) -> Iterator[tuple[str, int, int, bytes]]:
@@ -199,15 +426,27 @@ def _tasks(paths: Iterable[Path]) -> Iterator[tuple[str, int, int, bytes]]:
                 yield str(path), number, first, data
 
 
-def mine_paths(paths: Sequence[Path], jobs: int = 1, progress: bool = True) -> list[Puzzle]:
-    """The puzzles of every game of the files, in file and game order; ``jobs`` processes; a progress bar on a
-    terminal (stderr)."""
-    tasks = list(_tasks(paths))
+def mine_paths(
+    paths: Sequence[Path],
+    jobs: int = 1,
+    progress: bool = True,
+    early: int = EARLY_DEALS,
+    seed: int = 0,
+    cluster: str | None = None,
+) -> list[Puzzle]:
+    """The puzzles of every game of the files, in file and game order; ``jobs`` processes, or the workers of the
+    Dask scheduler at ``cluster``; a progress bar on a terminal (stderr; not with a cluster). The first tricks of
+    the first ``early`` games are mined too, sampled from ``seed`` (the same puzzles for any ``jobs`` and on a
+    cluster)."""
+    tasks = [(*task, n < early, seed) for n, task in enumerate(_tasks(paths))]
+    if cluster is not None:
+        return [p for puzzles in run_tasks(_mine_task, tasks, cluster) for p in puzzles]
     bar = _Bar(len(tasks)) if progress else None
     found: list[Puzzle] = []
     if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            for puzzles in pool.map(_mine_task, tasks, chunksize=8):
+            # (one game a time while the early ones, seconds each, are being mined; then eight)
+            for puzzles in pool.map(_mine_task, tasks, chunksize=1 if early else 8):
                 found.extend(puzzles)
                 if bar:
                     bar.advance(len(found))
@@ -335,7 +574,8 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
         folder.mkdir(exist_ok=True)
         up = "" if folder == out else "../"
         pages = [
-            {**e, "shown": _position(e, lang), "file": up + e["file"], "house": _house_words(e, t)} for e in entries
+            {**e, "shown": _position(e, lang), "file": up + e["file"], **_sampled(e, lang, _house_words(e, t))}
+            for e in entries
         ]
         others = [
             (
@@ -352,6 +592,16 @@ def write_puzzles(puzzles: Sequence[Puzzle], out: Path) -> list[Path]:
         write_atomic(folder / "index.html", page, durable=False)
         written.append(folder / "index.html")
     return written
+
+
+def _sampled(entry: dict[str, Any], lang: str, house: str) -> dict[str, Any]:
+    """The page's house rules line (``house``) and, for a sampled puzzle, what it says of it: the note after the
+    house rules, and no best line."""
+    if "sampled" not in entry:
+        return {"house": house}
+    note, line = _SAMPLED_WORDS[lang]
+    said = note.format(n=entry["sampled"]["samples"], seat=_position(entry, lang)["seat"])
+    return {"house": f"{house} {said}" if house else said, "line": [line]}
 
 
 def _house_words(entry: dict[str, Any], t: Any) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .cards import CARDS, display_key
+from .distribute import run_tasks
 from .profile import MeldSpec
 from .rules.deal import DealState
 from .rules.endgame import Endgame, NotCovered
@@ -114,8 +115,11 @@ def settle(deal: DealState, policy: Policy, facts: Facts | None = None, declare:
     has been chosen already (a declaration judged)."""
     _exchanges(deal, facts)
     if declare and deal.window_open:
+        from .player import may_declare
+
         declarer = deal.declarer if deal.declarer >= 0 else deal.winner
-        offers = deal.legal_declarations(declarer)
+        # (the core's answer costs more than the quick test that the hand holds none of the melds' card sets)
+        offers = deal.legal_declarations(declarer) if may_declare(deal, declarer) else []
         chosen = policy.declaration(deal, declarer, offers) if offers else None
         if chosen is not None:
             deal.declare(declarer, chosen[0].kind, list(chosen[1]))
@@ -474,7 +478,11 @@ _WINDOW = 99
 
 
 def _judge_task(index: int) -> tuple[list[str] | None, Judgement]:
-    kind, state, seat, facts, samples, (seed, *place) = _TASKS[index]
+    return _judge(_TASKS[index])
+
+
+def _judge(task: _Task) -> tuple[list[str] | None, Judgement]:
+    kind, state, seat, facts, samples, (seed, *place) = task
     rng = seed_for(seed, *place)
     if kind == "play":
         return None, judge(state, seat, facts, samples, rng)
@@ -482,12 +490,15 @@ def _judge_task(index: int) -> tuple[list[str] | None, Judgement]:
     return [_label(c) for c in choices], judged
 
 
-def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) -> list[dict[str, Any]]:
+def judge_deals(
+    deals: Sequence[Any], samples: int, seed: int, jobs: int = 1, cluster: str | None = None
+) -> list[dict[str, Any]]:
     """Every play of each replayed deal (``DealResult`` with the core's states, as ``(game, deal)`` pairs of the
     record's numbering and the deal), judged on ``samples`` sampled deals, and every declaration a trick's winner
     could choose while the stock lasts: for each deal ``{"plays": [...], "choices": [...]}``, or ``{"plays": None,
-    "reason": ...}`` where the sampled analysis does not cover it. ``jobs`` processes share the work; the numbers are
-    the same for any ``jobs`` (each play's seed is made from ``seed`` and its place)."""
+    "reason": ...}`` where the sampled analysis does not cover it. ``jobs`` processes share the work, or the workers
+    of the Dask scheduler at ``cluster``; the numbers are the same for any ``jobs`` and on a cluster (each play's
+    seed is made from ``seed`` and its place)."""
     tasks: list[_Task] = []
     found: list[dict[str, Any]] = []
     where: list[list[tuple[int, Any, int, Any]]] = []
@@ -521,13 +532,7 @@ def judge_deals(deals: Sequence[Any], samples: int, seed: int, jobs: int = 1) ->
         tasks.extend(mine)
     _TASKS[:] = tasks
     try:
-        if jobs > 1 and len(tasks) > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                judged = pool.map(_judge_task, range(len(tasks)), chunksize=1)
-        else:
-            judged = [_judge_task(i) for i in range(len(tasks))]
+        judged = run_tasks(_judge, tasks, cluster, jobs, forked=_judge_task)
     finally:
         _TASKS.clear()
     for deal, rows in zip(found, where, strict=True):

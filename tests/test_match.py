@@ -47,3 +47,41 @@ def test_the_sampler_plays_legal_games() -> None:
     assert "--player sampler" in text
     result = check_text(text)
     assert result.valid, [d.message for d in result.diagnostics]
+
+
+def test_the_sampler_leaves_the_better_players_card_only_for_a_clear_mistake() -> None:
+    """Where the better player's card is not a mistake by the analysis's measure (a cost of 10 points and two
+    standard errors on the sampled deals), the sampler plays it; else the best mean. Without the fall-back, the best
+    mean always."""
+    import math
+    import random
+
+    from replayer.check import check_text
+    from replayer.match import Sampler
+    from replayer.player import better_card
+    from replayer.sampling import MISTAKE_POINTS, judge, play_points
+
+    deal = check_text(generate_game("classic", 7, player="random"), states=True).games[0].deals[0]
+    tricks = [t for t in deal.tricks if t.state is not None]
+    kept = left = 0
+    for n, (trick, seat, _, state, facts) in enumerate(play_points(tricks, 2)):
+        legal = sorted(state.legal_plays(seat))
+        if trick.phase != 1 or len(legal) < 2 or n % 3:
+            continue
+        chosen = Sampler(random.Random(n), 4).play(state, seat, legal, facts)
+        greedy = Sampler(random.Random(n), 4, fallback=False).play(state, seat, legal, facts)
+        judged = judge(state, seat, facts, 4, random.Random(n))
+        side = state.rules.scorer[seat]
+        diffs = [[p[side] - p[1 - side] for p in row] for row in judged.points]
+        means = [sum(d) / len(d) for d in diffs]
+        best = max(range(len(means)), key=lambda i: means[i])
+        assert greedy == judged.cards[best]
+        usual = judged.cards.index(better_card(state, seat, legal))
+        paired = [b - u for b, u in zip(diffs[best], diffs[usual], strict=True)]
+        cost = means[best] - means[usual]
+        se = math.sqrt(sum((x - cost) ** 2 for x in paired) / (len(paired) - 1) / len(paired))
+        mistake = cost >= MISTAKE_POINTS and cost >= 2 * se
+        assert chosen == (judged.cards[best] if mistake else judged.cards[usual])
+        kept += not mistake
+        left += mistake
+    assert kept and left, (kept, left)
