@@ -36,7 +36,7 @@ from .files import write_atomic
 from .notation import data_dir
 from .rules.deal import trick_winner
 from .rules.endgame import move_card
-from .solver import Solver
+from .solver import OverBudget, Solver
 
 __all__ = [
     "EARLY_DEALS",
@@ -172,7 +172,10 @@ def _puzzle(
     before = [c.index for _, c in trick.plays[:index]]
     answer = Card.parse(play["best"][0])
     solver = Solver(BUDGET)
-    line = best_line(state, before, solver, answer.index)
+    try:
+        line = best_line(state, before, solver, answer.index)
+    except OverBudget:
+        return None  # (the deal was solved within the budget, its line was not: no puzzle without its answer's line)
     if not line:
         return None
     wrong = []
@@ -180,7 +183,10 @@ def _puzzle(
         if option["card"] == play["best"][0]:
             continue
         card = Card.parse(option["card"])
-        refutation = best_line(state, before, solver, card.index) or []
+        try:
+            refutation = best_line(state, before, solver, card.index) or []
+        except OverBudget:
+            refutation = []  # (shown without its line)
         wrong.append(
             {
                 "card": option["card"],

@@ -239,3 +239,19 @@ def test_every_record_of_games_is_analysed_or_says_why(capsys: pytest.CaptureFix
                 if analysis["endgame"] is None:
                     reasons.append(analysis["reason"])
     assert reasons and all("\n" not in r and "Traceback" not in r for r in reasons)
+
+
+def test_a_puzzle_whose_line_exceeds_the_budget_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal solved within the budget whose answer's line is not (a many-pack endgame once raised OverBudget out
+    of `bezique puzzles`): the puzzle is left out, never a traceback."""
+    from replayer import puzzles as module
+    from replayer.solver import OverBudget
+
+    found = [p for seed in range(100, 130) for p in mine_game(generate_game("classic", seed), "s.bzq", 1, seed)]
+    assert found, "no puzzle in thirty generated deals"
+
+    def over(*_: object) -> None:
+        raise OverBudget(1)
+
+    monkeypatch.setattr(module, "best_line", over)
+    assert [p for seed in range(100, 130) for p in mine_game(generate_game("classic", seed), "s.bzq", 1, seed)] == []
