@@ -31,6 +31,7 @@ from .melds import (
     extends_problem,
     identify,
     mark_scored,
+    may_form_any,
     meld_targets,
     reuse_problem,
     table_signature,
@@ -1452,6 +1453,8 @@ class DealState:
             return
         rules = self.rules
         if self.declared and rules.one_per_trick:
+            return
+        if not pool[WILD_INDEX] and not may_form_any(rules, pool, self.trump):
             return
         for spec in rules.melds:
             if spec.whole_hand or self._wait_problem(seat, spec) is not None:

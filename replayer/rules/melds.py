@@ -26,6 +26,7 @@ __all__ = [
     "identify",
     "mark_scored",
     "matches",
+    "may_form_any",
     "meld_targets",
     "reuse_problem",
     "table_signature",
@@ -101,6 +102,31 @@ def trumps_to_try(rules: Rules, spec: MeldSpec, trump: int) -> tuple[int, ...]:
     if trump < 0 and spec.kind in rules.fixing:
         return (trump, 0, 1, 2, 3)
     return (trump,)
+
+
+def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
+    """False when ``held`` (a count per card, no wild card) forms no meld of the rules under the trump suit ``trump``
+    or, before trumps are fixed, any suit a meld would fix: none of the exact card sets is held whole, nor enough
+    cards of the rank a meld of one rank needs. True tells nothing more (the caller enumerates). After most tricks the
+    winner can declare nothing: this answers it without the enumeration."""
+    sketch = rules.sketches.get(trump)
+    if sketch is None:
+        sets: set[tuple[int, ...]] = set()
+        ranks: set[tuple[tuple[int, ...], int]] = set()
+        for spec in rules.melds:
+            if spec.whole_hand:
+                continue
+            for t in trumps_to_try(rules, spec, trump):
+                if spec.rank is not None and not spec.distinct:
+                    ranks.add((tuple(s * 8 + int(spec.rank) for s in range(4)), spec.count))
+                else:
+                    sets.update(tuple(sorted(set(cards))) for cards, _ in meld_targets(rules, spec, t))
+        sketch = rules.sketches[trump] = (tuple(sorted(sets)), tuple(sorted(ranks)))
+    sets_needed, ranks_needed = sketch
+    for cards in sets_needed:
+        if all(held[c] for c in cards):
+            return True
+    return any(sum(held[c] for c in of_rank) >= count for of_rank, count in ranks_needed)
 
 
 def meld_targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
