@@ -774,7 +774,7 @@ class _Encoding:
                 # (once the follower acquires nothing more, every card he plays later was held now)
                 acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
                 for combo in itertools.product(*(p.domain for p in before)):
-                    if any(n > self.copies[c] for c, n in Counter(combo).items()):
+                    if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                         continue
                     played = [c.index for c in combo]
                     for c_follow in follow.domain:
