@@ -34,7 +34,7 @@ from .profile import MeldSpec
 from .rules.compiled import Rules
 from .rules.deal import DealState, trick_winner
 from .rules.endgame import Endgame, NotCovered, move_card
-from .rules.melds import meld_targets, trumps_to_try
+from .rules.melds import may_form_any, meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
 
 __all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values", "may_declare"]
@@ -77,18 +77,10 @@ def _patterns(rules: Rules, trump: int) -> list[tuple[int, tuple[int, ...], int,
 
 
 def may_declare(deal: DealState, seat: int) -> bool:
-    """A quick necessary condition for holding a combination: one of the melds' card sets whole in the hand (always
-    true with a wild card, or before trumps are fixed). Saves asking the core when nothing can be declared."""
+    """A quick necessary condition for holding a combination (the core's :func:`~replayer.rules.melds.may_form_any`;
+    always true with a wild card). Saves asking the core for the declarations when nothing can be declared."""
     held = deal.held[seat]
-    if deal.trump < 0 or (len(held) > 32 and held[32]):
-        return True
-    for _, cards, size, of_a_kind in _patterns(deal.rules, deal.trump):
-        if of_a_kind:
-            if sum(held[c] for c in cards) >= size:
-                return True
-        elif all(held[c] for c in cards):
-            return True
-    return False
+    return bool(len(held) > 32 and held[32]) or may_form_any(deal.rules, held, deal.trump)
 
 
 _BASE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
@@ -159,7 +151,7 @@ def _has_declaration(deal: DealState, seat: int) -> bool:
     saved = (deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw)
     deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = seat, True, [], -1, []
     try:
-        return bool(deal.legal_declarations(seat))
+        return deal.can_declare(seat)
     finally:
         deal.winner, deal.window_open, deal.declared, deal.declarer, deal.to_draw = saved
 

@@ -1468,12 +1468,17 @@ class DealState:
 
     def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
         """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
-        found = []
+        return list(self._legal_offers(seat))
+
+    def can_declare(self, seat: int) -> bool:
+        """Whether ``seat`` could score some combination now: :meth:`legal_declarations`, stopped at the first."""
+        return any(True for _ in self._legal_offers(seat))
+
+    def _legal_offers(self, seat: int) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
         for spec, cards in self._offers(seat, self.held[seat]):
             assignments, problem = self._pick([(seat, cards)], spec, check_reuse=True)
             if assignments is not None and problem is None:
-                found.append((spec, cards))
-        return found
+                yield spec, cards
 
     def legal_joint_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...], tuple[int, ...]]]:
         """Every combination ``seat`` could score now only with his partner's cards: (meld, his cards, the
