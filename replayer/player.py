@@ -34,10 +34,10 @@ from .profile import MeldSpec
 from .rules.compiled import Rules
 from .rules.deal import DealState, trick_winner
 from .rules.endgame import Endgame, NotCovered, move_card
-from .rules.melds import may_form_any, meld_targets, trumps_to_try
+from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
 
-__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values", "may_declare"]
+__all__ = ["better_card", "choose_declaration", "choose_play", "heuristic_card", "keeping_values"]
 
 _BUDGET = 200_000
 """Nodes the solver may visit for one card of the last tricks (past it, the heuristic plays)."""
@@ -74,13 +74,6 @@ def _patterns(rules: Rules, trump: int) -> list[tuple[int, tuple[int, ...], int,
                 found.append((spec.points, distinct, len(distinct), False))
     _PATTERNS[(id(rules), trump)] = (rules, found)
     return found
-
-
-def may_declare(deal: DealState, seat: int) -> bool:
-    """A quick necessary condition for holding a combination (the core's :func:`~replayer.rules.melds.may_form_any`;
-    always true with a wild card). Saves asking the core for the declarations when nothing can be declared."""
-    held = deal.held[seat]
-    return bool(len(held) > 32 and held[32]) or may_form_any(deal.rules, held, deal.trump)
 
 
 _BASE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
@@ -144,7 +137,7 @@ def _exchange_ahead(deal: DealState) -> float:
 
 def _has_declaration(deal: DealState, seat: int) -> bool:
     """Whether ``seat`` holds a combination he could score after winning a trick (asked of the core)."""
-    if 1 not in deal.rules.declare_phases or not may_declare(deal, seat):
+    if 1 not in deal.rules.declare_phases:
         return False
     # The question is asked of the deal itself, as if the seat had just won a trick (the core's answer reads these
     # fields and changes nothing), and the fields are put back: a copy of the deal would cost more than the answer.

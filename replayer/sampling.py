@@ -115,11 +115,8 @@ def settle(deal: DealState, policy: Policy, facts: Facts | None = None, declare:
     has been chosen already (a declaration judged)."""
     _exchanges(deal, facts)
     if declare and deal.window_open:
-        from .player import may_declare
-
         declarer = deal.declarer if deal.declarer >= 0 else deal.winner
-        # (the core's answer costs more than the quick test that the hand holds none of the melds' card sets)
-        offers = deal.legal_declarations(declarer) if may_declare(deal, declarer) else []
+        offers = deal.legal_declarations(declarer)
         chosen = policy.declaration(deal, declarer, offers) if offers else None
         if chosen is not None:
             deal.declare(declarer, chosen[0].kind, list(chosen[1]))

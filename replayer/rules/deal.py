@@ -1796,27 +1796,17 @@ def _world_key(world: _World) -> tuple[object, ...]:
     return table_signature(tables), shown
 
 
-def _rough_key(world: _World) -> tuple[object, ...]:
-    """What :func:`_world_key` implies and costs little: the cards on each table and the number of shown
-    combinations. Worlds that differ here differ in full, so only those alike here need their full key."""
-    tables, pending = world
-    return tuple(tuple(sorted(t.card for t in table)) for table in tables), tuple(len(p) for p in pending)
-
-
 def _distinct(first: _World, others: Sequence[_World]) -> list[_World]:
     """The worlds of ``others`` that differ from ``first`` and from one another, at most ``_WORLDS_MAX - 1``."""
     if not others:
         return []
-    rough = [_rough_key(world) for world in (first, *others)]
-    alike = {key for key, n in Counter(rough).items() if n > 1}
-    seen = {_world_key(first)} if rough[0] in alike else set()
+    seen = {_world_key(first)}
     kept = []
-    for world, key in zip(others, rough[1:], strict=True):
-        if key in alike:
-            full = _world_key(world)
-            if full in seen:
-                continue
-            seen.add(full)
+    for world in others:
+        key = _world_key(world)
+        if key in seen:
+            continue
+        seen.add(key)
         kept.append(world)
         if len(kept) == _WORLDS_MAX - 1:
             break
