@@ -32,7 +32,7 @@ from .cards import CARD_INDICES, CARDS, Card, Rank, card_index, rank_of, suit_of
 from .engine import EngineState
 from .profile import MeldSpec
 from .rules.compiled import Rules
-from .rules.deal import DealState, trick_winner
+from .rules.deal import DealState, exchange_card, trick_winner
 from .rules.endgame import Endgame, NotCovered, move_card
 from .rules.melds import meld_targets, trumps_to_try
 from .solver import OverBudget, Solver
@@ -113,9 +113,7 @@ def keeping_values(deal: DealState, seat: int) -> list[float]:
                 keep[c] += share
     exchange = _exchange_ahead(deal)
     if exchange:
-        keep[card_index(trump, rules.exchange_rank)] += (
-            exchange  # taken for the turn-up (or shown) at the next won trick
-        )
+        keep[exchange_card(rules, trump)] += exchange  # taken for the turn-up (or shown) at the next won trick
     elif trump >= 0 and rules.seven_played and 1 in rules.seven_played_phases and not rules.seven_played_must_win:
         keep[card_index(trump, 0)] -= 20.0  # (the seven) its play scores: out with it
     return keep
@@ -129,7 +127,7 @@ def _exchange_ahead(deal: DealState) -> float:
     trump = deal.trump
     if trump < 0 or not deal.turnup_waiting or deal.turnup < 0 or not rules.exchange_exists:
         return 0.0
-    seven = card_index(trump, rules.exchange_rank)
+    seven = exchange_card(rules, trump)
     if deal.turnup != seven:
         return _EXCHANGE_KEEP if rules.seven_exchange else 0.0
     return float(rules.seven_second) if deal.sevens_shown < rules.sevens_to_show else 0.0

@@ -1025,7 +1025,7 @@ class DealState:
         """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
         if self.trump < 0 or self.turnup < 0 or not self.turnup_waiting or not self.rules.exchange_exists:
             return []
-        seven = self.trump * 8 + self.rules.exchange_rank
+        seven = exchange_card(self.rules, self.trump)
         found = []
         done = not self.rules.seven_second or self.sevens_shown >= self.rules.sevens_to_show
         for seat in range(self.rules.players):
