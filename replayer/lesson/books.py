@@ -17,7 +17,6 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any
 
 from ..cards import CARDS, SUITS, Card, Rank, Suit, suit_of
@@ -31,12 +30,10 @@ from .words import Words, interface
 
 __all__ = [
     "BookKeeper",
-    "BookMemory",
     "Kit",
     "Knowledge",
     "Pack",
     "Target",
-    "TargetIndex",
     "draws_left",
     "kit",
     "minus",
@@ -135,47 +132,6 @@ class Pack:
         return Target(spec, None, (), of_rank[:count], of_rank, count, rank)
 
 
-class TargetIndex:
-    """Which of a deal's combinations each card, kind and size concerns, so that a book works out again only the
-    combinations whose cards changed since the step before (see :meth:`BookKeeper.book`)."""
-
-    def __init__(self, targets: Sequence[Target], cards: int, shapes: dict[tuple[object, ...], int]) -> None:
-        self.targets = targets
-        self.shapes = [shapes.setdefault(g.shape, len(shapes)) for g in targets]
-        """Each combination's :attr:`Target.shape` as a number (of the kit's): a short key to look states up by."""
-        self.picks = [g.pick for g in targets]
-        self.sizes = [g.size for g in targets]
-        self.kinds = [g.spec.kind for g in targets]
-        by_card: list[list[int]] = [[] for _ in range(cards)]
-        self.by_kind: dict[str, list[int]] = {}
-        for t, target in enumerate(targets):
-            for k in target.cards:
-                by_card[k].append(t)
-            self.by_kind.setdefault(target.spec.kind, []).append(t)
-        self.by_card = by_card
-        """The combinations each card is one of."""
-        largest = max((g.size for g in targets), default=0)
-        self.larger = [[t for t, g in enumerate(targets) if g.size > m] for m in range(largest + 1)]
-        """``larger[m]``: the combinations of more than ``m`` cards (the draws left matter to those only)."""
-
-    def touched(self, cards: Iterable[int]) -> set[int]:
-        """The combinations one of ``cards`` is in."""
-        by_card = self.by_card
-        found: set[int] = set()
-        for k in cards:
-            found.update(by_card[k])
-        return found
-
-    def above(self, m: int) -> list[int]:
-        """The combinations of more than ``m`` cards."""
-        return self.larger[m] if m < len(self.larger) else []
-
-
-def changed(new: Sequence[int], old: Sequence[int]) -> Iterable[int]:
-    """The positions where two counts of the pack differ."""
-    return compress(range(len(new)), map(operator.ne, new, old))
-
-
 def targets_of(profile: RuleProfile, trump: Suit | None, pack: Pack) -> list[Target]:
     """Every combination a seat could declare in a deal with these trumps (None: not fixed yet), as the core
     enumerates them (:func:`replayer.rules.melds.meld_targets`): one per suit for plain and any-suit patterns, and
@@ -243,17 +199,14 @@ class Kit:
         # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
         self.views: dict[tuple[Suit, Rank], CardView] = {}
         self._targets: dict[Suit | None, list[Target]] = {}
-        self._indexes: dict[int, TargetIndex] = {}
         self.target_views: dict[Suit | None, list[TargetView]] = {}
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
         self.page_data: dict[str, Any] = {}
         """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
         self.states: dict[tuple[object, ...], tuple[str, str]] = {}
-        """The (state, text) pairs of combinations not yet scored, worked out so far, by the number of the
-        combination's :attr:`Target.shape` and what else they depend on (see :meth:`BookKeeper.book`): the lessons
-        of a site ask much the same."""
-        self.shapes: dict[tuple[object, ...], int] = {}
-        """The shapes of combinations met so far, numbered."""
+        """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
+        :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
+        much the same."""
 
     def view(self, card: Card) -> CardView:
         """The card's view (made once per card)."""
@@ -270,13 +223,6 @@ class Kit:
         found = self._targets.get(trump)
         if found is None:
             found = self._targets[trump] = targets_of(self.profile, trump, self.pack)
-        return found
-
-    def index(self, targets: Sequence[Target]) -> TargetIndex:
-        """The index of one of :meth:`targets`' lists (made once per list)."""
-        found = self._indexes.get(id(targets))
-        if found is None or found.targets is not targets:
-            found = self._indexes[id(targets)] = TargetIndex(targets, len(self.pack.deck), self.shapes)
         return found
 
 
@@ -328,15 +274,12 @@ class Knowledge:
         deal): a book asks it for every combination and seat at every step."""
         self.kinds: set[str] = set()
         """The kinds anybody has scored so far (most combinations nobody has)."""
-        self.log: list[tuple[str, str]] = []
-        """The (seat, kind) of every event taken in, in order: a book asks what came since the step before."""
 
     def add_scoring(self, n: int, events: Iterable[Scoring]) -> None:
         """Take in the points scored at trick ``n`` (0: at the deal)."""
         for event in events:
             self.scored.setdefault((event.seat, event.kind), []).insert(0, (n, event))
             self.kinds.add(event.kind)
-            self.log.append((event.seat, event.kind))
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
@@ -369,22 +312,6 @@ class Knowledge:
         return draws_left(self.profile, snap.stock)
 
 
-@dataclass
-class BookMemory:
-    """What a seat's book worked out before a trick, for its book before the next (see :meth:`BookKeeper.book`)."""
-
-    impossible: set[int]
-    """The cells of the table of combinations known to be impossible."""
-    melds: list[int]
-    """The table of combinations (empty when not declaring)."""
-    available: list[list[int]]
-    """What each seat may still gather, as the viewer knows it."""
-    held: list[int]
-    draws: int
-    logged: int
-    """How many of the knowledge's scoring events the table had taken in."""
-
-
 class BookKeeper:
     """The books' part of a lesson's builder: the states of the combinations, numbered once per lesson, and each
     seat's book before a trick."""
@@ -401,11 +328,9 @@ class BookKeeper:
         # change, and the page names each by its number.
         self.meld_states: dict[tuple[str, str], int] = {}
         self.state_list: list[tuple[str, str]] = []
-        self._impossible: list[bool] = []
-        """Whether each of :attr:`state_list` says a combination is impossible."""
         self._texts: dict[tuple[Any, ...], int] = {}
         self._asked: dict[tuple[object, ...], int] = {}
-        """The states worked out in this lesson, by what they depend on (the keys of :attr:`Kit.states`)."""
+        """The states worked out in the current deal, by what they depend on (see :meth:`book`)."""
         self._shared = self.kit.states
         """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
         self._unseen_texts: dict[tuple[int, int], str] = {}
@@ -446,7 +371,6 @@ class BookKeeper:
         if found is None:
             found = self.meld_states[state, text] = len(self.state_list)
             self.state_list.append((state, text))
-            self._impossible.append(state == "impossible")
         return found
 
     def state_of(self, key: tuple[Any, ...]) -> int:
@@ -539,134 +463,74 @@ class BookKeeper:
         targets: Sequence[Target],
         held_by: Mapping[str, list[int]],
         tables: Mapping[str, list[int]],
-        last: BookMemory | None,
-    ) -> tuple[Book, BookMemory]:
-        """One seat's bookkeeping before a trick; also returns what the next step's book starts from (``last``: what
-        this seat's book of the step before returned, None at a deal's start).
+        before: set[int] | None,
+    ) -> tuple[Book, set[int]]:
+        """One seat's bookkeeping before a trick; also returns what it knows to be impossible (positions in its
+        ``melds``), for the next step.
 
         ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table.
         """
         held = held_by[viewer]
-        left = knowledge.left
-        # The other seats the viewer knows to hold some cards (most often none).
-        known_by = {seat: counts for seat, counts in knowledge.public.items() if seat != viewer and any(counts)}
-        others = list(known_by.values())
-        hidden = minus(left, held, *others)  # what the viewer cannot place: its unseen cards, the turn-up aside
-        unseen = hidden
+        others = knowledge.others_known(viewer)
+        unseen = minus(knowledge.left, held, *others)
         if snap.turnup is not None:
-            unseen = list(hidden)
             k = self.pack.number(snap.turnup)
             unseen[k] = max(unseen[k] - 1, 0)
         total = sum(unseen)
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
         known: list[int] = []
-        for seat, counts in known_by.items():
-            known.extend(k for k, n in enumerate(minus(counts, tables[seat])) for _ in range(n))
+        for seat in self.seats:
+            if seat != viewer and any(knowledge.public[seat]):
+                known.extend(k for k, n in enumerate(minus(knowledge.public[seat], tables[seat])) for _ in range(n))
         known.sort()
         melds: list[int] = []
         news: list[str] = []
         impossible: set[int] = set()
-        available: list[list[int]] = []
-        draws = 0
         declaring = phase in self.profile.declare_phases
         if declaring:
             seats = self.seats
-            # What each seat may still gather, as the viewer knows it: the same for every combination. Another
-            # seat may gather what the viewer cannot place, and what the viewer knows that seat itself holds.
+            # What each seat may still gather, as the viewer knows it: the same for every combination.
             available = [
-                minus(left, *others)
+                minus(knowledge.left, *others)
                 if s == viewer
-                else hidden
-                if s not in known_by
-                else minus(left, held, *(c for o, c in known_by.items() if o != s))
+                else minus(knowledge.left, held, *knowledge.others_known(viewer, but=s))
                 for s in seats
             ]
             draws = knowledge.draws_left(snap)
-            melds = self._table(viewer, knowledge, targets, available, held, draws, last)
-            flags = self._impossible
-            impossible = set(compress(range(len(melds)), map(flags.__getitem__, melds)))
+            scored, asked, deck = knowledge.scored, self._asked, knowledge.deck
+            own = seats.index(viewer)
+            for t, target in enumerate(targets):
+                # Until it is scored, a combination's state depends only on how many of its cards the seat may
+                # still gather, and in the viewer's own row on how many the viewer holds and how many draws are
+                # left (no more than the combination has cards can matter): most steps ask again what an earlier
+                # step of the deal asked.
+                pick, kind = target.pick, target.spec.kind
+                anybody = kind in knowledge.kinds
+                mine = (pick(held), min(draws, target.size))
+                for s, seat in enumerate(seats):
+                    state = self.scored_state(target, scored.get((seat, kind), ())) if anybody else -1
+                    if state < 0:
+                        key = (t, pick(available[s]), mine) if s == own else (t, pick(available[s]))
+                        state = asked.get(key, -1)
+                        if state < 0:
+                            shared = (target.shape, *key[1:])
+                            pair = self._shared.get(shared)
+                            if pair is None:
+                                state = self.open_state(target, s == own, available[s], held, draws, deck)
+                                self._shared[shared] = self.state_list[state]
+                            else:
+                                state = self.state(*pair)
+                            asked[key] = state
+                    melds.append(state)
+            impossible = {i for i, state in enumerate(melds) if self.state_list[state][0] == "impossible"}
             # Said once, where it becomes true: the combinations the step before did not know to be impossible.
-            before = last.impossible if last is not None else None
             for i in sorted(impossible if before is None else impossible - before):
                 target, seat = targets[i // len(seats)], seats[i % len(seats)]
                 meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
                 reason = self.state_list[melds[i]][1]
                 news.append(self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat)))
         text = self.unseen_text(total, facedown)
-        memory = BookMemory(impossible, melds, available, held, draws, len(knowledge.log))
-        return Book(viewer, unseen, total, text, known, news, melds, declaring), memory
-
-    def _table(
-        self,
-        viewer: str,
-        knowledge: Knowledge,
-        targets: Sequence[Target],
-        available: Sequence[Sequence[int]],
-        held: Sequence[int],
-        draws: int,
-        last: BookMemory | None,
-    ) -> list[int]:
-        """The viewer's table of combinations: each combination's state for each seat, in cells ``t * seats + s``.
-
-        Worked out from the step before's table: a combination's state for a seat changes only when one of its
-        cards changes in what the seat may gather, or (in the viewer's own row) in the viewer's hand or in how many
-        draws are left, or when the seat scores its kind. At a deal's start, or as declaring begins, every cell.
-        """
-        width = len(self.seats)
-        index = self.kit.index(targets)
-        cells: Iterable[int]
-        if last is None or not last.melds:
-            melds, cells = [0] * (len(targets) * width), range(len(targets) * width)
-        else:
-            dirty = [index.touched(changed(now, then)) for now, then in zip(available, last.available, strict=True)]
-            mine = dirty[self.seats.index(viewer)]
-            mine.update(index.touched(changed(held, last.held)))
-            if draws != last.draws:
-                mine.update(index.above(min(draws, last.draws)))
-            for seat, kind in knowledge.log[last.logged :]:
-                if seat in self.seats:
-                    dirty[self.seats.index(seat)].update(index.by_kind.get(kind, ()))
-            # In the order a whole table is worked out in (combination by combination, seat by seat), which numbers
-            # the states as they first come.
-            melds, cells = list(last.melds), sorted(t * width + s for s, touched in enumerate(dirty) for t in touched)
-        seats = self.seats
-        scored, kinds, asked, shared, deck = (
-            knowledge.scored,
-            knowledge.kinds,
-            self._asked,
-            self._shared,
-            knowledge.deck,
-        )
-        own = seats.index(viewer)
-        shapes, picks, sizes, kinds_of = index.shapes, index.picks, index.sizes, index.kinds
-        for i in cells:
-            t, s = divmod(i, width)
-            kind = kinds_of[t]
-            if kind in kinds:
-                state = self.scored_state(targets[t], scored.get((seats[s], kind), ()))
-                if state >= 0:
-                    melds[i] = state
-                    continue
-            # Until it is scored, a combination's state depends only on how many of its cards the seat may still
-            # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
-            # than the combination has cards can matter): most cells ask again what an earlier one asked, in this
-            # lesson or (:attr:`Kit.states`) another.
-            pick = picks[t]
-            if s == own:
-                key: tuple[object, ...] = (shapes[t], pick(available[s]), pick(held), min(draws, sizes[t]))
-            else:
-                key = (shapes[t], pick(available[s]))
-            state = asked.get(key, -1)
-            if state < 0:
-                pair = shared.get(key)
-                if pair is None:
-                    state = self.open_state(targets[t], s == own, available[s], held, draws, deck)
-                    shared[key] = self.state_list[state]
-                else:
-                    state = self.state(*pair)
-                asked[key] = state
-            melds[i] = state
-        return melds
+        return Book(viewer, unseen, total, text, known, news, melds, declaring), impossible
 
     def books(
         self,
@@ -674,7 +538,7 @@ class BookKeeper:
         phase: int,
         knowledge: Knowledge,
         targets: Sequence[Target],
-        memory: dict[str, BookMemory],
+        memory: dict[str, set[int]],
         board: Board | None = None,
     ) -> list[Book]:
         """Every seat's book before a trick (``board``, when given, holds the snapshot's cards already numbered)."""
@@ -697,8 +561,7 @@ class BookKeeper:
             held_by[seat], on_table[seat] = held, table
         books = []
         for viewer in self.seats:
-            book, memory[viewer] = self.book(
-                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer)
-            )
+            book, impossible = self.book(viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer))
+            memory[viewer] = impossible
             books.append(book)
         return books

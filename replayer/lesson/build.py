@@ -19,7 +19,7 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from ..rules.endgame import move_card
-from .books import BookKeeper, BookMemory, Knowledge, Target
+from .books import BookKeeper, Knowledge, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
@@ -719,8 +719,9 @@ class Builder(BookKeeper):
         profile = self.profile
         knowledge = Knowledge(profile, self.seats, self.pack)
         targets = self.kit.targets(deal.trump)
+        self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
         knowledge.add_scoring(0, deal.scoring)
-        memory: dict[str, BookMemory] = {}
+        memory: dict[str, set[int]] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
         if deal.tricks:
