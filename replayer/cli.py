@@ -373,8 +373,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         load_profile(args.profile)
     except RuleProfileError as exc:
         raise UsageError(str(exc)) from None
-    if args.deals < 1 or args.games < 1:
-        raise UsageError("--deals and --games take a whole number of at least 1")
+    if args.deals < 1 or args.games < 1 or args.jobs < 1:
+        raise UsageError("--deals, --games and --jobs take a whole number of at least 1")
     chosen = {}
     for raw in args.option:
         name, sep, value = raw.partition("=")
@@ -383,7 +383,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         chosen[name.strip()] = value.strip()
     try:
         text = "\n".join(
-            generate_game(args.profile, args.seed + i, args.deals, chosen, args.player) for i in range(args.games)
+            generate_game(args.profile, args.seed + i, args.deals, chosen, args.player, args.jobs)
+            for i in range(args.games)
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -702,7 +703,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="random",
         help="random: any legal card; solver: a documented heuristic while the stock lasts, the solver for the last "
         "tricks (replayer/player.py), its game commented from the replay (replayer/commentary.py); sampler: each "
-        "card chosen by the sampled analysis on a few deals (replayer/match.py, slow)",
+        "card chosen by the sampled analysis on a few deals (replayer/match.py, slow), its game commented from the "
+        "replay and from the sampled analysis of every play (64 deals a play: a minute or more a deal)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=1, help="processes for the sampler's analysis (the same record for any N)"
     )
     p.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")

@@ -10,16 +10,20 @@ up with a card that counts nothing, and what the endgame values show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .analysis import analyse_deal
-from .cards import CARDS, display_key
+from .cards import CARDS, SUITS, display_key
 from .explain import meld_label
 from .lesson.terms import MELD_TERMS
+from .lesson.words import interface
 from .replay import DealResult, TrickResult
+from .rules import DealState
+from .rules.deal import trick_winner
+from .sampling import is_mistake, play_points
 
-__all__ = ["comment_record", "deal_comments"]
+__all__ = ["comment_record", "deal_comments", "sampled_comments"]
 
 _NAMES = {
     "en": {"N": "North", "S": "South", "E": "East", "W": "West"},
@@ -29,6 +33,12 @@ _BUDGET = 100_000
 """The solver's nodes for a deal's endgame (as in a lesson): past it, the commentary says so."""
 _KEPT_NOTES = 2
 """At most this many remarks per deal on the cards kept (the rest would repeat them)."""
+_MOMENTS = 3
+"""At most this many plays a deal, besides the mistakes, where the sampled analysis finds that another card would
+have cost much: the clearest (the largest cost less two standard errors)."""
+_MATTERS = 20
+"""Another card "would have cost" only when its cost is at least this many points of the difference between the
+sides and at least twice its standard error (the bar of a puzzle's answer, docs/analysis.md)."""
 
 
 def _name(seat: str, lang: str) -> str:
@@ -189,20 +199,39 @@ def _decisive(plays: list[dict[str, Any]]) -> tuple[dict[str, Any], str, int] | 
     return found
 
 
-def comment_record(text: str, path: str = "<record>") -> str:
+def comment_record(
+    text: str,
+    path: str = "<record>",
+    analysis: Mapping[str, Any] | None = None,
+    samples: int | None = None,
+    jobs: int = 1,
+) -> str:
     """``text`` (a valid record) with the commentary after the tricks it speaks of, in the canonical form; raises
-    ``ValueError`` naming the first problem when the record does not validate."""
+    ``ValueError`` naming the first problem when the record does not validate. With ``analysis`` (the data of
+    ``bezique analyse --all --json`` of the same record), or with ``samples`` (that analysis made here, seed 0, in
+    ``jobs`` processes: the numbers of ``bezique analyse --all --samples N --seed 0``), the moments that matter by
+    the sampled analysis are said too (:func:`sampled_comments`)."""
     from .check import check_text
     from .fmt import format_text
 
     result = check_text(text, path, states=True)
     if not result.valid:
         raise ValueError(result.diagnostics[0].message if result.diagnostics else "the record does not validate")
+    if analysis is None and samples is not None:
+        from .analysis import analyse
+
+        analysis = analyse(result, samples=samples, seed=0, jobs=jobs)
     lines = text.splitlines()
     after: dict[int, list[str]] = {}
-    for game in result.games:
+    judged = {(g, d["number"]): d for g, game in enumerate((analysis or {}).get("games", []), 1) for d in game["deals"]}
+    for g, game in enumerate(result.games, 1):
         for deal in game.deals:
-            for trick_line, en, ru in deal_comments(deal):
+            remarks = list(deal_comments(deal))
+            found = judged.get((g, deal.number))
+            if found is not None and found.get("plays"):
+                remarks.extend(sampled_comments(deal, found))
+            remarks.sort(key=lambda r: r[0])  # (stable: at one trick, the replay's remarks first)
+            for trick_line, en, ru in remarks:
                 end = trick_line  # (1-based: the index of the line after the trick statement)
                 while end < len(lines) and lines[end].startswith("  "):
                     end += 1
@@ -213,3 +242,180 @@ def comment_record(text: str, path: str = "<record>") -> str:
         out.append(line)
     out.extend(after.get(len(lines), []))
     return format_text("\n".join(out) + "\n")
+
+
+# --- the moments that matter, by the sampled analysis ------------------------------------------------------------
+
+
+def sampled_comments(deal: DealResult, judged: Mapping[str, Any]) -> Iterator[tuple[int, str, str]]:
+    """The moments that matter in one replayed deal (replayed with its states) by its sampled analysis (``judged``:
+    the deal's object of ``bezique analyse --all --json``): every sampled play that is a mistake, with the better
+    card, and the plays (at most :data:`_MOMENTS`) where another legal card would have cost the most, with that card;
+    each with what the card played keeps or wins against the other, read off the replay, and the analysis's cost with
+    its standard error. The last tricks (exact) are left to the endgame's remark. Yields (the line of the trick they
+    follow, English, Russian)."""
+    tricks = [t for t in deal.tricks if t.state is not None]
+    if not tricks:
+        return
+    rules = tricks[0].state.rules  # type: ignore[union-attr]
+    plays = {(p["trick"], p["seat"]): p for p in judged.get("plays") or () if not p["exact"]}
+    # (order in the deal, trick, state before the play, the play, the other card, its cost, the error, right)
+    Moment = tuple[int, TrickResult, DealState, dict[str, Any], str, float, float, bool]
+    mistakes: list[Moment] = []
+    moments: list[tuple[float, Moment]] = []
+    for order, (trick, seat, card, state, _facts) in enumerate(play_points(tricks, rules.players)):
+        play = plays.get((trick.n, rules.seats[seat]))
+        if play is None or play["played"] != str(CARDS[card]):
+            continue
+        if is_mistake(play):
+            cost, err = float(play["cost"]), float(play["cost_stderr"])
+            mistakes.append((order, trick, state, play, play["best"][0], cost, err, False))
+            continue
+        own, err_own = _difference(play, play["played"], rules.scorers[rules.scorer[seat]])
+        worst: tuple[float, str, float, float] | None = None
+        for option in play["options"]:
+            if option["card"] == play["played"]:
+                continue
+            other, err_other = _difference(play, option["card"], rules.scorers[rules.scorer[seat]])
+            # Two options' own errors combined: never below the paired error of the shared samples, so the claim
+            # errs on the side of silence.
+            gap, err = own - other, (err_own**2 + err_other**2) ** 0.5
+            if gap >= _MATTERS and gap >= 2 * err and (worst is None or gap - 2 * err > worst[0]):
+                worst = (gap - 2 * err, option["card"], gap, err)
+        if worst is not None:
+            moments.append((worst[0], (order, trick, state, play, worst[1], worst[2], worst[3], True)))
+    moments.sort(key=lambda m: -m[0])
+    chosen = sorted([*mistakes, *(m for _, m in moments[:_MOMENTS])], key=lambda m: m[0])
+    for _, trick, state, play, card_name, gap, err, right in chosen:
+        en, ru = _moment(deal, trick, state, play, card_name, gap, err, right)
+        yield trick.line, en, ru
+
+
+def _difference(play: Mapping[str, Any], card: str, own: str) -> tuple[float, float]:
+    """An option's mean difference for the acting side (its points less the other's) and its standard error."""
+    option = next(o for o in play["options"] if o["card"] == card)
+    mean = option["mean"]
+    return sum(v if side == own else -v for side, v in mean.items()), float(option["stderr"])
+
+
+def _moment(
+    deal: DealResult,
+    trick: TrickResult,
+    state: DealState,
+    play: Mapping[str, Any],
+    other: str,
+    gap: float,
+    err: float,
+    right: bool,
+) -> tuple[str, str]:
+    """One moment in words. ``right``: the card played was right and ``other`` would have cost ``gap``; otherwise
+    the card played was a mistake and ``other`` the better card, ``gap`` its cost."""
+    rules = state.rules
+    seat = play["seat"]
+    who_en, who_ru = _name(seat, "en"), _name(seat, "ru")
+    played, alternative = _index(play["played"]), _index(other)
+    c, a = CARDS[played].glyph, CARDS[alternative].glyph
+    n = play["samples"]
+    cost_en, cost_ru = f"{gap:.0f} ± {err:.0f}", f"{gap:.0f} ± {err:.0f}"
+    if right:
+        en = [f"{who_en}'s {c} is right by the sampled analysis: the {a} would have cost about {cost_en} points of the"]
+        en.append(f"difference between the sides to the end of the deal ({n} deals drawn from what {who_en} knows).")
+        ru = [f"По выборочному анализу карта {c} ({who_ru}) верна: {a} стоила бы около {cost_ru} очков разницы между"]
+        ru.append(f"сторонами до конца сдачи ({n} {_deals_ru(n)}, согласных с тем, что знает {who_ru}).")
+    else:
+        en = [f"A mistake by the sampled analysis: {who_en}'s {c} costs about {cost_en} points of the difference"]
+        en.append(f"between the sides against the {a} ({n} deals drawn from what {who_en} knows).")
+        ru = [f"Ошибка по выборочному анализу: карта {c} ({who_ru}) стоит около {cost_ru} очков разницы между"]
+        ru.append(f"сторонами против карты {a} ({n} {_deals_ru(n)}, согласных с тем, что знает {who_ru}).")
+    good, bad = (played, alternative) if right else (alternative, played)
+    _why(deal, trick, state, rules.seat_index[seat], good, bad, right, en, ru)
+    return " ".join(en), " ".join(ru)
+
+
+def _why(
+    deal: DealResult,
+    trick: TrickResult,
+    state: DealState,
+    seat: int,
+    good: int,
+    bad: int,
+    right: bool,
+    en: list[str],
+    ru: list[str],
+) -> None:
+    """What the better card ``good`` wins or keeps against ``bad``, each claim read off the replay and the core:
+    the trick it wins or gives up (when it is the trick's last card), the card that counts, the trump it keeps, and
+    the combination the kept card is declared in later. ``right``: ``good`` is the card played (else ``bad`` is)."""
+    rules = state.rules
+    g, b = CARDS[good].glyph, CARDS[bad].glyph
+    said = False
+    table = [card for _, card in state.plays]
+    if len(table) == rules.players - 1:
+        wins_good = trick_winner([*table, good], state.trump) == len(table)
+        wins_bad = trick_winner([*table, bad], state.trump) == len(table)
+        if wins_good != wins_bad:
+            said = True
+            if right and wins_good:
+                en.append(f"The {g} wins the trick; the {b} would not.")
+                ru.append(f"Карта {g} берёт взятку, а {b} не взяла бы.")
+            elif right:
+                en.append(f"The {g} gives the trick up; the {b} would have won it.")
+                ru.append(f"Карта {g} отдаёт взятку, а {b} взяла бы её.")
+            elif wins_good:
+                en.append(f"The {g} would have won the trick; the {b} does not.")
+                ru.append(f"Карта {g} взяла бы взятку, а {b} её не берёт.")
+            else:
+                en.append(f"The {g} would have given the trick up; the {b} wins it.")
+                ru.append(f"Карта {g} отдала бы взятку, а {b} её берёт.")
+    worth = _worth(state)
+    if worth[bad] > worth[good]:
+        en.append(f"The {b} counts {worth[bad]} to whoever wins it; the {g} {_counts_en(worth[good])}.")
+        ru.append(f"Карта {b} приносит взявшему {worth[bad]}; {g} — {_counts_ru(worth[good])}.")
+        said = True
+    if state.trump >= 0 and CARDS[bad].suit == SUITS[state.trump] != CARDS[good].suit:
+        en.append(f"The {g} {'keeps' if right else 'would have kept'} the {b}, a trump.")
+        ru.append(f"Карта {g} {'сохраняет' if right else 'сохранила бы'} {b}, козырь.")
+        said = True
+    later = _declared_later(deal, trick, rules.seats[seat], bad) if right else None
+    if later is not None:
+        at, kind, points = later
+        en.append(f"Kept, the {b} is declared in the {_meld(kind, 'en')} after trick {at} ({points}).")
+        ru.append(f"Сохранённая карта {b} входит в {_meld(kind, 'ru')}, объявленный после взятки {at} ({points}).")
+        said = True
+    if not said:
+        en.append("The difference comes from the play that follows, not from this trick alone.")
+        ru.append("Разница складывается из дальнейшей игры, а не из одной этой взятки.")
+
+
+def _deals_ru(n: int) -> str:
+    return ("расклад", "расклада", "раскладов")[interface("ru").plural(n)]
+
+
+def _worth(state: DealState) -> list[int]:
+    """What each card counts to whoever wins it in a trick: its card points, else its brisque's points."""
+    rules = state.rules
+    values = rules.values(state.trump)
+    return [values[c] or (rules.brisque_points if rules.brisque[c] else 0) for c in range(len(values))]
+
+
+def _counts_en(points: int) -> str:
+    return f"counts {points}" if points else "counts nothing"
+
+
+def _counts_ru(points: int) -> str:
+    return str(points) if points else "ничего"
+
+
+def _declared_later(deal: DealResult, trick: TrickResult, seat: str, card: int) -> tuple[int, str, int] | None:
+    """The first combination ``seat`` declares with ``card`` from ``trick`` on, before he draws another copy of it
+    (so that the copy declared is one he holds now): (after which trick, kind, points)."""
+    rules = trick.state.rules  # type: ignore[union-attr]
+    for later in deal.tricks:
+        if later.n < trick.n:
+            continue
+        for event in later.scoring:
+            if event.seat == seat and event.kind in rules.meld_by_kind and any(c.index == card for c in event.cards):
+                return later.n, event.kind, event.points
+        if any(s == seat and c.index == card for s, c in later.draws):
+            return None  # (another copy drawn: the one declared may not be the one kept)
+    return None

@@ -307,9 +307,12 @@ def generate_game(
     deals: int = 1,
     options: Mapping[str, str] | None = None,
     player: str = "random",
+    jobs: int = 1,
+    samples: int | None = None,
 ) -> str:
     """A record of ``deals`` legal deals of one game, reproducible from ``seed``, played by ``player`` (one of
-    :data:`PLAYERS`).
+    :data:`PLAYERS`); the sampler's record is commented from its sampled analysis (``samples`` deals a play,
+    ``bezique analyse --all``'s default unless given, seed 0), made in ``jobs`` processes.
 
     ``options`` sets house rules by name, as a record's ``options:`` header does (raises ``ValueError`` for an
     unknown option or value, or an unknown player); the record states those that differ from the profile's
@@ -379,9 +382,13 @@ def generate_game(
         assert expected is not None
         dealer = seats[expected]
     text = "\n".join(lines)
-    if player == "solver":
+    if player in ("solver", "sampler"):
         from .commentary import comment_record
+        from .sampling import DEFAULT_SAMPLES
 
-        # The better player's games are meant to be read: each gets the commentary made from its replay.
-        text = comment_record(text)
+        # The better players' games are meant to be read: each gets the commentary made from its replay, and the
+        # sampler's the moments that matter by the sampled analysis (the numbers of ``bezique analyse --all``).
+        if player == "sampler" and samples is None:
+            samples = DEFAULT_SAMPLES
+        text = comment_record(text, samples=samples if player == "sampler" else None, jobs=jobs)
     return text

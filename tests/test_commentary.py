@@ -22,7 +22,9 @@ from replayer.replay import DealResult, TrickResult
 
 NAMES = {"North": "N", "South": "S", "East": "E", "West": "W"}
 # The constructed records the better player made, with the command that makes them again.
-REBUILT = {"ru19": ("ru19", 3827), "ua2": ("ua2", 104), "ruwiki": ("ruwiki", 1461), "infuzorka": ("infuzorka", 87)}
+REBUILT = {"infuzorka": ("infuzorka", 87)}
+# Those the sampler made: their replay's remarks are the same forms (test_commentary_sampled.py checks the rest).
+COMMENTED = [*REBUILT, "ru19", "ua2", "ruwiki"]
 FIXED = {
     "Only the winner of a trick may declare: holding a combination, the player plays to win.",
     "The stock is empty and every card is known: the solver values each card played from here.",
@@ -117,12 +119,13 @@ def _check_record(text: str) -> set[str]:
         for deal in game.deals:
             for trick in deal.tricks:
                 for comment in trick.comments:
-                    if comment.lang is None:
+                    # (the sampled analysis's remarks are checked against its numbers in test_commentary_sampled.py)
+                    if comment.lang is None and "by the sampled analysis" not in comment.text:
                         forms.update(_check_trick(deal, trick, s) for s in _sentences(comment.text))
     return forms
 
 
-@pytest.mark.parametrize("name", sorted(REBUILT))
+@pytest.mark.parametrize("name", sorted(COMMENTED))
 def test_the_constructed_records_claims_are_true(name: str) -> None:
     forms = _check_record((GAMES / f"constructed-{name}.bzq").read_text(encoding="utf-8"))
     assert {"declares", "optimum"} <= forms, forms

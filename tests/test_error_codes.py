@@ -202,7 +202,7 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         "extra_card",
     ),
     "BZ314": (
-        [("trick 3: N 9H, S JH -> S\n", "trick 3: N 9H, S JH -> S\n  N penalty extra_card = 60  { ua2: 50 }\n")],
+        [("trick 3: N 9H, S QH -> S\n", "trick 3: N 9H, S QH -> S\n  N penalty extra_card = 60  { ua2: 50 }\n")],
         "60",
     ),
     "BZ401": ([("  draws N JS, S 8S", "  draws S 8S, N JS")], "8S"),
