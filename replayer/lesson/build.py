@@ -19,7 +19,7 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from ..rules.endgame import move_card
-from .books import BookKeeper, Knowledge, Target
+from .books import BookKeeper, Knowledge, Memory, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
@@ -719,9 +719,8 @@ class Builder(BookKeeper):
         profile = self.profile
         knowledge = Knowledge(profile, self.seats, self.pack)
         targets = self.kit.targets(deal.trump)
-        self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
         knowledge.add_scoring(0, deal.scoring)
-        memory: dict[str, set[int]] = {}
+        memory: dict[str, Memory] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
         if deal.tricks:
@@ -1125,7 +1124,7 @@ def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
     number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
     ``states`` as they first come)."""
     melds = [states.setdefault(k, len(states)) for k in book.melds]
-    unseen = bytes(book.unseen).translate(_DIGITS).decode("ascii")
+    unseen = book.unseen.translate(_DIGITS).decode("ascii")
     return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
 
 
