@@ -89,6 +89,36 @@ def test_bezique_rules_speaks_a_users_words(name: str) -> None:
     assert re.search(r"\d{3}:L\d+", describe(profile, sources=True))
 
 
+def _settings(change: object) -> set[str]:
+    """The profile settings an option's value changes (its ``sets``), nested ones included."""
+    if not isinstance(change, dict):
+        return set()
+    return {str(k) for k in change} | {s for v in change.values() for s in _settings(v)}
+
+
+@pytest.mark.parametrize("name", profile_names())
+def test_bezique_rules_tells_an_options_effect_in_plain_words(name: str) -> None:
+    """Each option value's effect is said as the rules then read, not by the profile's settings (``last_trick_at``),
+    which a user neither reads nor types; the option's own name and values, which he types, may be said."""
+    profile = load_profile(name)
+    typed = set(profile.options) | {v for o in profile.options.values() for v in o.values}
+    typed |= {m.kind for m in profile.melds} | {k for k, _ in profile.penalties}
+    settings = {s for o in profile.options.values() for c in o.sets.values() for s in _settings(c)} - typed
+    text = describe(profile, sources=False)
+    option = None
+    said = []
+    for line in text[text.index("\nOptions") :].splitlines():
+        if m := re.match(r"  (\S+) = ", line):
+            option = profile.options[m[1]]
+        elif option is not None and line.startswith("      "):
+            value, _, effect = line.strip().partition(": ")
+            if value in option.sets:
+                said.append(value)
+                assert effect and "changes " not in effect, line
+                assert not [s for s in settings if "_" in s and re.search(rf"\b{re.escape(s)}\b", effect)], line
+    assert len(said) == sum(len(o.sets) for o in profile.options.values())
+
+
 def test_the_rules_command_prints_a_users_words_unless_asked_for_the_sources(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
