@@ -8,8 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import visible_text
 
 from replayer.check import check_text
+from replayer.generate import generate_game
 from replayer.lesson.citations import learner_html, learner_text, rule_link
 from replayer.profiles import load_profile, profile_names
 from replayer.render import render_site
@@ -40,6 +42,14 @@ def test_no_page_names_a_file_a_line_or_an_internal_term(site: Path) -> None:
     assert len(pages) > 2 * len(GAMES)  # the lessons, rules pages, glossary, index and sources of both languages
     found = {p.relative_to(site).as_posix(): FORBIDDEN.findall(p.read_text(encoding="utf-8")) for p in pages}
     assert {page: hits for page, hits in found.items() if hits} == {}
+
+
+# What a learner must not read on a page either (its visible text): a file's name, a line number without its book,
+# a profile's meld classes, a solver's words, in English or Russian.
+UNSEEN = re.compile(
+    r"\.bzq\b|\.txt\b|(?<![\w:])L\d+|\bclass(?:es)?\b|\bкласс(?:ы|а|ов)?\b|optimum|оптимум|double-dummy|"
+    r"\bsets\b(?! them)"
+)
 
 
 def test_every_citation_lands(site: Path) -> None:
@@ -145,3 +155,38 @@ def test_a_citation_keeps_the_text_inert(text: str) -> None:
     assert (
         re.sub(r'<a class="cite (?:source|rule)" href="[^"<>]*"(?: title="[^"<>]*")?>|</a>', "", html).count("<") == 0
     )
+
+
+def test_the_puzzle_page_names_a_puzzles_game_not_its_file(tmp_path: Path) -> None:
+    """The puzzle page says which game a puzzle comes from by its title, in the page's language where the game has
+    one; the file it was mined from is named nowhere a learner reads."""
+    from replayer.puzzles import Puzzle, write_puzzles
+
+    data = {
+        "source": "/home/someone/mined/secret-file.bzq",
+        "titles": {"en": "A game to learn from", "ru": "Партия для урока"},
+        "game": 1,
+        "deal": 1,
+        "trick": 30,
+        "seat": "S",
+        "profile": "classic",
+        "trump": "H",
+        "trump_glyph": "♥",
+        "scores": {"N": 100, "S": 50},
+        "double_dummy": False,
+        "hands": {"N": ["AS", "10S", "KH"], "S": ["QS", "JD", "7C"]},
+        "trick_so_far": [{"seat": "N", "card": "10S", "glyph": "10♠"}],
+        "answer": {"card": "QS", "glyph": "Q♠", "points": {"N": 10, "S": 20}},
+        "line": [],
+        "wrong": [{"card": "7C", "glyph": "7♣", "loss": 20, "points": {"N": 30, "S": 0}, "line": []}],
+        "choices": ["QS", "7C"],
+    }
+    english_only = {**data, "titles": {"en": "A game to learn from"}}
+    record = generate_game("classic", 3)
+    write_puzzles([Puzzle(data, record), Puzzle(english_only, record)], tmp_path)
+    english = visible_text((tmp_path / "index.html").read_text(encoding="utf-8"))
+    russian = visible_text((tmp_path / "ru" / "index.html").read_text(encoding="utf-8"))
+    assert english.count("A game to learn from") == 2
+    assert "Партия для урока" in russian and "A game to learn from" in russian  # (the one without a Russian title)
+    for text in (english, russian):
+        assert "secret-file" not in text and not UNSEEN.findall(text)
