@@ -12,6 +12,7 @@ from conftest import visible_text
 
 from replayer.check import check_text
 from replayer.generate import generate_game
+from replayer.lesson.build import Texts, record_seed
 from replayer.lesson.citations import learner_html, learner_text, rule_link
 from replayer.profiles import load_profile, profile_names
 from replayer.render import render_site
@@ -50,6 +51,47 @@ UNSEEN = re.compile(
     r"\.bzq\b|\.txt\b|(?<![\w:])L\d+|\bclass(?:es)?\b|\bкласс(?:ы|а|ов)?\b|optimum|оптимум|double-dummy|"
     r"\bsets\b(?! them)"
 )
+
+
+def test_no_page_shows_a_file_a_bare_line_or_a_class(site: Path) -> None:
+    found = {}
+    for page in _pages(site):
+        hits = UNSEEN.findall(visible_text(page.read_text(encoding="utf-8")))
+        if hits:
+            found[page.relative_to(site).as_posix()] = hits
+    assert found == {}
+    # The worked deal as printed names the complete record by its game, linked to its lesson, in both languages.
+    for page, title in (
+        (site / "worked-deal-000-as-printed-1.html", "“Illustrative deal: North and South”"),
+        (site / "ru" / "worked-deal-000-as-printed-1.html", "«Показательная партия: Север и Юг»"),
+    ):
+        assert f'<a class="cite record" href="worked-deal-000-1.html">{title}</a>' in page.read_text(encoding="utf-8")
+
+
+def test_a_records_bare_lines_are_of_its_one_source() -> None:
+    game = check_text(generate_game("classic", 3)).games[0]
+    assert record_seed(game) == ""  # (a generated record names no source text)
+    game.headers["source"] = "Anonymous Russian card-game book, seed 000 lines 73–263"
+    assert record_seed(game) == "000"
+    texts = Texts("en", "en", record_seed(game))
+    assert texts.placed("L79: as printed (L79, L83). See 004:L89–L91, L345 and 001:L5, L7.") == (
+        "000:L79: as printed (000:L79, L83). See 004:L89–L91, L345 and 001:L5, L7."
+    )
+    said = learner_text(texts.placed("L79: as printed (L79, L83)"), "en")
+    assert said == "the book with the worked deal: as printed (the book with the worked deal)"
+    game.headers["source[ru]"] = "источник 004"
+    assert record_seed(game) == ""  # two sources: a bare line could be either's
+
+
+def test_a_rule_cited_with_a_source_line_keeps_the_line_apart() -> None:
+    # "rule 11, 000:L319" once read 000 as a second rule number and left ":L319" on the page.
+    for text, lang in (
+        ("the marriage swap (RULES.md §2.e rule 11, 000:L319).", "en"),
+        ("перестановка марьяжей (RULES.md §2.e, правило 11, 000:L319).", "ru"),
+    ):
+        said = learner_html(text, lang).html
+        assert ":L" not in said and 'href="sources.html#src-000-L319"' in said
+        assert 'href="rules-rubicon-000.html#melds"' in said
 
 
 def test_every_citation_lands(site: Path) -> None:
