@@ -305,6 +305,8 @@ class Knowledge:
         deal): a book asks it for every combination and seat at every step."""
         self.kinds: set[str] = set()
         """The kinds anybody has scored so far (most combinations nobody has)."""
+        self.log: list[tuple[str, str]] = []
+        """(seat, kind) of every score so far, in order: a book asks what was scored since the one before."""
 
     @property
     def dead(self) -> list[int]:
@@ -321,6 +323,7 @@ class Knowledge:
         for event in events:
             self.scored.setdefault((event.seat, event.kind), []).insert(0, (n, event))
             self.kinds.add(event.kind)
+            self.log.append((event.seat, event.kind))
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
@@ -382,6 +385,12 @@ class BookKeeper:
         self._seat_names: dict[str, str] = {}
         self._impossible: set[int] = set()
         """The numbers of the states that say a combination is impossible."""
+        self.incremental = True
+        """Work out only the cells of a table of combinations that changed since the seat's book before (False:
+        every cell at every step, as a check of that)."""
+        self._column_cache: dict[
+            int, tuple[Sequence[Target], tuple[list[int], list[str], list[int], list[int], int]]
+        ] = {}
 
     def seat(self, seat: str | None) -> str:
         """A seat's name ("North"), or a side's ("North & South")."""
@@ -495,6 +504,21 @@ class BookKeeper:
             return self.state_of(("draws", missing, draws))
         return self.state_of(detail)
 
+    def _columns(self, targets: Sequence[Target]) -> tuple[list[int], list[str], list[int], list[int], int]:
+        """A deal's combinations as columns, for the table of combinations' inner loop: their masks, kinds, shapes
+        and sizes, and the largest size (made once per list of combinations: the kit's lists are shared)."""
+        found = self._column_cache.get(id(targets))
+        if found is None or found[0] is not targets:
+            columns = (
+                [g.mask for g in targets],
+                [g.spec.kind for g in targets],
+                [g.shape_id for g in targets],
+                [g.size for g in targets],
+                max((g.size for g in targets), default=0),
+            )
+            found = self._column_cache[id(targets)] = (targets, columns)
+        return found[1]
+
     def unseen_text(self, total: int, facedown: int) -> str:
         found = self._unseen_texts.get((total, facedown))
         if found is None:
@@ -535,8 +559,10 @@ class BookKeeper:
         for seat in self.seats:
             public = knowledge.public[seat]
             if seat != viewer and public:
-                in_hand = pack.unpack(minus(public, tables[seat]))
-                known.extend(k for k, n in enumerate(in_hand) for _ in range(n))
+                # (most often what is known of a seat is what lies on its table: nothing in its hand)
+                in_hand = minus(public, tables[seat])
+                if in_hand:
+                    known.extend(k for k, n in enumerate(pack.unpack(in_hand)) if n for _ in range(n))
         known.sort()
         melds: list[int] = []
         news: list[str] = []
@@ -555,59 +581,74 @@ class BookKeeper:
             draws = knowledge.draws_left(snap)
             own = seats.index(viewer)
             width = len(seats)
+            masks, kinds_of, shapes, sizes, largest = self._columns(targets)
             # Until it is scored, a combination's state depends only on how many of its cards the seat may still
             # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
             # than the combination has cards can matter): from one step to the next, only the cells of the cards
             # that changed, and those of the kinds somebody scored, are worked out again.
-            cap = min(draws, max((g.size for g in targets), default=0))
+            cap = min(draws, largest)
             kinds = knowledge.kinds
-            scored_rows = [t for t, g in enumerate(targets) if g.spec.kind in kinds] if kinds else []
-            if before is None or not before.melds:
+            rows = range(len(targets))
+            whole = before is None or not before.melds or not self.incremental
+            if whole:
                 melds = [0] * (len(targets) * width)
-                cells: Iterable[tuple[int, int]] = [(t, s) for t in range(len(targets)) for s in range(width)]
+                cells: Iterable[tuple[int, int]] = [(t, s) for t in rows for s in range(width)]
             else:
+                assert before is not None and before.melds is not None
                 melds = list(before.melds)
-                todo: set[tuple[int, int]] = {(t, s) for t in scored_rows for s in range(width)}
+                # A cell of a kind scored since: its seat's scores of that kind decide it again.
+                todo: set[tuple[int, int]] = set()
+                for seat, kind in knowledge.log[before.events :]:
+                    s = seats.index(seat) if seat in seats else -1
+                    todo.update((t, s) for t in rows if kinds_of[t] == kind and s >= 0)
                 for s in range(width):
                     changed = available[s] ^ before.available[s]
                     if s == own:
                         if cap != before.cap:
-                            todo.update((t, s) for t in range(len(targets)))
+                            todo.update((t, s) for t in rows)
                             continue
                         changed |= held ^ before.held
                     if changed:
-                        todo.update((t, s) for t, g in enumerate(targets) if g.mask & changed)
+                        todo.update((t, s) for t in rows if masks[t] & changed)
                 # In the order a whole table is worked out in, so that new states are numbered as they would be.
                 cells = sorted(todo)
             scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
+            dead_ends = self._impossible
+            impossible = set() if whole or before is None else set(before.impossible)
+            was = set() if before is None else before.impossible
+            fresh: list[int] = []
             for t, s in cells:
-                target = targets[t]
-                mask, kind = target.mask, target.spec.kind
-                state = self.scored_state(target, scored.get((seats[s], kind), ())) if kind in kinds else -1
+                mask, kind = masks[t], kinds_of[t]
+                state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
                 if state < 0:
                     # The same combination of cards, with the same counts, is in the same state whatever the deal's
                     # trumps: a key the lesson's deals, and the kit's lessons, share.
                     if s == own:
-                        mine = (held & mask, min(draws, target.size))
-                        key: tuple[int, ...] = (target.shape_id, available[s] & mask, *mine)
+                        key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
                     else:
-                        key = (target.shape_id, available[s] & mask)
+                        key = (shapes[t], available[s] & mask)
                     state = asked.get(key, -1)
                     if state < 0:
                         pair = shared.get(key)
                         if pair is None:
                             state = self.open_state(
-                                target, s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
+                                targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
                             )
                             shared[key] = self.state_list[state]
                         else:
                             state = self.state(*pair)
                         asked[key] = state
-                melds[t * width + s] = state
-            dead_ends = self._impossible
-            impossible = {i for i, state in enumerate(melds) if state in dead_ends}
-            # Said once, where it becomes true: the combinations the step before did not know to be impossible.
-            for i in sorted(impossible if before is None else impossible - before.impossible):
+                i = t * width + s
+                melds[i] = state
+                if state in dead_ends:
+                    impossible.add(i)
+                    if i not in was:
+                        fresh.append(i)
+                else:
+                    impossible.discard(i)
+            # Said once, where it becomes true: the combinations the step before did not know to be impossible
+            # (``fresh`` is in the table's order, as ``cells`` is).
+            for i in fresh:
                 target, seat = targets[i // width], seats[i % width]
                 meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
                 reason = self.state_list[melds[i]][1]
@@ -619,6 +660,7 @@ class BookKeeper:
                 held,
                 cap,
             )
+            memory.events = len(knowledge.log)
         text = self.unseen_text(total, facedown)
         return Book(viewer, counts, total, text, known, news, melds, declaring), memory
 
@@ -654,7 +696,7 @@ class Memory:
     """What the next step of a deal needs of a seat's book: which cells of its table of combinations say
     "impossible" (each is news only once), and the table with the counts it was worked out from."""
 
-    __slots__ = ("available", "cap", "held", "impossible", "melds")
+    __slots__ = ("available", "cap", "events", "held", "impossible", "melds")
 
     def __init__(self) -> None:
         self.impossible: set[int] = set()
@@ -666,3 +708,5 @@ class Memory:
         """The seat's own cards (packed)."""
         self.cap = 0
         """The draws left, up to the largest combination's size."""
+        self.events = 0
+        """How many scores the deal had (:attr:`Knowledge.log`)."""
