@@ -243,6 +243,9 @@ class Kit:
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
         self.page_data: dict[str, Any] = {}
         """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
+        self.unseen_texts: dict[tuple[int, int], str] = {}
+        """The sentence of a book's unseen cards, by (unseen, face down in the stock): the lessons of a site say
+        much the same."""
         self.states: dict[tuple[int, ...], tuple[str, str]] = {}
         """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
         :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
@@ -381,7 +384,7 @@ class BookKeeper:
         """The states worked out in the lesson so far, by what they depend on (see :meth:`book`)."""
         self._shared = self.kit.states
         """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
-        self._unseen_texts: dict[tuple[int, int], str] = {}
+        self._unseen_texts = self.kit.unseen_texts
         self._seat_names: dict[str, str] = {}
         self._impossible: set[int] = set()
         """The numbers of the states that say a combination is impossible."""

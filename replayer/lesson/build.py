@@ -1152,7 +1152,11 @@ def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
     """A seat's book as the page's script shows it: the unseen copies of each card as one character each, their
     number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
     ``states`` as they first come)."""
-    melds = [states.setdefault(k, len(states)) for k in book.melds]
+    # (the states new to the lesson numbered first, in the order they first come; then the cells looked up in C)
+    for k in dict.fromkeys(book.melds):
+        if k not in states:
+            states[k] = len(states)
+    melds = list(map(states.__getitem__, book.melds))
     unseen = book.unseen.translate(_DIGITS).decode("ascii")
     return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
 
