@@ -145,8 +145,8 @@ def _endgame(deal: DealResult, trick: TrickResult, en: list[str], ru: list[str])
     best_en = ", ".join(f"{_name(s, 'en')} {value[s]}" for s in sides)
     best_ru = ", ".join(f"{_name(s, 'ru')} {value[s]}" for s in sides)
     if endgame["double_dummy"]:
-        en.append("The stock is empty. The solver's values are double-dummy: all hands open, each side playing for its")
-        en.append("own points.")
+        en.append("The stock is empty. The solver's values are worked out with every hand face up, each side playing")
+        en.append("for its own points.")
         ru.append("Колода кончилась. Оценки решателя даны в открытую: все руки видны, каждая сторона играет на свои")
         ru.append("очки.")
     else:
@@ -155,8 +155,8 @@ def _endgame(deal: DealResult, trick: TrickResult, en: list[str], ru: list[str])
     en.append(f"With best play by both from trick {endgame['first_trick']} on, the points still to take go {best_en}.")
     ru.append(f"При лучшей игре обеих сторон с взятки {endgame['first_trick']} оставшиеся очки: {best_ru}.")
     if not any(lost.values()):
-        en.append("Every card played keeps that optimum.")
-        ru.append("Каждая сыгранная карта сохраняет этот оптимум.")
+        en.append("Every card played keeps that best result.")
+        ru.append("Каждая сыгранная карта сохраняет этот лучший результат.")
     if actual != value:
         # (also where no card lost points: in sixty-six a declaration made at once may end the hand early)
         taken_en = ", ".join(f"{_name(s, 'en')} {actual[s]}" for s in sides)

@@ -27,6 +27,9 @@ FIXED = {
     "Only the winner of a trick may declare: holding a combination, the player plays to win.",
     "The stock is empty and every card is known: the solver values each card played from here.",
     "The stock is empty.",
+    "The solver's values are worked out with every hand face up, each side playing for its own points.",
+    "Every card played keeps that best result.",
+    # (the same two in the words of records made before the commentary said them plainly)
     "The solver's values are double-dummy: all hands open, each side playing for its own points.",
     "Every card played keeps that optimum.",
 }
