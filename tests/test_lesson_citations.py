@@ -232,3 +232,7 @@ def test_the_puzzle_page_names_a_puzzles_game_not_its_file(tmp_path: Path) -> No
     assert "Партия для урока" in russian and "A game to learn from" in russian  # (the one without a Russian title)
     for text in (english, russian):
         assert "secret-file" not in text and not UNSEEN.findall(text)
+    # On the Russian page the English title is marked as English (for a screen reader), the Russian one is not.
+    page = (tmp_path / "ru" / "index.html").read_text(encoding="utf-8")
+    assert '<span lang="en">A game to learn from</span>' in page and '<span lang="en">Партия' not in page
+    assert '<span lang="en">' not in (tmp_path / "index.html").read_text(encoding="utf-8").split("<h1>", 1)[1]
