@@ -254,6 +254,8 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
     target(f"render only ({lang})", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"  render only ({lang}), CPU time: {spread([pages / t for t in cpu], 'lessons/CPU-s', 1)} (load {load})")
+    # What a page costs the process, which the machine's load changes least: 1000 / ms is the rate of an idle core.
+    print(f"  render only ({lang}), CPU time a page: {spread([1000 * t / pages for t in cpu], 'ms', 2)}")
     target(f"end to end ({lang})", [pages / t for t in whole], 100, higher=True, unit="pages/s", digits=1)
 
 

@@ -142,13 +142,27 @@ def mine_game(
     return found
 
 
+def _title(game: Any, path: str) -> str:
+    """The game's title as its record gives it (``game "..."``), which a learner reads rather than its file's name;
+    the file's stem for a record with no title."""
+    return str(game.title or Path(path).stem)
+
+
 def _where(path: str, game_number: int, deal: Any, game: Any, trick: Any, seat: str) -> dict[str, Any]:
-    """A puzzle's source and position as the page shows them: the file, game, deal and trick, the seat asked, the
-    profile, the trumps and the scores before the trick."""
+    """A puzzle's source and position as the page shows them: the file (for the record's note, never shown to a
+    learner), the game's title in each language it has one (``game "..."``, ``title[ru]:``), the game, deal and
+    trick, the seat asked, the profile, the trumps and the scores before the trick."""
     state = trick.state
     rules = state.rules
+    titles = {"en": _title(game, path)}
+    titles.update(
+        (key[6:-1], value.strip())
+        for key, value in game.headers.items()
+        if key.startswith("title[") and key.endswith("]") and value.strip()
+    )
     return {
         "source": path,
+        "titles": titles,
         "game": game_number,
         "deal": deal.number,
         "trick": trick.n,
@@ -220,15 +234,16 @@ def _puzzle(
     while kept and not kept[-1].strip():
         kept.pop()
     seats = rules.seats
-    question_en = write.question(f"Which card should {seat} play? One card keeps the optimum.", play["best"][0])
+    question_en = write.question(f"Which card should {seat} play? One card keeps the best result.", play["best"][0])
     question_ru = write.question(
-        f"Какой картой должен сыграть {seat}? Только одна сохраняет оптимум.", play["best"][0], "ru"
+        f"Какой картой должен сыграть {seat}? Только одна сохраняет лучший результат.", play["best"][0], "ru"
     )
     out = list(kept)
     out.append(
         write.comment(
-            f"A puzzle mined by bezique puzzles from {path}, game {game_number}, deal {deal.number}, "
-            f"trick {trick.n}: exactly one card keeps the optimum (the solver's values, with best play afterwards).",
+            f'A puzzle mined by bezique puzzles from "{_title(game, path)}", game {game_number}, deal {deal.number}, '
+            f"trick {trick.n}: exactly one card keeps the best result (the solver's values, with best play "
+            "afterwards).",
             "note",
         )
     )
@@ -239,10 +254,14 @@ def _puzzle(
         if n == 0:
             refuted = "; ".join(f"{w['card']} loses {w['loss']}" for w in wrong)
             refuted_ru = "; ".join(f"{w['card']} теряет {w['loss']}" for w in wrong)
-            out.append(write.comment(f"{play['best'][0]} keeps the optimum: {points} from here. {refuted}.", item=True))
+            out.append(
+                write.comment(f"{play['best'][0]} keeps the best result: {points} from here. {refuted}.", item=True)
+            )
             out.append(
                 write.comment(
-                    f"{play['best'][0]} сохраняет оптимум: {points} отсюда до конца. {refuted_ru}.", "ru", True
+                    f"{play['best'][0]} сохраняет лучший результат: {points} отсюда до конца. {refuted_ru}.",
+                    "ru",
+                    True,
                 )
             )
     return Puzzle(data, "\n".join(out) + "\n")
@@ -408,7 +427,8 @@ def _early_puzzle(play: dict[str, Any], deal: Any, game: Any, lines: list[str], 
         trick.n, [(s, c) for s, c in trick.plays], trick.winner, {index: f"{question_en} {question_ru}"}
     )
     out[at : at + 1] = [
-        f"{{ [note] A puzzle mined by bezique puzzles from {path}, game {game_number}, deal {deal.number}, trick "
+        f'{{ [note] A puzzle mined by bezique puzzles from "{_title(game, path)}", game {game_number}, deal '
+        f"{deal.number}, trick "
         f"{trick.n}, sampled: on {n} deals drawn from what {seat} knows, {play['answer']} leads every other card by "
         f"at least {MARGIN} points at 95% confidence. {refuted}. }}",
         f"{{[ru] По выборке из {n} раскладов {play['answer']} лучше каждой другой карты не меньше чем на {MARGIN} "
@@ -513,8 +533,12 @@ def _position(data: dict[str, Any], lang: str) -> dict[str, Any]:
         if played["card"] in hand:
             hand.remove(played["card"])
     profile = load_profile(data["profile"])
+    titles = data.get("titles") or {}
     return {
         "profile": profile_text(lang, profile.name, "title", profile.title),
+        # The game as a reader knows it: its title in the page's language, else in English (marked as such).
+        "title": titles.get(lang) or titles.get("en", ""),
+        "title_lang": lang if lang in titles else "en",
         "seat": seat(data["seat"]),
         "hands": {seat(s): [view(c) for c in cards] for s, cards in hands.items()},
         "trick": [{"seat": seat(p["seat"]), **view(p["card"])} for p in data["trick_so_far"]],

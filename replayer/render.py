@@ -40,7 +40,8 @@ from .lesson import (
     profile_text,
     rules_slug,
 )
-from .lesson.citations import CITED, SOURCE_IDS, SOURCES_PAGE, cite, learner_text
+from .lesson.build import Texts
+from .lesson.citations import CITED, SOURCE_IDS, SOURCES_PAGE, cite, learner_text, set_records
 from .lesson.sidecar import read_sidecar
 from .notation import data_dir
 from .profile import RuleProfile
@@ -335,6 +336,15 @@ def _render_site(
         for result in results
         for index, game in enumerate(result.games, start=1)
     ]
+    # A text that names a record's file (games/worked-deal-000.bzq) names its first game and links its lesson.
+    records: dict[str, tuple[str, dict[str, str]]] = {}
+    at = 0
+    for result in results:
+        if result.games:
+            slug, game = games[at]
+            titles = {code: Texts(code, "en").title(game).text for code in langs}
+            records.setdefault(Path(result.path).stem, (f"{slug}.html", titles))
+        at += len(result.games)
     # A record's sidecar gives its games' analysis, sampled at every play; the others get the endgame's, made here.
     sidecars = [deals for result in results for deals in _sampled(result, warnings)]
     profiles = _profiles(game.profile for _, game in games)
@@ -379,6 +389,7 @@ def _render_site(
         written.append(target)
 
     CITED.lines.clear()
+    set_records(records)
     for language in languages:
         # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at

@@ -141,6 +141,31 @@ def describe(profile: RuleProfile, sources: bool = True) -> str:
                 out(f"      {'; '.join(more)}")
         for chosen, reason in _unplayable(profile):
             out(f"  {chosen}: not played: {reason}")
+    lines.extend(_rules_body(profile))
+    out("\nOptions (NAME = default (values), as an `options:` header or --option sets them; under each value, the")
+    out("rules above as that value makes them read):")
+    # What a user types (an option's name and values, such as base = 004) stays as he types it, before the text put
+    # in a reader's words: (typed part, text) pairs.
+    typed: list[tuple[str, str]] = [("", line) for line in lines]
+    for opt in profile.options.values():
+        values = f" ({' | '.join(opt.values)})" if opt.values else ""
+        typed.append((f"  {opt.name} = {opt.default}{values}", ""))
+        if opt.doc:
+            typed.append(("", f"      {opt.doc}"))
+        for value, change in opt.sets.items():
+            typed.append((f"      {value}: ", _describe_change(profile, opt.name, value, change)))
+    if not sources:
+        from .lesson.citations import learner_text
+
+        return "\n".join(kept + learner_text(text, "en") for kept, text in typed)
+    return "\n".join(kept + text for kept, text in typed)
+
+
+def _rules_body(profile: RuleProfile) -> list[str]:
+    """The lines of ``bezique rules`` from the play to the conduct: what an option's value changes is told by the
+    lines of it that the value changes (:func:`_describe_change`)."""
+    lines: list[str] = []
+    out = lines.append
     out("\nPlay:")
     for line in _play_lines(profile):
         out(f"  {line}")
@@ -212,7 +237,8 @@ def describe(profile: RuleProfile, sources: bool = True) -> str:
     if "target" in profile.options and profile.game_points:
         out(f"  game                     {profile.options['target'].default} game points")
     elif "target" in profile.options:
-        out(f"  game                     {profile.options['target'].default} (both over it: {profile.tie_rule})")
+        tie = _TIE_WORDS.get(profile.tie_rule, profile.tie_rule)
+        out(f"  game                     {profile.options['target'].default} (both over it: {tie})")
     if profile.penalties:
         out("\nPenalties (`N penalty KIND = POINTS`, deducted from the offender's score):")
         words = {"all": "every point he has in the game", "unscored": "his shown, unscored combinations"}
@@ -248,19 +274,7 @@ def describe(profile: RuleProfile, sources: bool = True) -> str:
                 '  misdeal                  `redeal`: dealt again ("Неправильная сдача нуждается в пересдаче", '
                 "002:L18); before the first trick, by the same dealer: inferred"
             )
-    out("\nOptions:")
-    for opt in profile.options.values():
-        values = f" ({' | '.join(opt.values)})" if opt.values else ""
-        out(f"  {opt.name} = {opt.default}{values}")
-        if opt.doc:
-            out(f"      {opt.doc}")
-        for value, change in opt.sets.items():
-            out(f"      {value}: {_describe_change(profile, change)}")
-    if not sources:
-        from .lesson.citations import learner_text
-
-        return "\n".join(learner_text(line, "en") for line in lines)
-    return "\n".join(lines)
+    return lines
 
 
 def last_trick_words(profile: RuleProfile) -> str:
@@ -271,10 +285,11 @@ def last_trick_words(profile: RuleProfile) -> str:
     return f"trick {profile.total_tricks}, the final one"
 
 
-def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
-    """What an option value changes, for people: a new meld table as the kinds it adds, drops or re-prices."""
+def _describe_change(profile: RuleProfile, name: str, value: str, change: dict[str, object]) -> str:
+    """What an option's value changes, for people: a new meld table as the kinds it adds, drops or re-prices, and
+    every other change as the lines of the rules (:func:`_rules_body`) that read otherwise with it, in their own
+    words rather than the profile's setting names."""
     parts = []
-    rest = {k: v for k, v in change.items() if k != "melds"}
     melds = change.get("melds")
     if isinstance(melds, list):
         before = {m.kind: m.points for m in profile.melds}
@@ -287,22 +302,27 @@ def _describe_change(profile: RuleProfile, change: dict[str, object]) -> str:
                 parts.append(f"{label} {', '.join(items)}")
         if not parts:
             parts.append("the same meld table")
-    if rest:
-        parts.append("changes " + ", ".join(f"{key} to {value}" for key, value in _settings(rest)))
-    return "; ".join(parts)
-
-
-def _settings(change: dict[str, object], prefix: str = "") -> list[tuple[str, object]]:
-    """An option's changes to the profile as (setting, value) pairs, a nested setting named by its path in words:
-    ``{"seven": {"exchange": 20}}`` is ``("seven exchange", 20)``."""
-    found: list[tuple[str, object]] = []
-    for key, value in change.items():
-        name = f"{prefix}{key.replace('_', ' ')}"
-        if isinstance(value, dict):
-            found.extend(_settings(value, f"{name} "))
+    if any(key != "melds" for key in change):
+        if _TABLE_KEYS & set(change):
+            parts.append("another table (see Other tables above)")
         else:
-            found.append((name, value))
-    return found
+            try:
+                effective = profile.with_options(profile.resolve_options({name: value}))
+            except ValueError as exc:  # (a value that plays only with another option's: said as the core says it)
+                parts.append(f"not played alone: {str(exc).rsplit(': ', 1)[-1]}")
+            else:
+                was = set(_rules_body(profile))
+                # A meld table's own lines are told above, by kind; the rest as the rules then read.
+                table = {f"  {m.label:<22}" for m in effective.melds} if melds is not None else set()
+                now = [
+                    " ".join(line.split())
+                    for line in _rules_body(effective)
+                    if line not in was and not line.startswith("\n") and not any(line.startswith(t) for t in table)
+                ]
+                # (a value whose change the listing's rules do not show, such as how the cards are dealt in
+                # packets: the option's text above tells it)
+                parts.extend(now or ["as the text above tells (the rules listed here read the same)"])
+    return "; ".join(parts)
 
 
 _GROUPS = {
@@ -313,6 +333,13 @@ _GROUPS = {
     "S": "trump sevens",
 }
 """The re-use groups of the profiles' meld tables (their ``class``), in words."""
+
+
+_TIE_WORDS = {
+    "last_trick": "the winner of the hand's last trick wins",
+    "higher_total": "the higher total wins",
+}
+"""Who wins a game when both pass its target in one hand (the profile's ``tie_rule``), in words."""
 
 
 _PLAY_WORDS = {
@@ -331,14 +358,14 @@ _PLAY_WORDS = {
 
 
 _REUSE_WORDS = {
-    "text_with_remarriage": "a new card in each class, no card twice in one kind, except a re-marriage",
-    "strict_text": "a new card in each class, no card twice in one kind",
-    "new_card_refill": "a new card in each class",
+    "text_with_remarriage": "a new card in each re-use group, no card twice in one kind, except a re-marriage",
+    "strict_text": "a new card in each re-use group, no card twice in one kind",
+    "new_card_refill": "a new card in each re-use group",
     "higher_other_kind": "a declared card serves again only in another kind worth more",
     "refill": (
-        "a new card in each class; a card serves in other kinds at will, and in a kind it was scored in only once "
-        "every such combination has lost a card to a play, refilled with a card new to the kind (000:L49, L315, L457; "
-        "001:L65)"
+        "a new card in each re-use group; a card serves in other kinds at will, and in a kind it was scored in only "
+        "once every such combination has lost a card to a play, refilled with a card new to the kind "
+        "(000:L49, L315, L457; 001:L65)"
     ),
     "refill_swap": "as refill, and two marriages of one suit on the table re-paired, each card once (000:L319)",
 }
@@ -374,7 +401,7 @@ def _play_lines(profile: RuleProfile) -> list[str]:
     if profile.declare_after_tricks:
         kinds = ", ".join(k.replace("_", " ") for k in profile.declare_wait_kinds) or "every combination"
         lines.append(f"wait: {kinds} only after winning {profile.declare_after_tricks} tricks")
-    per_trick = "1" if profile.declare_per_trick == "one" else "unlimited_disjoint"
+    per_trick = "one" if profile.declare_per_trick == "one" else "any number, when no card is in two of them"
     lines.append(f"declarations scored per won trick: {per_trick}")
     reuse = profile.reuse
     lines.append(f"re-use of declared cards: {reuse} ({_REUSE_WORDS.get(reuse, 'see the profile')})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,12 @@ def cyrillic_share(text: str) -> float:
     cyrillic = sum(1 for w in words if re.search(r"[А-Яа-яЁё]", w))
     latin = sum(1 for w in words if re.search(r"[A-Za-z]", w))
     return cyrillic / max(cyrillic + latin, 1)
+
+
+def visible_text(html: str) -> str:
+    """A page's text as a reader sees it, without its scripts and styles (nor its attributes)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", html))
 
 
 def cards(text: str) -> list[Card]:

@@ -20,6 +20,7 @@ from replayer.generate import generate_game
 from replayer.lesson import CardView, build_lesson, card_html, card_view, interface
 from replayer.lesson.books import KITS, Knowledge, Pack, targets_of
 from replayer.lesson.books import kit as kit_of
+from replayer.lesson.build import Builder
 from replayer.profiles import load_profile
 from replayer.render import render_site
 from replayer.replay import GameResult
@@ -200,3 +201,22 @@ def test_the_books_combinations_are_the_cores(profile: str, trump: Suit | None) 
             assert kinds[spec.kind] == (3 if trump is not None else 0), spec.kind
         if spec.ranks and spec.suit == "trump":
             assert kinds[spec.kind] == (4 if trump is None and spec.kind in fixing else int(trump is not None))
+
+
+@pytest.mark.parametrize("profile", [*PROFILES, "rubicon-000", "ua2", "4h-six-000"])
+def test_tables_worked_out_cell_by_cell_equal_whole_tables(profile: str) -> None:
+    """From one step to the next a seat's table of combinations works out again only the cells whose cards changed,
+    or whose kind somebody scored: at every step it equals the table worked out whole, and says the same news."""
+    game = _game(generate_game(profile, 7, deals=2), f"{profile}.bzq")
+
+    def tables(incremental: bool) -> list[tuple[list[tuple[str, str]], list[str]]]:
+        KITS.clear()
+        builder = Builder(game, "en")
+        builder.incremental = incremental
+        lesson = builder.build()
+        states = lesson.meld_states
+        return [([states[m] for m in b.melds], b.news) for d in lesson.deals for s in d.steps for b in s.books]
+
+    whole = tables(False)
+    assert any(melds for melds, _ in whole) and any(news for _, news in whole)
+    assert tables(True) == whole

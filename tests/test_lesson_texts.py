@@ -5,11 +5,10 @@ fields as inert as the old ones; English plurals."""
 from __future__ import annotations
 
 import re
-from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import cyrillic_share
+from conftest import cyrillic_share, visible_text
 
 from replayer.check import check_text
 from replayer.fmt import format_text
@@ -253,12 +252,6 @@ def test_the_stock_panel_of_a_game_without_a_turn_up(tmp_path: Path) -> None:
     assert build_lesson(_game_of("classic")).stock_title == "Turn-up and stock"
 
 
-def _visible_text(html: str) -> str:
-    """A page's text as a reader sees it, without its scripts and styles."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return unescape(re.sub(r"<[^>]+>", " ", html))
-
-
 def test_every_russian_page_is_russian(tmp_path: Path) -> None:
     """Every Russian page of the project's site, the glossary aside (it sets the English beside the Russian on
     purpose), has at least 85% Cyrillic words; and the English pages say next to nothing in Russian but the
@@ -268,7 +261,7 @@ def test_every_russian_page_is_russian(tmp_path: Path) -> None:
     pages = [p for p in written if p.suffix == ".html"]
     assert len(pages) == 2 * (len(GAMES) + 3 + len(profile_names()))  # (+ the index, glossary and sources)
     for page in pages:
-        share = cyrillic_share(_visible_text(page.read_text(encoding="utf-8")))
+        share = cyrillic_share(visible_text(page.read_text(encoding="utf-8")))
         if page.parent.name == "ru" and page.name != "glossary.html":
             assert share >= 0.85, f"{page.name}: {share:.0%} Cyrillic"
         elif page.parent.name != "ru" and page.name.startswith("constructed-"):

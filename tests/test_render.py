@@ -16,6 +16,7 @@ from markupsafe import escape
 from replayer.check import check_text
 from replayer.generate import generate_game
 from replayer.lesson import Book, Lesson, build_lesson, interface
+from replayer.lesson.build import Texts, record_seed
 from replayer.lesson.citations import learner_html
 from replayer.profiles import profile_names
 from replayer.render import MARKER, render_site
@@ -344,9 +345,11 @@ def test_project_games(tmp_path: Path, path: Path) -> None:
                     assert f'id="trick-{trick.n}"' in html
         # Every comment and note of the record is on the page of its language.
         ru = (page.parent / "ru" / page.name).read_text(encoding="utf-8")
+        placed = Texts("en", "en", record_seed(game)).placed
         for comment in (c for deal in game.deals for t in deal.tricks for c in t.comments):
-            # (in a learner's words: a source or a rule it cites is named and linked, replayer/lesson/citations.py)
-            shown = learner_html(comment.text.strip(), "ru" if comment.lang == "ru" else "en").html
+            # (in a learner's words: a source or a rule it cites is named and linked, replayer/lesson/citations.py;
+            # a bare line number as one of the record's source)
+            shown = learner_html(placed(comment.text.strip()), "ru" if comment.lang == "ru" else "en").html
             assert shown in (ru if comment.lang == "ru" else html)
 
 

@@ -36,7 +36,6 @@ __all__ = [
     "Target",
     "draws_left",
     "kit",
-    "minus",
     "scores_row",
     "shown_by",
     "targets_of",
@@ -62,6 +61,11 @@ class Target:
     """An n-of-a-kind pattern: its rank in every suit, of which it needs ``count`` cards."""
     count: int = 0
     rank: Rank | None = None
+    mask: int = 0
+    """Its cards' bytes in a packed count (:meth:`Pack.mask`): a packed count ``&`` it is the key of the
+    combination's state."""
+    shape_id: int = 0
+    """Its :attr:`shape` numbered in its pack (:meth:`Pack.shape_id`): a key that hashes as an int."""
 
     @functools.cached_property
     def cards(self) -> tuple[int, ...]:
@@ -78,11 +82,6 @@ class Target:
         """What, besides the counts of its cards, its state depends on: the same for a combination of the same cards
         under other trumps."""
         return (self.needed, self.of_rank, self.count)
-
-    @functools.cached_property
-    def pick(self) -> Callable[[Sequence[int]], object]:
-        """The counts of its cards out of a count of the whole pack, in one call (a key the books look states up by)."""
-        return operator.itemgetter(*self.cards)
 
 
 _SUIT_AND_RANK = operator.attrgetter("suit", "rank")
@@ -101,6 +100,17 @@ class Pack:
         # A lesson numbers some two thousand cards: by their (suit, rank), which is what makes two cards equal, the
         # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__.
         self._numbers = {(c.suit, c.rank): i for i, c in enumerate(self.cards)}
+        size = len(self.cards)
+        self.size = size
+        # The books count cards as one int, a byte a card (card 0 in the highest byte: its bytes read in page order),
+        # so that a count is taken from another, or a combination's cards picked out of it, in one int operation
+        # rather than a loop over the pack at every step of every seat.
+        self.units = [1 << (8 * (size - 1 - k)) for k in range(size)]
+        """Each card's 1 in a packed count."""
+        self.high = int.from_bytes(b"\x80" * size, "big")
+        """The top bit of every byte: a packed count holds at most 127 of a card (a pack of ten, ten)."""
+        self.packed_deck = self.pack_counts(self.deck)
+        self._shapes: dict[tuple[object, ...], int] = {}
 
     def number(self, card: Card) -> int:
         """The card's number."""
@@ -120,16 +130,46 @@ class Pack:
                 counts[numbers[card.suit, card.rank]] += 1
         return counts
 
+    def pack_counts(self, counts: Sequence[int]) -> int:
+        """A list of counts, one per card, as one packed count."""
+        return int.from_bytes(bytes(counts), "big")
+
+    def pack_ids(self, ids: Iterable[int]) -> int:
+        """Cards given by number as one packed count."""
+        return sum(map(self.units.__getitem__, ids))
+
+    def unpack(self, packed: int) -> bytes:
+        """A packed count as one count per card (bytes read as small ints)."""
+        return packed.to_bytes(self.size, "big")
+
+    def minus(self, base: int, part: int) -> int:
+        """``base - part`` card by card, none below zero, in packed counts."""
+        high = self.high
+        left = (base | high) - part
+        # A byte whose top bit the subtraction took is a card of which ``part`` held more than ``base``: it is 0.
+        kept = left & high
+        return left & (kept - (kept >> 7))
+
+    def shape_id(self, shape: tuple[object, ...]) -> int:
+        """The number of a combination's shape (:attr:`Target.shape`), the same for every combination of that shape."""
+        return self._shapes.setdefault(shape, len(self._shapes))
+
+    def mask(self, cards: Iterable[int]) -> int:
+        """The bytes of these cards, set: a packed count ``&`` it keeps only their counts."""
+        return sum(0xFF * self.units[k] for k in set(cards))
+
     def target(self, spec: MeldSpec, suit: Suit | None, cards: Iterable[Card]) -> Target:
         """A combination of exactly these cards."""
         need = Counter(self.ids(cards))
         ordered = sorted(need.items())
-        return Target(spec, suit, tuple(ordered), tuple(sorted(need.elements())))
+        shape = self.shape_id((tuple(ordered), (), 0))
+        return Target(spec, suit, tuple(ordered), tuple(sorted(need.elements())), mask=self.mask(need), shape_id=shape)
 
     def of_kind(self, spec: MeldSpec, rank: Rank, count: int) -> Target:
         """A combination of ``count`` cards of ``rank`` in any suits."""
         of_rank = tuple(self.index[Card(s, rank)] for s in Suit if Card(s, rank) in self.index)
-        return Target(spec, None, (), of_rank[:count], of_rank, count, rank)
+        shape = self.shape_id(((), of_rank, count))
+        return Target(spec, None, (), of_rank[:count], of_rank, count, rank, self.mask(of_rank), shape)
 
 
 def targets_of(profile: RuleProfile, trump: Suit | None, pack: Pack) -> list[Target]:
@@ -203,7 +243,10 @@ class Kit:
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
         self.page_data: dict[str, Any] = {}
         """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
-        self.states: dict[tuple[object, ...], tuple[str, str]] = {}
+        self.unseen_texts: dict[tuple[int, int], str] = {}
+        """The sentence of a book's unseen cards, by (unseen, face down in the stock): the lessons of a site say
+        much the same."""
+        self.states: dict[tuple[int, ...], tuple[str, str]] = {}
         """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
         :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
         much the same."""
@@ -239,18 +282,9 @@ def kit(profile: RuleProfile, lang: str) -> Kit:
     return found
 
 
-def minus(base: Sequence[int], *parts: Sequence[int]) -> list[int]:
-    """``base - parts[0] - parts[1] - …`` card by card, none below zero (a count the viewer cannot place)."""
-    if not parts:
-        return list(base)
-    left: Iterable[int] = base
-    for part in parts:
-        left = map(operator.sub, left, part)
-    return [n if n > 0 else 0 for n in left]
-
-
 class Knowledge:
-    """What the seats know about each other's cards during one deal, as counts of the lesson's cards.
+    """What the seats know about each other's cards during one deal, as packed counts of the lesson's cards
+    (:meth:`Pack.pack_counts`).
 
     A player sees his own cards, every card played to a trick, the turn-up and the cards declared on the table.
     Some cards stay known after they go out of sight: the turn-up taken by the seven's exchange or as the last
@@ -262,11 +296,11 @@ class Knowledge:
     def __init__(self, profile: RuleProfile, seats: Sequence[str], pack: Pack) -> None:
         self.pack = pack
         self.deck = pack.deck
-        self.dead = [0] * len(pack.deck)
-        """Cards played to tricks so far."""
-        self.left = list(self.deck)
-        """``deck - dead``, kept up to date trick by trick rather than subtracted again at every step."""
-        self.public: dict[str, list[int]] = {s: [0] * len(pack.deck) for s in seats}
+        self.played = 0
+        """Cards played to tricks so far (packed)."""
+        self.unplayed = pack.packed_deck
+        """``deck - played`` (packed), kept up to date trick by trick rather than subtracted again at every step."""
+        self.public: dict[str, int] = {s: 0 for s in seats}
         self.seats = list(seats)
         self.profile = profile
         self.scored: dict[tuple[str, str], list[tuple[int, Scoring]]] = {}
@@ -274,38 +308,55 @@ class Knowledge:
         deal): a book asks it for every combination and seat at every step."""
         self.kinds: set[str] = set()
         """The kinds anybody has scored so far (most combinations nobody has)."""
+        self.log: list[tuple[str, str]] = []
+        """(seat, kind) of every score so far, in order: a book asks what was scored since the one before."""
+
+    @property
+    def dead(self) -> list[int]:
+        """Cards played to tricks so far, one count per card."""
+        return list(self.pack.unpack(self.played))
+
+    @property
+    def left(self) -> list[int]:
+        """Cards not played yet, one count per card."""
+        return list(self.pack.unpack(self.unplayed))
 
     def add_scoring(self, n: int, events: Iterable[Scoring]) -> None:
         """Take in the points scored at trick ``n`` (0: at the deal)."""
         for event in events:
             self.scored.setdefault((event.seat, event.kind), []).insert(0, (n, event))
             self.kinds.add(event.kind)
+            self.log.append((event.seat, event.kind))
 
     def after_trick(self, trick: TrickResult) -> None:
         """Take in what a trick showed everybody."""
         after = trick.after
-        number = self.pack.number
+        pack = self.pack
+        number, units, minus = pack.number, pack.units, pack.minus
+        public = self.public
         for seat, card in trick.plays:
-            k = number(card)
-            self.dead[k] += 1
-            self.left[k] -= 1
-            known = self.public[seat]
-            if known[k] > 0:
-                known[k] -= 1
+            unit = units[number(card)]
+            self.played += unit
+            self.unplayed -= unit
+            public[seat] = minus(public[seat], unit)
         for seat, card, change in shown_by(trick):
-            self.public[seat][number(card)] += change
-        for seat, known in self.public.items():
+            # (a card no longer known that was not known stays at none: the counts below start from the table)
+            unit = units[number(card)]
+            public[seat] = public[seat] + unit if change > 0 else minus(public[seat], unit)
+        for seat, known in public.items():
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
-            table = self.pack.counts(after.tables.get(seat, ()))
-            if any(known):
-                held = self.pack.counts(after.hands.get(seat, ()), after.tables.get(seat, ()))
-                table = [min(k if k > t else t, h) for k, t, h in zip(known, table, held, strict=True)]
-            self.public[seat] = table
+            table = pack.pack_ids(pack.ids(after.tables.get(seat, ())))
+            if known:
+                held = table + pack.pack_ids(pack.ids(after.hands.get(seat, ())))
+                most = table + minus(known, table)
+                table = most - minus(most, held)
+            public[seat] = table
 
-    def others_known(self, viewer: str, but: str | None = None) -> list[list[int]]:
-        """Cards the viewer knows the other seats (except ``but``) hold: one count for each seat known to hold any."""
-        return [known for seat, known in self.public.items() if seat != viewer and seat != but and any(known)]
+    def others_known(self, viewer: str, but: str | None = None) -> list[int]:
+        """Cards the viewer knows the other seats (except ``but``) hold: one packed count for each seat known to hold
+        any."""
+        return [known for seat, known in self.public.items() if seat != viewer and seat != but and known]
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
@@ -329,12 +380,20 @@ class BookKeeper:
         self.meld_states: dict[tuple[str, str], int] = {}
         self.state_list: list[tuple[str, str]] = []
         self._texts: dict[tuple[Any, ...], int] = {}
-        self._asked: dict[tuple[object, ...], int] = {}
-        """The states worked out in the current deal, by what they depend on (see :meth:`book`)."""
+        self._asked: dict[tuple[int, ...], int] = {}
+        """The states worked out in the lesson so far, by what they depend on (see :meth:`book`)."""
         self._shared = self.kit.states
         """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
-        self._unseen_texts: dict[tuple[int, int], str] = {}
+        self._unseen_texts = self.kit.unseen_texts
         self._seat_names: dict[str, str] = {}
+        self._impossible: set[int] = set()
+        """The numbers of the states that say a combination is impossible."""
+        self.incremental = True
+        """Work out only the cells of a table of combinations that changed since the seat's book before (False:
+        every cell at every step, as a check of that)."""
+        self._column_cache: dict[
+            int, tuple[Sequence[Target], tuple[list[int], list[str], list[int], list[int], int]]
+        ] = {}
 
     def seat(self, seat: str | None) -> str:
         """A seat's name ("North"), or a side's ("North & South")."""
@@ -371,6 +430,8 @@ class BookKeeper:
         if found is None:
             found = self.meld_states[state, text] = len(self.state_list)
             self.state_list.append((state, text))
+            if state == "impossible":
+                self._impossible.add(found)
         return found
 
     def state_of(self, key: tuple[Any, ...]) -> int:
@@ -446,6 +507,21 @@ class BookKeeper:
             return self.state_of(("draws", missing, draws))
         return self.state_of(detail)
 
+    def _columns(self, targets: Sequence[Target]) -> tuple[list[int], list[str], list[int], list[int], int]:
+        """A deal's combinations as columns, for the table of combinations' inner loop: their masks, kinds, shapes
+        and sizes, and the largest size (made once per list of combinations: the kit's lists are shared)."""
+        found = self._column_cache.get(id(targets))
+        if found is None or found[0] is not targets:
+            columns = (
+                [g.mask for g in targets],
+                [g.spec.kind for g in targets],
+                [g.shape_id for g in targets],
+                [g.size for g in targets],
+                max((g.size for g in targets), default=0),
+            )
+            found = self._column_cache[id(targets)] = (targets, columns)
+        return found[1]
+
     def unseen_text(self, total: int, facedown: int) -> str:
         found = self._unseen_texts.get((total, facedown))
         if found is None:
@@ -461,76 +537,135 @@ class BookKeeper:
         phase: int,
         knowledge: Knowledge,
         targets: Sequence[Target],
-        held_by: Mapping[str, list[int]],
-        tables: Mapping[str, list[int]],
-        before: set[int] | None,
-    ) -> tuple[Book, set[int]]:
-        """One seat's bookkeeping before a trick; also returns what it knows to be impossible (positions in its
-        ``melds``), for the next step.
+        held_by: Mapping[str, int],
+        tables: Mapping[str, int],
+        before: Memory | None,
+    ) -> tuple[Book, Memory]:
+        """One seat's bookkeeping before a trick; also returns what the next step of the deal needs of it (what the
+        seat knows to be impossible, and what its table of combinations was worked out from).
 
-        ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table.
+        ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table, both packed
+        (:meth:`Pack.pack_counts`).
         """
+        pack = self.pack
+        minus = pack.minus
         held = held_by[viewer]
         others = knowledge.others_known(viewer)
-        unseen = minus(knowledge.left, held, *others)
+        known_by_others = sum(others)
+        unseen = minus(knowledge.unplayed, held + known_by_others)
         if snap.turnup is not None:
-            k = self.pack.number(snap.turnup)
-            unseen[k] = max(unseen[k] - 1, 0)
-        total = sum(unseen)
+            unseen = minus(unseen, pack.units[pack.number(snap.turnup)])
+        counts = pack.unpack(unseen)
+        total = sum(counts)
         facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
         known: list[int] = []
         for seat in self.seats:
-            if seat != viewer and any(knowledge.public[seat]):
-                known.extend(k for k, n in enumerate(minus(knowledge.public[seat], tables[seat])) for _ in range(n))
+            public = knowledge.public[seat]
+            if seat != viewer and public:
+                # (most often what is known of a seat is what lies on its table: nothing in its hand)
+                in_hand = minus(public, tables[seat])
+                if in_hand:
+                    known.extend(k for k, n in enumerate(pack.unpack(in_hand)) if n for _ in range(n))
         known.sort()
         melds: list[int] = []
         news: list[str] = []
-        impossible: set[int] = set()
+        memory = Memory()
         declaring = phase in self.profile.declare_phases
         if declaring:
             seats = self.seats
+            unplayed = knowledge.unplayed
             # What each seat may still gather, as the viewer knows it: the same for every combination.
             available = [
-                minus(knowledge.left, *others)
+                minus(unplayed, known_by_others)
                 if s == viewer
-                else minus(knowledge.left, held, *knowledge.others_known(viewer, but=s))
+                else minus(unplayed, held + sum(knowledge.others_known(viewer, but=s)))
                 for s in seats
             ]
             draws = knowledge.draws_left(snap)
-            scored, asked, deck = knowledge.scored, self._asked, knowledge.deck
             own = seats.index(viewer)
-            for t, target in enumerate(targets):
-                # Until it is scored, a combination's state depends only on how many of its cards the seat may
-                # still gather, and in the viewer's own row on how many the viewer holds and how many draws are
-                # left (no more than the combination has cards can matter): most steps ask again what an earlier
-                # step of the deal asked.
-                pick, kind = target.pick, target.spec.kind
-                anybody = kind in knowledge.kinds
-                mine = (pick(held), min(draws, target.size))
-                for s, seat in enumerate(seats):
-                    state = self.scored_state(target, scored.get((seat, kind), ())) if anybody else -1
+            width = len(seats)
+            masks, kinds_of, shapes, sizes, largest = self._columns(targets)
+            # Until it is scored, a combination's state depends only on how many of its cards the seat may still
+            # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
+            # than the combination has cards can matter): from one step to the next, only the cells of the cards
+            # that changed, and those of the kinds somebody scored, are worked out again.
+            cap = min(draws, largest)
+            kinds = knowledge.kinds
+            rows = range(len(targets))
+            whole = before is None or not before.melds or not self.incremental
+            if whole:
+                melds = [0] * (len(targets) * width)
+                cells: Iterable[tuple[int, int]] = [(t, s) for t in rows for s in range(width)]
+            else:
+                assert before is not None and before.melds is not None
+                melds = list(before.melds)
+                # A cell of a kind scored since: its seat's scores of that kind decide it again.
+                todo: set[tuple[int, int]] = set()
+                for seat, kind in knowledge.log[before.events :]:
+                    s = seats.index(seat) if seat in seats else -1
+                    todo.update((t, s) for t in rows if kinds_of[t] == kind and s >= 0)
+                for s in range(width):
+                    changed = available[s] ^ before.available[s]
+                    if s == own:
+                        if cap != before.cap:
+                            todo.update((t, s) for t in rows)
+                            continue
+                        changed |= held ^ before.held
+                    if changed:
+                        todo.update((t, s) for t in rows if masks[t] & changed)
+                # In the order a whole table is worked out in, so that new states are numbered as they would be.
+                cells = sorted(todo)
+            scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
+            dead_ends = self._impossible
+            impossible = set() if whole or before is None else set(before.impossible)
+            was = set() if before is None else before.impossible
+            fresh: list[int] = []
+            for t, s in cells:
+                mask, kind = masks[t], kinds_of[t]
+                state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
+                if state < 0:
+                    # The same combination of cards, with the same counts, is in the same state whatever the deal's
+                    # trumps: a key the lesson's deals, and the kit's lessons, share.
+                    if s == own:
+                        key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
+                    else:
+                        key = (shapes[t], available[s] & mask)
+                    state = asked.get(key, -1)
                     if state < 0:
-                        key = (t, pick(available[s]), mine) if s == own else (t, pick(available[s]))
-                        state = asked.get(key, -1)
-                        if state < 0:
-                            shared = (target.shape, *key[1:])
-                            pair = self._shared.get(shared)
-                            if pair is None:
-                                state = self.open_state(target, s == own, available[s], held, draws, deck)
-                                self._shared[shared] = self.state_list[state]
-                            else:
-                                state = self.state(*pair)
-                            asked[key] = state
-                    melds.append(state)
-            impossible = {i for i, state in enumerate(melds) if self.state_list[state][0] == "impossible"}
-            # Said once, where it becomes true: the combinations the step before did not know to be impossible.
-            for i in sorted(impossible if before is None else impossible - before):
-                target, seat = targets[i // len(seats)], seats[i % len(seats)]
+                        pair = shared.get(key)
+                        if pair is None:
+                            state = self.open_state(
+                                targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
+                            )
+                            shared[key] = self.state_list[state]
+                        else:
+                            state = self.state(*pair)
+                        asked[key] = state
+                i = t * width + s
+                melds[i] = state
+                if state in dead_ends:
+                    impossible.add(i)
+                    if i not in was:
+                        fresh.append(i)
+                else:
+                    impossible.discard(i)
+            # Said once, where it becomes true: the combinations the step before did not know to be impossible
+            # (``fresh`` is in the table's order, as ``cells`` is).
+            for i in fresh:
+                target, seat = targets[i // width], seats[i % width]
                 meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
                 reason = self.state_list[melds[i]][1]
                 news.append(self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat)))
+            memory.impossible, memory.melds, memory.available, memory.held, memory.cap = (
+                impossible,
+                melds,
+                available,
+                held,
+                cap,
+            )
+            memory.events = len(knowledge.log)
         text = self.unseen_text(total, facedown)
-        return Book(viewer, unseen, total, text, known, news, melds, declaring), impossible
+        return Book(viewer, counts, total, text, known, news, melds, declaring), memory
 
     def books(
         self,
@@ -538,30 +673,43 @@ class BookKeeper:
         phase: int,
         knowledge: Knowledge,
         targets: Sequence[Target],
-        memory: dict[str, set[int]],
+        memory: dict[str, Memory],
         board: Board | None = None,
     ) -> list[Book]:
-        """Every seat's book before a trick (``board``, when given, holds the snapshot's cards already numbered)."""
+        """Every seat's book before a trick (``board``, when given, holds the snapshot's cards already numbered);
+        ``memory`` keeps each seat's last book of the deal for the next (empty at the deal's start)."""
+        pack = self.pack
         if board is None:
-            hands = {s: self.pack.ids(snap.hands.get(s, ())) for s in self.seats}
-            tables = {s: self.pack.ids(snap.tables.get(s, ())) for s in self.seats}
+            hands = [pack.ids(snap.hands.get(s, ())) for s in self.seats]
+            tables = [pack.ids(snap.tables.get(s, ())) for s in self.seats]
         else:
-            hands = dict(zip(self.seats, board.hands, strict=True))
-            tables = dict(zip(self.seats, board.tables, strict=True))
-        size = len(self.pack.deck)
-        held_by: dict[str, list[int]] = {}
-        on_table: dict[str, list[int]] = {}
-        for seat in self.seats:
-            table = [0] * size
-            for k in tables[seat]:
-                table[k] += 1
-            held = list(table)
-            for k in hands[seat]:
-                held[k] += 1
-            held_by[seat], on_table[seat] = held, table
+            hands, tables = board.hands, board.tables
+        on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}
+        held_by = {s: on_table[s] + pack.pack_ids(hand) for s, hand in zip(self.seats, hands, strict=True)}
         books = []
         for viewer in self.seats:
-            book, impossible = self.book(viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer))
-            memory[viewer] = impossible
+            book, memory[viewer] = self.book(
+                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer)
+            )
             books.append(book)
         return books
+
+
+class Memory:
+    """What the next step of a deal needs of a seat's book: which cells of its table of combinations say
+    "impossible" (each is news only once), and the table with the counts it was worked out from."""
+
+    __slots__ = ("available", "cap", "events", "held", "impossible", "melds")
+
+    def __init__(self) -> None:
+        self.impossible: set[int] = set()
+        self.melds: list[int] | None = None
+        """The table's cells (None outside the declaring phases)."""
+        self.available: list[int] = []
+        """What each seat may still gather, as the seat knew it (packed)."""
+        self.held = 0
+        """The seat's own cards (packed)."""
+        self.cap = 0
+        """The draws left, up to the largest combination's size."""
+        self.events = 0
+        """How many scores the deal had (:attr:`Knowledge.log`)."""

@@ -8,6 +8,7 @@ bookkeeping each seat keeps is :mod:`.books`' (the builder is a :class:`BookKeep
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -19,7 +20,7 @@ from ..record import Comment, Question
 from ..replay import DealResult, GameResult, Snapshot, TrickResult
 from ..rules.deal import trick_winner
 from ..rules.endgame import move_card
-from .books import BookKeeper, Knowledge, Target
+from .books import BookKeeper, Knowledge, Memory, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
@@ -95,6 +96,24 @@ def trump_at(deal: DealResult, trick: int) -> Suit | None:
     return deal.trump
 
 
+_RANGE = r"L\d+(?:\s?[-–]\s?L?\d+)?"
+_BARE_LINES = re.compile(rf"(?<![\w:§./–-])(?<!,\s)(?<!\sand\s)(?<!\sи\s){_RANGE}(?:(?:,\s|\sand\s|\sи\s){_RANGE})*\b")
+"""Line numbers a record's text gives without their source (``L79``, ``L79, L83``); not those that go on a list of
+a source's lines (``001:L5, L7``)."""
+_SEED_NUMBER = re.compile(r"(?:seed|источник)\s(\d{3})\b")
+
+
+def record_seed(game: GameResult) -> str:
+    """The one source text (``000``) a record's ``source:`` headers name, or an empty string for none or several."""
+    found = {
+        n
+        for key, value in game.headers.items()
+        if key.partition("[")[0] == "source"
+        for n in _SEED_NUMBER.findall(value)
+    }
+    return found.pop() if len(found) == 1 else ""
+
+
 class Texts:
     """The record's own texts in a lesson's language: each place (the game, a deal, a trick, a deal's end) shows its
     texts in that language; where the record has none in it, those of the other language, marked as such.
@@ -103,13 +122,23 @@ class Texts:
     the record was first written in, the other one's texts being translations (:meth:`origin`).
     """
 
-    def __init__(self, lang: str, original: str) -> None:
+    def __init__(self, lang: str, original: str, seed: str = "") -> None:
         self.lang = lang
         self.original = original
+        self.seed = seed
+        """The one source text the record says it comes from (``source: ... seed 000 lines 73–263``), whose lines its
+        texts may cite bare (``L79``); empty when it names none or several."""
+
+    def placed(self, text: str) -> str:
+        """``text`` with its bare line numbers (``L79``, ``(L79, L83)``) given the record's source (``000:L79``), so
+        that a learner reads which book they are lines of, and the link leads there (replayer/lesson/citations.py)."""
+        if not self.seed or "L" not in text:
+            return text
+        return _BARE_LINES.sub(lambda m: f"{self.seed}:{m.group(0)}", text)
 
     def pick(self, items: Iterable[Comment]) -> list[TextView]:
         """The texts of one place in the lesson's language, or (marked) in another when it has none."""
-        texts = [(c.text.strip(), c.lang or "en") for c in items if c.text.strip()]
+        texts = [(self.placed(c.text.strip()), c.lang or "en") for c in items if c.text.strip()]
         own = [TextView(text, lang) for text, lang in texts if lang == self.lang]
         return own or [TextView(text, lang, fallback=True) for text, lang in texts]
 
@@ -146,10 +175,10 @@ class Texts:
             if base == "title" or not value.strip():
                 continue
             if lang == self.lang:
-                found[base] = (value.strip(), False)
+                found[base] = (self.placed(value.strip()), False)
             elif base not in found:
                 # A header in another language stands in until (unless) the page's own is met.
-                found[base] = (value.strip(), True)
+                found[base] = (self.placed(value.strip()), True)
         return found
 
     def origin(self, t: Words) -> str:
@@ -189,7 +218,7 @@ class Builder(BookKeeper):
         self._seat_sentences: dict[tuple[str, str], str] = {}
         self._stock_texts: dict[int, str] = {}
         self._trumps: dict[Suit | None, tuple[str, bool]] = {}
-        self.texts = Texts(lang, game.headers.get("language", "").strip().lower()[:2] or "en")
+        self.texts = Texts(lang, game.headers.get("language", "").strip().lower()[:2] or "en", record_seed(game))
 
     # --- small formatters -------------------------------------------------------------------------------
 
@@ -719,9 +748,8 @@ class Builder(BookKeeper):
         profile = self.profile
         knowledge = Knowledge(profile, self.seats, self.pack)
         targets = self.kit.targets(deal.trump)
-        self._asked = {}  # a deal's combinations are numbered anew (its trumps decide some)
         knowledge.add_scoring(0, deal.scoring)
-        memory: dict[str, set[int]] = {}
+        memory: dict[str, Memory] = {}
         start = self.start_step(deal, index, single)
         start.has_books = bool(deal.tricks)
         if deal.tricks:
@@ -1124,8 +1152,12 @@ def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
     """A seat's book as the page's script shows it: the unseen copies of each card as one character each, their
     number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
     ``states`` as they first come)."""
-    melds = [states.setdefault(k, len(states)) for k in book.melds]
-    unseen = bytes(book.unseen).translate(_DIGITS).decode("ascii")
+    # (the states new to the lesson numbered first, in the order they first come; then the cells looked up in C)
+    for k in dict.fromkeys(book.melds):
+        if k not in states:
+            states[k] = len(states)
+    melds = list(map(states.__getitem__, book.melds))
+    unseen = book.unseen.translate(_DIGITS).decode("ascii")
     return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from markupsafe import escape
@@ -26,6 +26,7 @@ from .words import interface
 
 __all__ = [
     "CITED",
+    "RECORDS",
     "SOURCES_PAGE",
     "SOURCE_IDS",
     "CitedLines",
@@ -34,6 +35,7 @@ __all__ = [
     "learner_html",
     "learner_text",
     "rule_link",
+    "set_records",
     "source_key",
 ]
 
@@ -169,7 +171,7 @@ _PART_WORDS = {
 _RANGE = r"L\d+(?:\s?[-–]\s?L?\d+)?"
 _LINES = rf"{_RANGE}(?:(?:,\s|\sand\s|\sи\s){_RANGE})*"
 _SEC = r"§\s?\d+(?:\.[a-z0-9]+)*"
-_RULE_NO = r"\d+[a-z]?(?:(?:\s?[-–]\s?|,\s|\sand\s|\sи\s)\d+[a-z]?(?!\.\d|\d))*"
+_RULE_NO = r"\d+[a-z]?(?:(?:\s?[-–]\s?|,\s|\sand\s|\sи\s)\d+[a-z]?(?!\.\d|\d|:L))*"
 _REF = rf"{_SEC}(?:,?\s(?:rules?|правил[оа]|row)\s[A-Z]?{_RULE_NO}|\s[A-Z]\d+\b)?"
 _JOIN = r"(?:[,;]\s(?:with\s|а также\s)?|\swith\s)"
 _SEED = r"(?:seeds?|источник(?:а|и|ов|е|ом|у|ам|ами|ах)?)"
@@ -199,7 +201,8 @@ _PATTERN = re.compile(
             r"(?P<bare>(?<![-\w.])(?P<s7>00[0-4])(?![-\w]|:L))",
             r"(?P<tag>\[(?P<tg>EW|PW\d|FO|HO|BI|CM|SP|WK|WT|CH|BR9|SA|DE)\])",
             r"(?P<issue>\s?\((?:issue|issues)\s\d+[^()]*\))",
-            r"(?P<term>\b(?:optimum|double-dummy)\b|оптимум)",
+            r"(?P<term>\b(?:optimum|double-dummy|class(?:es)?)\b|оптимум)",
+            r"(?P<record>(?<![\w/.-])(?:games/)?(?P<stem>[\w-]+)\.bzq\b)",
         )
     )
 )
@@ -210,6 +213,9 @@ _TERMS = {
     "optimum": "best result",
     "double-dummy": "worked out with every hand face up",
     "оптимум": "лучший результат",
+    # A profile's meld classes are its re-use groups (``bezique rules`` and the rules pages name them so).
+    "class": "re-use group",
+    "classes": "re-use groups",
 }
 _NUMBER = re.compile(r"\d+")
 _REF_PARTS = re.compile(r"§\s?(?P<sec>\d+(?:\.[a-z0-9]+)*)(?:,?\s(?:rules?|правил[оа])\s(?P<rule>\d+))?")
@@ -388,6 +394,9 @@ def _convert(text: str, lang: str, here: str, links: bool) -> tuple[str, tuple[t
             plain = _TERMS[m.group(0)]
             out.append(str(escape(plain)) if links else plain)
             continue
+        if kind == "record":
+            out.append(_record(m["stem"], lang, links))
+            continue
         if kind == "digest":
             digest = interface(lang)["cite_digest"]
             out.append(str(escape(digest)) if links else digest)
@@ -428,6 +437,38 @@ def _convert(text: str, lang: str, here: str, links: bool) -> tuple[str, tuple[t
         out.append(_russian(word, _source(lang, source, part, spans, links)))
     out.append(str(escape(text[at:])) if links else text[at:])
     return "".join(out), tuple(cited)
+
+
+RECORDS: dict[str, tuple[str, dict[str, str]]] = {}
+"""The records of the site being written, by their file's stem: (their lesson's page, their title in each language),
+so that a text that names a record's file (``games/worked-deal-000.bzq``) names and links its lesson instead. Set
+with :func:`set_records`."""
+
+
+def set_records(records: Mapping[str, tuple[str, Mapping[str, str]]]) -> None:
+    """The records a site's texts may name (see :data:`RECORDS`); the texts written before for other records are
+    forgotten."""
+    given = {stem: (page, dict(titles)) for stem, (page, titles) in records.items()}
+    if given != RECORDS:
+        RECORDS.clear()
+        RECORDS.update(given)
+        learner_html.cache_clear()
+        learner_text.cache_clear()
+
+
+def _record(stem: str, lang: str, links: bool) -> str:
+    """A record's file named as a reader knows it: its game's title, quoted, linked to its lesson; a record the site
+    has no lesson of, by its name without the file's suffix."""
+    page, titles = RECORDS.get(stem, ("", {}))
+    title = titles.get(lang) or titles.get("en")
+    if not title:
+        return str(escape(stem)) if links else stem
+    quoted = interface(lang)["cite_record"].format(title=title)
+    if not links:
+        return quoted
+    if not page:
+        return str(escape(quoted))
+    return f'<a class="cite record" href="{escape(page)}">{escape(quoted)}</a>'
 
 
 CITED = CitedLines()

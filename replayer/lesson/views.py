@@ -265,7 +265,8 @@ class Book:
     """
 
     seat: str
-    unseen: list[int]
+    unseen: bytes
+    """How many copies of each card of :attr:`Lesson.cards` the seat has not seen (one byte a card)."""
     unseen_count: int
     unseen_text: str
     known: list[int]

@@ -643,6 +643,7 @@ MESSAGES: tuple[Message, ...] = (
     M("cite_rules", "the rules of {title}"),
     M("cite_rules_part", "{rules}: {part}"),
     M("cite_digest", "the project's notes on the sources"),
+    M("cite_record", "“{title}”"),
     M("cite_and", "{first} and {last}"),
     M("sources", "Sources"),
     M("sources_title", "The sources of these lessons"),
