@@ -474,10 +474,12 @@ def sampled(samples: int, jobs: int) -> None:
     plays = found["games"][0]["deals"][0]["plays"]
     playouts = sum(p["samples"] * len(p["options"]) for p in plays)
     mistakes = [p for p in plays if p["cost"] >= 10 and p["cost"] >= 2 * p["cost_stderr"]]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"  {len(plays)} plays ({sum(not p['exact'] for p in plays)} sampled), {playouts:,} playouts in "
         f"{seconds:.1f} s: {playouts / seconds:,.0f} playouts/s ({jobs} processes); CPU {used:.1f} s in all, "
-        f"{playouts / used:,.0f} playouts per CPU-second; {len(mistakes)} mistakes"
+        f"{playouts / used:,.0f} playouts per CPU-second; {len(mistakes)} mistakes (load {load}: on a shared "
+        f"machine the CPU seconds, not the wall time, are the work's)"
     )
     for play in mistakes:
         print(

@@ -103,8 +103,10 @@ def keeping_values(deal: DealState, seat: int) -> list[float]:
     trump = deal.trump
     held = deal.held[seat]
     keep = list(_base_values(rules, trump))
+    count = held.__getitem__
     for points, cards, size, of_a_kind in _patterns(rules, trump):
-        have = min(sum(held[c] for c in cards), size) if of_a_kind else sum(1 for c in cards if held[c])
+        # (the counts summed in C: this is asked at every card of a playout)
+        have = min(sum(map(count, cards)), size) if of_a_kind else sum(map(bool, map(count, cards)))
         if have * 2 < size or have == 0:
             continue
         share = points * have / size / size
@@ -186,7 +188,7 @@ def heuristic_card(deal: DealState, seat: int, legal: list[int]) -> int:
     # the card it picks differs from the one played without it.
     if not deal.plays:
         trumps = [c for c in legal if suit_of(c) == trump]
-        if trump >= 0 and len([c for c in range(32) if deal.held[seat][c] and suit_of(c) == trump]) >= 4 and trumps:
+        if trump >= 0 and sum(map(bool, deal.held[seat][trump * 8 : trump * 8 + 8])) >= 4 and trumps:
             usual = min(trumps, key=lambda c: (keep[c], c))
         else:
             usual = cheapest

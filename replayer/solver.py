@@ -17,7 +17,7 @@ seats are solved double-dummy: all hands open, every side playing for its own po
 
 from __future__ import annotations
 
-from .cards import rank_of
+from .cards import CARD_INDICES, rank_of
 from .rules.deal import trick_winner
 from .rules.endgame import Endgame, move_card
 
@@ -47,6 +47,10 @@ class Solver:
         self.nodes = 0
         self.table: dict[object, tuple[int, int, int]] = {}
         self.vectors: dict[object, tuple[tuple[int, ...], int]] = {}
+        # The sort keys of the position searched last (see _sorted).
+        self._keyed: Endgame | None = None
+        self._lead: list[int] = []
+        self._by_led: dict[int, list[int]] = {}
 
     # --- the public searches ------------------------------------------------------------------------------------
 
@@ -114,7 +118,8 @@ class Solver:
         outside it (fail-soft)."""
         if pos.out >= 0:
             return 0  # (a declaration reached the hand's target: the hand ends before the lead the move names)
-        boundary = not pos.plays
+        plays = pos.plays
+        boundary = not plays
         hint = -1
         key: object = None
         total = pos.total
@@ -127,8 +132,8 @@ class Solver:
             if -left >= beta:
                 return -left
         if boundary:
-            if pos.over:
-                return 0
+            if pos.trick_no >= pos.total_tricks:
+                return 0  # (over: every trick played; a hand target reached returned above)
             key = pos.key()
             entry = self.table.get(key)
             if entry is not None:
@@ -144,9 +149,11 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.budget:
             raise OverBudget(self.budget)
-        seat = pos.to_move
-        maximise = pos.scorer[seat] == 0
-        moves = self._ordered(pos, hint)
+        maximise = pos.scorer[pos.next_seat[plays[-1][0]] if plays else pos.leader] == 0
+        moves = self._sorted(pos)
+        if hint >= 0 and moves[0] != hint and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
         gained = pos.gained
         best = -_INF if maximise else _INF
         best_move = moves[0]
@@ -197,6 +204,23 @@ class Solver:
     def _sorted(self, pos: Endgame) -> list[int]:
         moves = pos.moves()
         if len(moves) < 2:
+            return moves
+        plays = pos.plays
+        if len(plays) < 2:
+            # The two orders below as one int a card, worked out once per rules and trumps: the sort asks the
+            # table, not a function (a search sorts at most nodes).
+            if pos is not self._keyed:
+                self._keyed = pos
+                self._lead, self._by_led = _orders(pos)
+            if plays:
+                led = plays[0][1]
+                keys = self._by_led.get(led) or _follow_keys(pos, self._by_led, led)
+                moves.sort(key=keys.__getitem__)
+            elif pos.declarable:
+                lead = self._lead
+                moves.sort(key=lambda m: lead[m & 63])
+            else:
+                moves.sort(key=self._lead.__getitem__)
             return moves
         worth = pos.trick_points
         if pos.plays:
@@ -261,6 +285,34 @@ class Solver:
         if boundary:
             self.vectors[key] = (best, best_move)
         return best
+
+
+_ORDERS: dict[tuple[int, int], tuple[object, list[int], dict[int, list[int]]]] = {}
+
+
+def _orders(pos: Endgame) -> tuple[list[int], dict[int, list[int]]]:
+    """:meth:`Solver._sorted`'s orders as sort keys per card, for the rules and trumps of ``pos``: a leader's (its
+    high cards first), and per card led, a follower's as :func:`_follow_keys` fills them in. The same orders as the
+    tuples there, one int a card; kept by the rules' identity, for every search."""
+    kept = _ORDERS.get((id(pos.rules), pos.trump))
+    if kept is None or kept[0] is not pos.rules:
+        worth = pos.trick_points
+        lead = [-(rank_of(c) + 8 * worth[c]) for c in range(CARD_INDICES)]
+        kept = _ORDERS[(id(pos.rules), pos.trump)] = (pos.rules, lead, {})
+    return kept[1], kept[2]
+
+
+def _follow_keys(pos: Endgame, by_led: dict[int, list[int]], led: int) -> list[int]:
+    """A follower's order after ``led`` as a key per card: a card that wins the trick first, the highest first (it
+    keeps the trick); else the cheapest (its worth, then its rank). Kept in ``by_led``."""
+    trump = pos.trump
+    worth = pos.trick_points
+    # (winners before every other card: their keys below any worth * 8 + rank)
+    keys = by_led[led] = [
+        -(1 << 20) - rank_of(c) if trick_winner([led, c], trump) == 1 else worth[c] * 8 + rank_of(c)
+        for c in range(CARD_INDICES)
+    ]
+    return keys
 
 
 def _diff(points: tuple[int, ...], own: int) -> int:

@@ -224,3 +224,31 @@ def test_budget_is_stated_not_guessed() -> None:
     deal = next(endgames("classic", {}, 1))
     with pytest.raises(OverBudget, match="not solved within 10 nodes"):
         Solver(budget=10).value(Endgame.of(deal))
+
+
+@pytest.mark.parametrize(("profile", "options"), [("classic", {}), ("infuzorka", {})])
+def test_the_searchs_move_orders_are_its_rule_of_thumb(profile: str, options: dict[str, str]) -> None:
+    """The solver sorts by keys kept per rules and trumps (one int a card): they give the order its docstring
+    states, written here as tuples: a leader's high cards first (rank, then eight times the card's worth); a
+    follower's winning cards first, the highest first, then the rest by worth, then rank. Every card led, every
+    card that may follow (the wild card too, in infuzorka), the trumps of a few deals."""
+    from replayer.solver import _follow_keys, _orders
+
+    trumps = set()
+    for deal in endgames(profile, options, 3):
+        pos = Endgame.of(deal)
+        trumps.add(pos.trump)
+        lead, by_led = _orders(pos)
+        worth = pos.trick_points
+        cards = [c for c in range(33) if pos.rules.copies[c]]
+        assert sorted(cards, key=lead.__getitem__) == sorted(cards, key=lambda c: -((c & 7) + 8 * worth[c]))
+        for led in cards:
+            keys = by_led.get(led) or _follow_keys(pos, by_led, led)
+
+            def rule(card: int, led: int = led, trump: int = pos.trump, worth: list[int] = worth) -> tuple[int, ...]:
+                if trick_winner([led, card], trump) == 1:
+                    return (0, -(card & 7), 0)
+                return (1, worth[card], card & 7)
+
+            assert sorted(cards, key=keys.__getitem__) == sorted(cards, key=rule)
+    assert trumps

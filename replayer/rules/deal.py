@@ -1099,7 +1099,7 @@ class DealState:
                 elif gained_problem is None:
                     gained_problem = ("BZ315", "gained_declared", (seat, gained, spec.kind, trick))
             per_part.append(options)
-        choices = [list(c) for c in itertools.product(*per_part)]
+        choices = [[c] for c in per_part[0]] if len(per_part) == 1 else [list(c) for c in itertools.product(*per_part)]
         if gained_problem is not None:
             return choices[0], gained_problem
         if not check_reuse:
@@ -1108,7 +1108,7 @@ class DealState:
         # The whole side's table: a combination declared with the partner's cards is still intact (not refillable)
         # while the partner's part lies on his table.
         mates = rules.mates[parts[0][0]]
-        table = [t for seat in mates for t in self.tables[seat]]
+        table = self.tables[mates[0]] if len(mates) == 1 else [t for seat in mates for t in self.tables[seat]]
         first_problem = None
         found: list[Assignment] | None = None
         for tried, choice in enumerate(choices):
@@ -1454,16 +1454,30 @@ class DealState:
         rules = self.rules
         if self.declared and rules.one_per_trick:
             return
-        if not pool[WILD_INDEX] and not may_form_any(rules, pool, self.trump):
+        wild = pool[WILD_INDEX]
+        if not wild and not may_form_any(rules, pool, self.trump):
             return
-        for spec in rules.melds:
-            if spec.whole_hand or self._wait_problem(seat, spec) is not None:
+        declared = self.declared
+        waits = self.tricks_won[seat] < rules.declare_after_tricks
+        for spec, targets, tries, of_rank in _offer_plan(rules, self.trump):
+            if waits and self._wait_problem(seat, spec) is not None:
                 continue
-            candidates = [
-                c for t in trumps_to_try(rules, spec, self.trump) for c in _candidate_sets(rules, spec, pool, t)
-            ]
+            if targets is None:
+                if pool[of_rank[0]] + pool[of_rank[1]] + pool[of_rank[2]] + pool[of_rank[3]] < spec.count:
+                    continue  # (too few of the rank: what _candidate_sets finds first)
+                candidates = _candidate_sets(rules, spec, pool, self.trump) * tries
+            elif wild:
+                candidates = [c for cards, need in targets for c in _with_wild(cards, need, pool, wild)]
+            else:
+                candidates = []
+                for cards, need in targets:
+                    for card, n in need:
+                        if pool[card] < n:
+                            break
+                    else:
+                        candidates.append(cards)
             for cards in candidates:
-                if not (self.declared and any(set(cards) & set(prev) for prev in self.declared)):
+                if not (declared and any(set(cards) & set(prev) for prev in declared)):
                     yield spec, cards
 
     def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
@@ -1816,6 +1830,34 @@ def _distinct(first: _World, others: Sequence[_World]) -> list[_World]:
 def _elements(counts: Sequence[int]) -> tuple[int, ...]:
     """The cards a count per card holds, each as many times as it is held, in index order."""
     return tuple(c for c, n in enumerate(counts) for _ in range(n))
+
+
+_Target = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+_Plan = list[tuple[MeldSpec, list[_Target] | None, int, tuple[int, ...]]]
+_PLANS: dict[tuple[int, int], tuple[Rules, _Plan]] = {}
+
+
+def _offer_plan(rules: Rules, trump: int) -> _Plan:
+    """What :meth:`DealState._offers` looks for under the trump suit ``trump``: per meld a hand may declare, its
+    exact card sets under each suit it may be declared in (``trumps_to_try``, ``meld_targets``, in that order), or
+    None for n cards of one rank (:func:`_candidate_sets` counts those, the rank's four cards given), with how many
+    suits are tried. Worked out
+    once per rules and trump suit, kept by the rules' identity (hashing the rules costs more than the work): a
+    playout asks after every trick."""
+    kept = _PLANS.get((id(rules), trump))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    plan: _Plan = []
+    for spec in rules.melds:
+        if spec.whole_hand:
+            continue
+        tries = trumps_to_try(rules, spec, trump)
+        if spec.rank is not None and not spec.distinct:
+            plan.append((spec, None, len(tries), tuple(s * 8 + int(spec.rank) for s in range(4))))
+        else:
+            plan.append((spec, [target for t in tries for target in meld_targets(rules, spec, t)], len(tries), ()))
+    _PLANS[(id(rules), trump)] = (rules, plan)
+    return plan
 
 
 def _candidate_sets(rules: Rules, spec: MeldSpec, held: Sequence[int], trump: int) -> list[tuple[int, ...]]:

@@ -20,13 +20,36 @@ on a tie or to reach the rubicon, RULES.md §2.e rule 13) is not covered: :class
 
 from __future__ import annotations
 
+from itertools import compress
+
 from ..cards import CARD_INDICES, WILD_INDEX
-from .compiled import FREE
-from .deal import DealState, end_worth, obligation, score_trick, seven_played_bonus
+from .compiled import FREE, Rules
+from .deal import DealState, end_worth, last_trick_bonus, obligation, score_trick, seven_played_bonus
 
 __all__ = ["Endgame", "NotCovered", "move_card", "move_offer"]
 
 _SEVEN = 0
+
+_CARDS = range(CARD_INDICES)
+
+_TRICKS: dict[tuple[int, int], tuple[Rules, dict[object, tuple[int, int]]]] = {}
+"""Per rules and trump suit, what each trick of the last tricks scores, as ``score_trick`` and ``end_worth`` say
+(see :func:`_trick_table`)."""
+
+_TRICKS_MAX = 200_000
+"""How many tricks one table remembers (four seats' searches could meet many)."""
+
+
+def _trick_table(rules: Rules, trump: int) -> dict[object, tuple[int, int]]:
+    """The core's answer for each trick of the last tricks met so far under these rules and trumps, keyed by its
+    cards in the order played (two seats: ``first * 64 + second``): the index of the winning card and the points
+    its winner takes for it, the last-trick bonus apart (score_trick's points and trump seven, and what the end of
+    the hand adds for the cards, end_worth's). Kept by the rules' identity (hashing them costs more than the work)
+    and shared by every search: a playout's search meets the same few hundred tricks again and again."""
+    kept = _TRICKS.get((id(rules), trump))
+    if kept is None or kept[0] is not rules or len(kept[1]) > _TRICKS_MAX:
+        kept = _TRICKS[(id(rules), trump)] = (rules, {})
+    return kept[1]
 
 
 def _window(deal: DealState, seat: int) -> DealState:
@@ -65,6 +88,9 @@ class Endgame:
     __slots__ = (
         "_allowed",
         "_bits",
+        "_last",
+        "_tricks",
+        "_unit",
         "_worth",
         "base",
         "blocks",
@@ -159,11 +185,15 @@ class Endgame:
         ]
         most = max(rules.copies)
         self._bits = 2 if most < 4 else 4
+        # One card of a seat in the hands' code (``key``): its unit, per seat * CARD_INDICES + card.
+        self._unit = [1 << (self._bits * i) for i in range(self.players * CARD_INDICES)]
         self.code = 0
         for seat in range(self.players):
             for card, n in enumerate(self.held[seat]):
                 if n:
-                    self.code += n << (self._bits * (seat * CARD_INDICES + card))
+                    self.code += n * self._unit[seat * CARD_INDICES + card]
+        self._tricks = _trick_table(rules, self.trump)
+        self._last = [last_trick_bonus(rules, n) for n in range(self.total_tricks + 2)]
         self.must_lead = tuple(dict.fromkeys(deal.must_lead))
         self.offers: list[tuple[int, tuple[int, ...], int, str]] = []
         self.blocks: list[int] = []
@@ -225,7 +255,9 @@ class Endgame:
 
     def legal(self) -> list[int]:
         """Every move allowed now, identical copies once (a card int, or a declaration with its lead)."""
-        seat = self.to_move
+        return self._legal(self.to_move)
+
+    def _legal(self, seat: int) -> list[int]:
         held = self.held[seat]
         if self.plays:
             allowed = None
@@ -248,8 +280,8 @@ class Endgame:
                     found = self._allowed[key] = sorted(allowed) if allowed is not None else []
                 if found:
                     return list(found)
-            return [c for c in range(CARD_INDICES) if held[c]]
-        cards = [c for c in range(CARD_INDICES) if held[c]]
+            return list(compress(_CARDS, held))
+        cards = list(compress(_CARDS, held))
         if self.must_lead:
             forced = [c for c in cards if c in self.must_lead]
             if forced:
@@ -270,10 +302,11 @@ class Endgame:
 
     def moves(self) -> list[int]:
         """The moves a search need try: :meth:`legal`, with cards equivalent now merged into the highest of them."""
-        legal = self.legal()
+        plays = self.plays
+        seat = self.next_seat[plays[-1][0]] if plays else self.leader
+        legal = self._legal(seat)
         if len(legal) < 2 or self.declarable:
             return legal
-        seat = self.to_move
         held = self.held
         own = held[seat]
         # What the other seats hold of each card (one list with two players: no sum to make).
@@ -320,7 +353,7 @@ class Endgame:
         self.window = False
         self.must_lead = ()
         self.held[seat][card] -= 1
-        self.code -= 1 << (self._bits * (seat * CARD_INDICES + card))
+        self.code -= self._unit[seat * CARD_INDICES + card]
         plays.append((seat, card))
         bonus = self.seven_bonus[card]
         if bonus:
@@ -329,15 +362,20 @@ class Endgame:
         if len(plays) < self.playing:
             self.stack.append((frame, scored, None))
             return
-        cards = [c for _, c in plays]
         self.trick_no += 1
-        best, points, seven, last = score_trick(self.rules, self.trump, cards, self.trick_no, 2)
+        key: object = plays[0][1] * 64 + plays[1][1] if len(plays) == 2 else tuple(c for _, c in plays)
+        known = self._tricks.get(key)
+        if known is None:
+            cards = [c for _, c in plays]
+            best, points, seven, _ = score_trick(self.rules, self.trump, cards, self.trick_no, 2)
+            points += seven
+            for c in cards:
+                points += self.end[c]
+            known = self._tricks[key] = (best, points)
+        best, points = known
+        last = self._last[self.trick_no]
         winner = plays[best][0]
         scorer = self.scorer[winner]
-        end = self.end
-        points += seven
-        for c in cards:
-            points += end[c]
         if last:
             if self.shares:
                 share = last // len(self.shares)
@@ -371,7 +409,7 @@ class Endgame:
             self.trick_no -= 1
         self.plays.pop()
         self.held[seat][card] += 1
-        self.code += 1 << (self._bits * (seat * CARD_INDICES + card))
+        self.code += self._unit[seat * CARD_INDICES + card]
 
     @property
     def left(self) -> int:

@@ -124,9 +124,13 @@ def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
         sketch = rules.sketches[trump] = (tuple(sorted(sets)), tuple(sorted(ranks)))
     sets_needed, ranks_needed = sketch
     for cards in sets_needed:
-        if all(held[c] for c in cards):
+        for c in cards:
+            if not held[c]:
+                break
+        else:
             return True
-    return any(sum(held[c] for c in of_rank) >= count for of_rank, count in ranks_needed)
+    # (a rank's four suits)
+    return any(held[a] + held[b] + held[c] + held[d] >= count for (a, b, c, d), count in ranks_needed)
 
 
 def meld_targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
@@ -183,8 +187,7 @@ class Assignment:
         self.from_hand = from_hand
 
 
-def _options_for(card: int, need: int, tabled: Sequence[TabledCard], in_hand: int) -> list[tuple[tuple[int, ...], int]]:
-    uids = [t.uid for t in tabled if t.card == card]
+def _options_for(need: int, uids: Sequence[int], in_hand: int) -> list[tuple[tuple[int, ...], int]]:
     result = []
     for k in range(min(need, len(uids)), -1, -1):
         if need - k > in_hand:
@@ -197,19 +200,43 @@ def _options_for(card: int, need: int, tabled: Sequence[TabledCard], in_hand: in
 def choose_instances(cards: Sequence[int], hand: Sequence[int], tabled: Sequence[TabledCard]) -> list[Assignment]:
     """All ways to take ``cards`` from the table and the concealed hand (``hand``: a count per card), those using
     the most tabled cards first."""
-    need = Counter(cards)
-    per_card = [(card, _options_for(card, n, tabled, hand[card])) for card, n in need.items()]
-    if any(not options for _, options in per_card):
-        return []
+    need: dict[int, int] = {}
+    for card in cards:
+        need[card] = need.get(card, 0) + 1
+    uids: dict[int, list[int]] = {}
+    for t in tabled:
+        if t.card in need:
+            uids.setdefault(t.card, []).append(t.uid)
+    if not uids:
+        # (none of them on the table: the hand alone, the one way there is; asked after most tricks of a playout)
+        for card, n in need.items():
+            if hand[card] < n:
+                return []
+        return [Assignment((), tuple(card for card, n in need.items() for _ in range(n)))]
+    per_card = []
+    for card, n in need.items():
+        if n == 1:  # (most cards of a combination are needed once)
+            options: list[tuple[tuple[int, ...], int]] = [((u,), 0) for u in uids.get(card, ())]
+            if hand[card]:
+                options.append(((), 1))
+        else:
+            options = _options_for(n, uids.get(card, ()), hand[card])
+        if not options:
+            return []
+        per_card.append(options)
+    order = list(need)
     assignments = []
-    for choice in itertools.product(*(options for _, options in per_card)):
-        uids: list[int] = []
+    for choice in itertools.product(*per_card):
+        taken: list[int] = []
         hand_cards: list[int] = []
-        for (card, _), (combo, from_hand) in zip(per_card, choice, strict=True):
-            uids.extend(combo)
-            hand_cards.extend([card] * from_hand)
-        assignments.append(Assignment(tuple(uids), tuple(hand_cards)))
-    assignments.sort(key=lambda a: -len(a.tabled))
+        for card, (combo, from_hand) in zip(order, choice, strict=True):
+            if combo:
+                taken.extend(combo)
+            if from_hand:
+                hand_cards.extend([card] * from_hand)
+        assignments.append(Assignment(tuple(taken), tuple(hand_cards)))
+    if len(assignments) > 1:
+        assignments.sort(key=lambda a: -len(a.tabled))
     return assignments
 
 
@@ -266,6 +293,8 @@ def reuse_problem(
     (004:L185: K♠ Q♠ J♦ score the bezique now and the marriage after the next trick), whatever order the record
     writes them in.
     """
+    if not assignment.tabled and assignment.from_hand:
+        return None  # (no declared card serves again: no re-use rule applies)
     by_uid = {t.uid: t for t in tabled}
     used = [by_uid[u] for u in assignment.tabled]
     mode = rules.reuse
