@@ -103,7 +103,7 @@ def test_a_seven_shown_is_not_said_to_be_exchanged() -> None:
     lesson = build_lesson(_game_of("ua2"))
     trick6 = next(s for s in lesson.deals[0].steps if s.anchor == "trick-6")
     sevens = [e.lead for e in trick6.scoring if e.kind in ("seven_exchange", "seven_shown")]
-    assert sevens == ["North shows the 7♥"]
+    assert sevens == ["South shows the 7♥"]
 
 
 def test_english_plurals() -> None:
