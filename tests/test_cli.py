@@ -94,6 +94,11 @@ def test_generate_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFix
     assert out.read_text(encoding="utf-8") != first
 
 
+def test_generate_takes_a_positive_number_of_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--player", "sampler", "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
 def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
     # A new file follows the umask, like any file the user makes; an overwritten one keeps its mode.
     old = os.umask(0o022)
