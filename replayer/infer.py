@@ -73,6 +73,7 @@ from .rules.deal import (
     seven_played_bonus,
     trick_worth,
 )
+from .rules.melds import meld_targets, trumps_to_try
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
 
@@ -91,6 +92,12 @@ _SAME_KIND_MODES = ("text_with_remarriage", "strict_text")
 
 _MAX_COMBINATIONS = 4096
 """A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
+_MAX_DECLARED_LISTED = 50_000
+"""A declaration whose unknown cards have more sets of cards than this (each a question to the core) is not listed."""
+_MAX_OBLIGATION_CASES = 1 << 18
+"""A follower's obligation in a trick whose cases (the cards before his, his card and one more card he may hold, the
+trumps) are more than this is left to the replay: each case is a question to the core and may be a clause per later
+card, about a second of the encoding's time for this many."""
 _MAX_WHOLE_SUM = 20_000
 """A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
@@ -307,6 +314,8 @@ class _Encoding:
         self.fixing_item: Declare | None = None
         """Without a turn-up: when the first declaration of a fixing kind fixes trumps (None: never)."""
         self.trump_lits: dict[int, int] = {}
+        self.unlisted: list[tuple[Declare, list[CardPattern]]] = []
+        """Declarations whose unknown cards have too many choices to state (see :meth:`_declaration`), with them."""
         """Without a turn-up, when the fixing declaration's suit is unknown: a literal per suit, "trumps are it"."""
         self._collect()
         self._encode()
@@ -539,6 +548,34 @@ class _Encoding:
                 suit = self.trump if spec.suit == "trump" else None
                 item.cards = [CardPattern(suit, r) for r in spec.ranks]
             item.card_spans = [item.span] * len(item.cards)
+        domains = self._declared_domains(item, spec, trumps, fixing)
+        # What each choice of cards needs: None, a wasted literal (kept: the numbering stays that of the listing
+        # before), a trump suit the fixing declaration implies, or the trump conditions it holds under.
+        chosen: list[tuple[list[Card], Any]] = []
+        listed = 0
+        for combo in _multisets(domains):
+            listed += 1
+            if listed > _MAX_DECLARED_LISTED or len(chosen) > _MAX_COMBINATIONS:
+                break
+            if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
+                continue
+            indices = [c.index for c in combo]
+            if fixing:
+                # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
+                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
+                if spec is not None and not matches(self.rules, spec, indices, fixed):
+                    continue
+                chosen.append((list(combo), ("suit", fixed) if self.trump_lits else None))
+                continue
+            fits = [cond for cond, t in trumps if spec is None or matches(self.rules, spec, indices, t)]
+            if fits:
+                chosen.append((list(combo), None if None in fits else ("fits", fits)))
+        if listed > _MAX_DECLARED_LISTED or len(chosen) > _MAX_COMBINATIONS:
+            # Too many choices of its unknown cards to state (five ``??`` of any kind are 200,000 sets of cards):
+            # without a line that did not read, the completion gives up and says so (see :func:`infer_deal`).
+            self.unencoded.add(item.seat)
+            self.unlisted.append((item, [c for c in item.cards if isinstance(c, CardPattern)]))
+            return
         tags = []
         for k, card in enumerate(item.cards):
             if isinstance(card, CardPattern):
@@ -548,36 +585,36 @@ class _Encoding:
                 position = (k + 1, len(item.cards)) if len(item.cards) > 1 else None
                 unknown = Unknown(0, card, "declaration", item.seat, span, trick, item.kind, position)
                 tags.append(self.tag(unknown, ("item", item.cards, k)))
-        domains = [[c] if isinstance(c, Card) else [d for d in self.pack if _fits(c, d)] for c in item.cards]
         options: list[tuple[int, list[Card]]] = []
-        seen: set[tuple[Card, ...]] = set()
-        for combo in itertools.product(*domains):
-            key = tuple(sorted(combo, key=lambda c: c.sort_key))
-            if key in seen or any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
-                continue
-            seen.add(key)
-            indices = [c.index for c in combo]
-            if fixing:
-                # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
-                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
-                if spec is not None and not matches(self.rules, spec, indices, fixed):
-                    continue
-                lit = self.new()
-                if self.trump_lits:
-                    if fixed < 0:
-                        continue
-                    self.add([-lit, self.trump_lits[fixed]])
-                options.append((lit, list(combo)))
-                continue
-            fits = [cond for cond, t in trumps if spec is None or matches(self.rules, spec, indices, t)]
-            if not fits:
-                continue
+        for cards, needs in chosen:
             lit = self.new()
-            if None not in fits:
+            if needs is not None and needs[0] == "suit":
+                if needs[1] < 0:
+                    continue
+                self.add([-lit, self.trump_lits[needs[1]]])
+            elif needs is not None:
                 # Only under some trumps: the option implies one of them.
-                self.add([-lit, *(cond for cond in fits if cond is not None)])
-            options.append((lit, list(combo)))
+                self.add([-lit, *(cond for cond in needs[1] if cond is not None)])
+            options.append((lit, cards))
         self.declarations.append((item, clock, options))
+
+    def _declared_domains(
+        self, item: Declare, spec: Any, trumps: list[tuple[int | None, int]], fixing: bool
+    ) -> list[list[Card]]:
+        """The cards each card of a declaration may be: a known card itself; an unknown one, the cards of the pack it
+        fits that some set of the meld holds under the trumps it may be declared with (the core's
+        :func:`~replayer.rules.melds.meld_targets`: a meld of one rank in any suit, each card of that rank), or a wild
+        card. Only a narrowing: the core's ``matches`` still judges each combination."""
+        allowed: set[Card] | None = None
+        if spec is not None:
+            suits = {t for _, t in trumps} | (set(trumps_to_try(self.rules, spec, -1)) if fixing else set())
+            targets = {CARDS[i] for t in suits for cards, _ in meld_targets(self.rules, spec, t) for i in cards}
+            ranks = {c.rank for c in targets} if spec.rank is not None else set()
+            allowed = {c for c in self.pack if c in targets or c.is_wild or (not c.is_wild and c.rank in ranks)}
+        return [
+            [c] if isinstance(c, Card) else [d for d in self.pack if _fits(c, d) and (allowed is None or d in allowed)]
+            for c in item.cards
+        ]
 
     # the clauses -----------------------------------------------------------------------------------------------
 
@@ -658,6 +695,8 @@ class _Encoding:
         ``exact``, also implied by them (true whenever they hold)."""
         key = ("h", play.index, card, moment)
         lit = self.pool.id(key)
+        if key in self._defined and (not exact or ("exact", key) in self._defined):
+            return lit  # (asked again and again by the obligations: the acquisitions are looked through once)
         earlier = [
             self.m(a, play)
             for a in self.acqs
@@ -763,7 +802,10 @@ class _Encoding:
         """The obligations of each seat that follows (the core's ``obligation`` judges each case, given the cards
         played before his): a card the follower played later (or kept, or gave in the exchange) and already held
         then proves what he could play. A trick whose earlier cards have too many combinations is left to the
-        replay."""
+        replay.
+
+        What the follower held is one literal per card (:meth:`held_at`), whichever later play proves it: a case the
+        core bars is one clause, not one per later card (a four-pack deal has a hundred of them)."""
         trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
             for j in range(1, len(order)):
@@ -771,33 +813,44 @@ class _Encoding:
                 if math.prod(len(p.domain) for p in before) > _MAX_COMBINATIONS:
                     continue
                 later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
-                # (once the follower acquires nothing more, every card he plays later was held now)
-                acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
+                others = list(dict.fromkeys(c for other in later for c in other.domain))
+                cases = math.prod(len(p.domain) for p in before) * len(follow.domain) * len(others) * len(trumps)
+                if cases > _MAX_OBLIGATION_CASES:
+                    continue  # (the cards of the trick and the follower's later cards are mostly unknown)
                 for combo in itertools.product(*(p.domain for p in before)):
                     if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                         continue
                     played = [c.index for c in combo]
                     for c_follow in follow.domain:
-                        for other in later:
-                            for c_other in other.domain:
-                                held = [0] * CARD_INDICES
-                                held[c_follow.index] = held[c_other.index] = 1
-                                for cond, trump in trumps:
-                                    allowed, _ = obligation(rule, held, played, trump)
-                                    if allowed is None or c_follow.index in allowed:
-                                        continue
-                                    held_then = (
-                                        self.x(other, c_other)
-                                        if not acquires
-                                        else self.held(other, c_other, float(number), exact=True)
-                                    )
-                                    clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
-                                    clause += [-self.x(follow, c_follow), -held_then]
-                                    if leader_lit is not None:
-                                        clause.append(-leader_lit)
-                                    if cond is not None:
-                                        clause.append(-cond)
-                                    self.add(clause)
+                        for c_other in others:
+                            held = [0] * CARD_INDICES
+                            held[c_follow.index] = held[c_other.index] = 1
+                            for cond, trump in trumps:
+                                allowed, _ = obligation(rule, held, played, trump)
+                                if allowed is None or c_follow.index in allowed:
+                                    continue
+                                clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
+                                clause += [-self.x(follow, c_follow), -self.held_at(follow, later, c_other)]
+                                if leader_lit is not None:
+                                    clause.append(-leader_lit)
+                                if cond is not None:
+                                    clause.append(-cond)
+                                self.add(clause)
+
+    def held_at(self, follow: _Play, later: list[_Play], card: Card) -> int:
+        """A literal true whenever one of the follower's ``later`` plays is ``card``, already held when he played
+        ``follow``."""
+        key = ("held-at", follow.index, card)
+        lit = self.pool.id(key)
+        if key not in self._defined:
+            self._defined.add(key)
+            # (once the follower acquires nothing more, every card he plays later was held now)
+            acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
+            for other in later:
+                if card in other.domain:
+                    proof = self.held(other, card, float(follow.trick), exact=True) if acquires else self.x(other, card)
+                    self.add([-proof, lit])
+        return lit
 
     def _declare(self) -> None:
         """Each declaration: the cards it shows are held at that moment (one physical card, i.e. one later play,
@@ -1224,6 +1277,25 @@ class _Encoding:
         return selector
 
 
+def _multisets(domains: list[list[Card]]) -> Iterable[tuple[Card, ...]]:
+    """Each choice of one card per domain once as a set of cards: among neighbouring unknown cards of one domain
+    (``?? ?? ??``) their order is no choice. In the order of a listing of every choice that keeps the first of each
+    set (the first of each set is the one sorted within each run of equal domains)."""
+    runs: list[tuple[list[Card], int]] = []
+    for domain in domains:
+        if runs and runs[-1][0] == domain:
+            runs[-1] = (domain, runs[-1][1] + 1)
+        else:
+            runs.append((domain, 1))
+    seen: set[tuple[Card, ...]] = set()
+    for parts in itertools.product(*(itertools.combinations_with_replacement(d, n) for d, n in runs)):
+        combo = tuple(card for part in parts for card in part)
+        key = tuple(sorted(combo, key=lambda c: c.sort_key))
+        if key not in seen:  # (runs of different domains may still give one set twice: ``K? ??``)
+            seen.add(key)
+            yield combo
+
+
 def _size(terms: list[tuple[int, int]], total: int) -> int:
     """The size of a sum's cardinality encoding: unit literals times the bound."""
     unit = 0
@@ -1388,6 +1460,20 @@ def infer_deal(
     deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)
     inference = Inference(None, enc.unknowns)
+    if enc.unlisted and not lenient:
+        # (a repaired deal's declaration on a line that did not read is left out by the replay instead)
+        item, unknowns = enc.unlisted[0]
+        inference.unknowns = enc.unknowns + [
+            Unknown(len(enc.unknowns) + k, card, "declaration", item.seat, item.span, None, item.kind)
+            for k, card in enumerate(unknowns)
+        ]
+        where = f" (line {item.span.line})" if item.span is not None else ""
+        inference.failure = (
+            f"{item.seat}'s declaration{where} leaves {len(unknowns)} cards unknown, with more choices than the "
+            "completion lists: write some of them"
+        )
+        inference.seconds = time.perf_counter() - started
+        return inference
     solver = _Solver(enc)
 
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
