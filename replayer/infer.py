@@ -34,8 +34,9 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import pickle
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -1456,6 +1457,44 @@ def infer_deal(
     values not yet settled are undecided, :attr:`Inference.undecided`) instead of running on. ``progress``: called
     as the analysis goes, with (unknown cards analysed, unknown cards, seconds so far).
     """
+    if progress is not None:  # (a listener is told as the work goes: nothing is kept)
+        return _infer_deal(deal, profile, options, dealer, analyse, max_replays, lenient, time_limit, progress)
+    key = (pickle.dumps(deal, 5), id(profile), tuple(sorted(options.items())), dealer, analyse, max_replays, lenient)
+    kept = _COMPLETIONS.get(key)
+    # A completion found without a time limit (or a longer one) answers a question asked with one: the same deal is
+    # completed for the diagnostics, the hover's replay, the legal cards' and validate's.
+    if (
+        kept is not None
+        and kept[0] is profile
+        and (kept[1] is None or (time_limit is not None and time_limit <= kept[1]))
+    ):
+        _COMPLETIONS.move_to_end(key)
+        return kept[2]
+    inference = _infer_deal(deal, profile, options, dealer, analyse, max_replays, lenient, time_limit, None)
+    _COMPLETIONS[key] = (profile, time_limit, inference)
+    if len(_COMPLETIONS) > _COMPLETIONS_KEPT:
+        _COMPLETIONS.popitem(last=False)
+    return inference
+
+
+_COMPLETIONS: OrderedDict[tuple[Any, ...], tuple[RuleProfile, float | None, Inference]] = OrderedDict()
+"""The last completions made, by what they were asked (the deal as pickled, with its positions), latest last. An
+:class:`Inference` is not changed once made: the replays that read it share it."""
+_COMPLETIONS_KEPT = 32
+
+
+def _infer_deal(
+    deal: Deal,
+    profile: RuleProfile,
+    options: dict[str, str | int],
+    dealer: str,
+    analyse: bool,
+    max_replays: int,
+    lenient: bool,
+    time_limit: float | None,
+    progress: Callable[[int, int, float], None] | None,
+) -> Inference:
+    """:func:`infer_deal` without remembering."""
     started = time.perf_counter()
     deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)
