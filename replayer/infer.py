@@ -12,7 +12,8 @@ for each pair of cards), the declarations (the cards held at that moment), and t
 that depend on the unknown cards counted in tens) are constraints too. The SAT solver propagates them and
 learns from conflicts; each completion it proposes is then replayed by the rules engine itself, which has the
 last word (anything the encoding leaves out, such as the re-use rules, is checked there, and a rejected
-completion is excluded before the solver is asked again).
+completion is excluded, with every other that writes the same cards up to the rule it breaks, before the solver is
+asked again). A deal is completed once however often it is replayed (:func:`infer_deal` keeps the last ones).
 
 What varies between profiles is never modelled here: the seats that play and their order, the packs and their
 copies (the wild card), the trumps (a turn-up, or the declaration that fixes them, its suit a variable when unknown),
@@ -31,7 +32,6 @@ conflicting statements (an unsatisfiable core) when there is no completion.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import math
 import pickle
@@ -269,7 +269,7 @@ class _Encoding:
         self.options = options
         self.rules = rules = compile_rules(profile, options)
         self.dealer = dealer
-        self.deal = copy.deepcopy(deal)
+        self.deal = _copied(deal)
         self.trump: Suit | None = self.deal.trump or (
             self.deal.turnup.suit if isinstance(self.deal.turnup, Card) and not self.deal.turnup.is_wild else None
         )
@@ -304,6 +304,7 @@ class _Encoding:
         """Joint declarations whose cards are all known, and when they are made."""
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
         self._defined: set[Any] = set()
+        self._barred: dict[tuple[int, tuple[int, ...], int, int, int], bool] = {}
         self.uses: dict[int, list[tuple[float, int]]] = {}
         self.kinds: dict[tuple[str, str], list[tuple[float, Any]]] = {}
         self.fixed_values: dict[int, Card] = {}
@@ -821,14 +822,11 @@ class _Encoding:
                 for combo in itertools.product(*(p.domain for p in before)):
                     if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                         continue
-                    played = [c.index for c in combo]
+                    played = tuple(c.index for c in combo)
                     for c_follow in follow.domain:
                         for c_other in others:
-                            held = [0] * CARD_INDICES
-                            held[c_follow.index] = held[c_other.index] = 1
                             for cond, trump in trumps:
-                                allowed, _ = obligation(rule, held, played, trump)
-                                if allowed is None or c_follow.index in allowed:
+                                if not self.barred(rule, played, c_follow.index, c_other.index, trump):
                                     continue
                                 clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
                                 clause += [-self.x(follow, c_follow), -self.held_at(follow, later, c_other)]
@@ -837,6 +835,18 @@ class _Encoding:
                                 if cond is not None:
                                     clause.append(-cond)
                                 self.add(clause)
+
+    def barred(self, rule: int, played: tuple[int, ...], card: int, other: int, trump: int) -> bool:
+        """The core's answer: may a seat holding ``card`` and ``other`` not play ``card`` to these cards? Asked once
+        per encoding (the tricks of unknown cards ask the same questions)."""
+        key = (rule, played, card, other, trump)
+        found = self._barred.get(key)
+        if found is None:
+            held = [0] * CARD_INDICES
+            held[card] = held[other] = 1
+            allowed, _ = obligation(rule, held, played, trump, explain=False)
+            found = self._barred[key] = allowed is not None and card not in allowed
+        return found
 
     def held_at(self, follow: _Play, later: list[_Play], card: Card) -> int:
         """A literal true whenever one of the follower's ``later`` plays is ``card``, already held when he played
@@ -1342,10 +1352,14 @@ class _Solver:
         self.selectors = list(enc.statements)
         self.calls = 0
         self.replays = 0
+        self.blocker = enc.pool.id(("blocker",))
+        """Assumed while the completions the replay rejected are excluded (:meth:`block`)."""
+        self.blocking = False
 
     def solve(self, extra: Sequence[int] = ()) -> dict[int, bool] | None:
         self.calls += 1
-        if not self.solver.solve(assumptions=[*self.selectors, *extra]):
+        blocking = [self.blocker] if self.blocking else []
+        if not self.solver.solve(assumptions=[*self.selectors, *blocking, *extra]):
             return None
         model = self.solver.get_model() or []
         return {abs(v): v > 0 for v in model}
@@ -1354,20 +1368,62 @@ class _Solver:
         return [lit for lit in (self.solver.get_core() or []) if lit in self.enc.statements]
 
     def block(self, model: dict[int, bool], upto: float) -> None:
-        """Exclude this completion up to a moment (sound: the violation happened there)."""
+        """Exclude every completion that writes the same cards as this one up to a moment (sound: the replay, which
+        reads only what is written, breaks a rule there). Completions that differ only in which copy of a card was
+        acquired when, or in the cards a seat keeps at the end, are one: each is excluded with the first."""
         enc = self.enc
         lits: list[int] = []
+        card_of: dict[int, Card] = {}
         for play in enc.plays:
-            if play.time <= upto:
-                lits.extend(-enc.x(play, c) for c in play.domain if model.get(enc.x(play, c)))
+            for c in play.domain:
+                if model.get(enc.x(play, c)):
+                    card_of[play.index] = c
+                    if play.time <= upto and play.play is not None and len(play.domain) > 1:
+                        lits.append(-enc.x(play, c))
         for acq in enc.acqs:
-            if acq.time <= upto:
-                for play in enc.plays:
-                    key = ("m", acq.index, play.index)
-                    lit = enc.pool.obj2id.get(key)
-                    if lit and model.get(lit):
-                        lits.append(-lit)
-        self.solver.add_clause(lits)
+            if acq.time > upto or acq.tag is None:
+                continue
+            for play in enc.plays:
+                lit = enc.pool.obj2id.get(("m", acq.index, play.index))
+                if lit and model.get(lit):
+                    lits.append(-self.value(acq, card_of[play.index]))
+                    break
+        for _item, moment, options in enc.declarations:
+            if moment <= upto:
+                lits.extend(-lit for lit, _ in options if model.get(lit))
+        # (the order written for draws left out follows the trick's winner and leader)
+        for number, found in (*enc.winners.items(), *enc.leaders.items()):
+            if number <= upto and isinstance(found, dict):
+                lits.extend(-lit for lit in found.values() if model.get(lit))
+        # (under the blocker: a lenient completion may take one of them when none is left, see :func:`_lenient`)
+        self.solver.add_clause([*lits, -self.blocker])
+        self.blocking = True
+
+    def unblocked(self) -> bool:
+        """Whether some completion satisfies every stated fact, the ones the replay rejected included (when not,
+        :meth:`core` names the statements)."""
+        self.calls += 1
+        return bool(self.solver.solve(assumptions=list(self.selectors)))
+
+    def value(self, acq: _Acq, card: Card) -> int:
+        """A literal true whenever the card acquired is ``card`` (whichever play it is matched with)."""
+        enc = self.enc
+        key = ("value", acq.index, card)
+        known = enc.pool.obj2id.get(key)
+        if known:
+            return int(known)
+        lit = enc.pool.id(key)
+        for play in enc.plays:
+            m = enc.pool.obj2id.get(("m", acq.index, play.index))
+            if m and card in play.domain:
+                self.solver.add_clause([-m, -enc.x(play, card), lit])
+        return lit
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy, made by pickling: twice as fast as :func:`copy.deepcopy` for a deal's statements, which are
+    pickled and copied alike (:class:`replayer.record._Node`)."""
+    return pickle.loads(pickle.dumps(value, 5))
 
 
 def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], Deal]:
@@ -1403,7 +1459,7 @@ def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], De
             for index, (item, _, _) in enumerate(enc.declarations):
                 if seq is item.cards and index in chosen:
                     values[tag] = chosen[index][position]
-    deal, targets, decls = copy.deepcopy((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
+    deal, targets, decls = _copied((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
     for tag, card in values.items():
         _set(targets[tag], card)
     for index, item in enumerate(decls):
@@ -1515,6 +1571,9 @@ def _infer_deal(
         return inference
     solver = _Solver(enc)
 
+    furthest: list[tuple[float, dict[int, bool]]] = []
+    """The rejected completion whose replay went furthest (the moment of its first problem), and its model."""
+
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
         """A completion accepted by the engine; None when none exists; raises _GaveUp past the budget."""
         for _ in range(max_replays):
@@ -1528,6 +1587,8 @@ def _infer_deal(
             problems = replay_deal(completed, profile, options, dealer)
             if not problems:
                 return values, completed
+            if not extra and (not furthest or problems[0] > furthest[0][0]):
+                furthest[:] = [(problems[0], model)]
             solver.block(model, problems[0])
         raise _GaveUp
 
@@ -1540,13 +1601,16 @@ def _infer_deal(
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
     if found is None and lenient:
-        found = _lenient(enc, solver)
+        found = _lenient(enc, solver, furthest[0][1] if furthest else None)
         if found is not None:
             inference.failure = ""
             inference.lenient = True
     if found is None:
         if inference.failure:
             pass
+        elif solver.blocking and solver.unblocked():
+            # Every completion was replayed (each choice of the cards written once, whichever copy is which).
+            inference.failure = f"each of the {solver.replays} completions the rules allow breaks a rule when replayed"
         else:
             inference.conflict = _minimal_conflict(solver)
             inference.failure = "no completion satisfies every stated fact"
@@ -1567,12 +1631,17 @@ def _infer_deal(
     return inference
 
 
-def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | None:
+def _lenient(
+    enc: _Encoding, solver: _Solver, furthest: dict[int, bool] | None = None
+) -> tuple[dict[int, Card], Deal] | None:
     """A completion that satisfies as many stated facts as the conflicts allow (see :func:`infer_deal`): the latest
     statement of each conflict is let go until the rest hold together. Not checked by a replay: the replay that
-    follows reports what it breaks."""
+    follows reports what it breaks. When every completion that satisfies them was replayed and rejected, the one
+    whose replay went furthest (``furthest``)."""
     while True:
         model = solver.solve()
+        if model is None and furthest is not None and solver.blocking and not solver.core():
+            model = furthest
         if model is not None:
             values, deal = _decode(enc, model)
             # A declaration whose statement was let go may keep unknown cards (no choice of its cards holds): it
@@ -1582,6 +1651,9 @@ def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | 
             deal.opening = [item for item in deal.opening if not _unfilled(item)]
             return values, deal
         core = solver.core()
+        if not core and solver.blocking:
+            solver.blocking = False  # (every completion left was replayed and rejected: one of them, then)
+            continue
         if not core:
             return None
         latest = max(core, key=lambda s: _position(enc.statements[s]))
