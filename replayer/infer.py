@@ -1640,7 +1640,12 @@ def _lenient(
     whose replay went furthest (``furthest``)."""
     while True:
         model = solver.solve()
-        if model is None and furthest is not None and solver.blocking and not solver.core():
+        if model is None and solver.blocking and solver.unblocked():
+            # Every completion that satisfies the statements left was replayed and rejected: the one whose replay
+            # went furthest (it satisfies them all).
+            if furthest is None:
+                solver.blocking = False
+                continue
             model = furthest
         if model is not None:
             values, deal = _decode(enc, model)
@@ -1651,9 +1656,6 @@ def _lenient(
             deal.opening = [item for item in deal.opening if not _unfilled(item)]
             return values, deal
         core = solver.core()
-        if not core and solver.blocking:
-            solver.blocking = False  # (every completion left was replayed and rejected: one of them, then)
-            continue
         if not core:
             return None
         latest = max(core, key=lambda s: _position(enc.statements[s]))
