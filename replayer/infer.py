@@ -1343,6 +1343,20 @@ class _TimeUp(_GaveUp):
     """The time limit passed: nothing more is tried (see :func:`infer_deal`)."""
 
 
+class _Model:
+    """A solver's model: whether each variable is true (the solver's list, variable ``v`` at ``v - 1``, read as it
+    is: a dictionary of a deal's hundred thousand variables cost more than the solving)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def get(self, var: int) -> bool:
+        """Whether ``var`` is true (False for a variable made after the model)."""
+        return 0 < var <= len(self.values) and self.values[var - 1] > 0
+
+
 class _Solver:
     def __init__(self, enc: _Encoding) -> None:
         self.enc = enc
@@ -1356,18 +1370,17 @@ class _Solver:
         """Assumed while the completions the replay rejected are excluded (:meth:`block`)."""
         self.blocking = False
 
-    def solve(self, extra: Sequence[int] = ()) -> dict[int, bool] | None:
+    def solve(self, extra: Sequence[int] = ()) -> _Model | None:
         self.calls += 1
         blocking = [self.blocker] if self.blocking else []
         if not self.solver.solve(assumptions=[*self.selectors, *blocking, *extra]):
             return None
-        model = self.solver.get_model() or []
-        return {abs(v): v > 0 for v in model}
+        return _Model(self.solver.get_model() or [])
 
     def core(self) -> list[int]:
         return [lit for lit in (self.solver.get_core() or []) if lit in self.enc.statements]
 
-    def block(self, model: dict[int, bool], upto: float) -> None:
+    def block(self, model: _Model, upto: float) -> None:
         """Exclude every completion that writes the same cards as this one up to a moment (sound: the replay, which
         reads only what is written, breaks a rule there). Completions that differ only in which copy of a card was
         acquired when, or in the cards a seat keeps at the end, are one: each is excluded with the first."""
@@ -1426,7 +1439,7 @@ def _copied(value: Any) -> Any:
     return pickle.loads(pickle.dumps(value, 5))
 
 
-def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], Deal]:
+def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
     values: dict[int, Card] = dict(enc.fixed_values)
     card_of: dict[int, Card] = {}
     for play in enc.plays:
@@ -1469,7 +1482,7 @@ def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], De
     return values, deal
 
 
-def _order_autodraws(deal: Deal, enc: _Encoding, model: dict[int, bool]) -> None:
+def _order_autodraws(deal: Deal, enc: _Encoding, model: _Model) -> None:
     """Draws the record left out are written in the order the rules draw them."""
     for trick in deal.tricks:
         winners = enc.winners.get(trick.number)
@@ -1571,7 +1584,7 @@ def _infer_deal(
         return inference
     solver = _Solver(enc)
 
-    furthest: list[tuple[float, dict[int, bool]]] = []
+    furthest: list[tuple[float, _Model]] = []
     """The rejected completion whose replay went furthest (the moment of its first problem), and its model."""
 
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
@@ -1631,9 +1644,7 @@ def _infer_deal(
     return inference
 
 
-def _lenient(
-    enc: _Encoding, solver: _Solver, furthest: dict[int, bool] | None = None
-) -> tuple[dict[int, Card], Deal] | None:
+def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) -> tuple[dict[int, Card], Deal] | None:
     """A completion that satisfies as many stated facts as the conflicts allow (see :func:`infer_deal`): the latest
     statement of each conflict is let go until the rest hold together. Not checked by a replay: the replay that
     follows reports what it breaks. When every completion that satisfies them was replayed and rejected, the one
