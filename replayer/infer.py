@@ -99,6 +99,8 @@ _MAX_OBLIGATION_CASES = 1 << 18
 """A follower's obligation in a trick whose cases (the cards before his, his card and one more card he may hold, the
 trumps) are more than this is left to the replay: each case is a question to the core and may be a clause per later
 card, about a second of the encoding's time for this many."""
+_MAX_CONFLICTS = 20_000
+"""The solver's budget of conflicts for another candidate once the replay rejected some (a few seconds at most)."""
 _MAX_WHOLE_SUM = 20_000
 """A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
@@ -1339,6 +1341,10 @@ class _GaveUp(Exception):
     """The replay budget ran out before the solver's candidates satisfied the engine."""
 
 
+class _OutOfConflicts(_GaveUp):
+    """The solver's search for another candidate ran past its budget of conflicts (see :data:`_MAX_CONFLICTS`)."""
+
+
 class _TimeUp(_GaveUp):
     """The time limit passed: nothing more is tried (see :func:`infer_deal`)."""
 
@@ -1370,10 +1376,20 @@ class _Solver:
         """Assumed while the completions the replay rejected are excluded (:meth:`block`)."""
         self.blocking = False
 
-    def solve(self, extra: Sequence[int] = ()) -> _Model | None:
+    def solve(self, extra: Sequence[int] = (), budget: int | None = None) -> _Model | None:
+        """A model of the statements (and ``extra``), none excluded by :meth:`block`; None when there is none;
+        with a ``budget`` of conflicts, raises :class:`_OutOfConflicts` past it."""
         self.calls += 1
         blocking = [self.blocker] if self.blocking else []
-        if not self.solver.solve(assumptions=[*self.selectors, *blocking, *extra]):
+        assumptions = [*self.selectors, *blocking, *extra]
+        if budget is None:
+            found = self.solver.solve(assumptions=assumptions)
+        else:
+            self.solver.conf_budget(budget)
+            found = self.solver.solve_limited(assumptions=assumptions)
+            if found is None:
+                raise _OutOfConflicts
+        if not found:
             return None
         return _Model(self.solver.get_model() or [])
 
@@ -1592,7 +1608,9 @@ def _infer_deal(
         for _ in range(max_replays):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _TimeUp
-            model = solver.solve(extra)
+            # (the search for another candidate once some were rejected may be a proof that none is left, which
+            # can take minutes where copies of a card abound: six packs, a deal cut short; it has a budget)
+            model = solver.solve(extra, _MAX_CONFLICTS if solver.blocking and not extra else None)
             if model is None:
                 return None
             values, completed = _decode(enc, model)
@@ -1610,6 +1628,12 @@ def _infer_deal(
     except _TimeUp:
         found = None
         inference.failure = f"no completion found within the time limit ({time_limit:g} s)"
+    except _OutOfConflicts:
+        found = None
+        inference.failure = (
+            f"no completion found after {solver.replays} candidate replays (the search for another gave up after "
+            f"{_MAX_CONFLICTS:,} conflicts)"
+        )
     except _GaveUp:
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
@@ -1650,8 +1674,12 @@ def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) ->
     follows reports what it breaks. When every completion that satisfies them was replayed and rejected, the one
     whose replay went furthest (``furthest``)."""
     while True:
-        model = solver.solve()
-        if model is None and solver.blocking and solver.unblocked():
+        try:
+            model = solver.solve(budget=_MAX_CONFLICTS if solver.blocking else None)
+            gave_up = False
+        except _OutOfConflicts:
+            model, gave_up = None, True
+        if model is None and solver.blocking and (gave_up or solver.unblocked()):
             # Every completion that satisfies the statements left was replayed and rejected: the one whose replay
             # went furthest (it satisfies them all).
             if furthest is None:
