@@ -12,7 +12,8 @@ for each pair of cards), the declarations (the cards held at that moment), and t
 that depend on the unknown cards counted in tens) are constraints too. The SAT solver propagates them and
 learns from conflicts; each completion it proposes is then replayed by the rules engine itself, which has the
 last word (anything the encoding leaves out, such as the re-use rules, is checked there, and a rejected
-completion is excluded before the solver is asked again).
+completion is excluded, with every other that writes the same cards up to the rule it breaks, before the solver is
+asked again). A deal is completed once however often it is replayed (:func:`infer_deal` keeps the last ones).
 
 What varies between profiles is never modelled here: the seats that play and their order, the packs and their
 copies (the wild card), the trumps (a turn-up, or the declaration that fixes them, its suit a variable when unknown),
@@ -31,11 +32,11 @@ conflicting statements (an unsatisfiable core) when there is no completion.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import math
+import pickle
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -73,6 +74,7 @@ from .rules.deal import (
     seven_played_bonus,
     trick_worth,
 )
+from .rules.melds import meld_targets, trumps_to_try
 
 __all__ = ["Inference", "Statement", "Unknown", "deal_has_unknowns", "infer_deal"]
 
@@ -91,6 +93,14 @@ _SAME_KIND_MODES = ("text_with_remarriage", "strict_text")
 
 _MAX_COMBINATIONS = 4096
 """A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
+_MAX_DECLARED_LISTED = 50_000
+"""A declaration whose unknown cards have more sets of cards than this (each a question to the core) is not listed."""
+_MAX_OBLIGATION_CASES = 1 << 18
+"""A follower's obligation in a trick whose cases (the cards before his, his card and one more card he may hold, the
+trumps) are more than this is left to the replay: each case is a question to the core and may be a clause per later
+card, about a second of the encoding's time for this many."""
+_MAX_CONFLICTS = 20_000
+"""The solver's budget of conflicts for another candidate once the replay rejected some (a few seconds at most)."""
 _MAX_WHOLE_SUM = 20_000
 """A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
@@ -261,7 +271,7 @@ class _Encoding:
         self.options = options
         self.rules = rules = compile_rules(profile, options)
         self.dealer = dealer
-        self.deal = copy.deepcopy(deal)
+        self.deal = _copied(deal)
         self.trump: Suit | None = self.deal.trump or (
             self.deal.turnup.suit if isinstance(self.deal.turnup, Card) and not self.deal.turnup.is_wild else None
         )
@@ -296,6 +306,7 @@ class _Encoding:
         """Joint declarations whose cards are all known, and when they are made."""
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
         self._defined: set[Any] = set()
+        self._barred: dict[tuple[int, tuple[int, ...], int, int, int], bool] = {}
         self.uses: dict[int, list[tuple[float, int]]] = {}
         self.kinds: dict[tuple[str, str], list[tuple[float, Any]]] = {}
         self.fixed_values: dict[int, Card] = {}
@@ -307,6 +318,8 @@ class _Encoding:
         self.fixing_item: Declare | None = None
         """Without a turn-up: when the first declaration of a fixing kind fixes trumps (None: never)."""
         self.trump_lits: dict[int, int] = {}
+        self.unlisted: list[tuple[Declare, list[CardPattern]]] = []
+        """Declarations whose unknown cards have too many choices to state (see :meth:`_declaration`), with them."""
         """Without a turn-up, when the fixing declaration's suit is unknown: a literal per suit, "trumps are it"."""
         self._collect()
         self._encode()
@@ -539,6 +552,34 @@ class _Encoding:
                 suit = self.trump if spec.suit == "trump" else None
                 item.cards = [CardPattern(suit, r) for r in spec.ranks]
             item.card_spans = [item.span] * len(item.cards)
+        domains = self._declared_domains(item, spec, trumps, fixing)
+        # What each choice of cards needs: None, a wasted literal (kept: the numbering stays that of the listing
+        # before), a trump suit the fixing declaration implies, or the trump conditions it holds under.
+        chosen: list[tuple[list[Card], Any]] = []
+        listed = 0
+        for combo in _multisets(domains):
+            listed += 1
+            if listed > _MAX_DECLARED_LISTED or len(chosen) > _MAX_COMBINATIONS:
+                break
+            if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
+                continue
+            indices = [c.index for c in combo]
+            if fixing:
+                # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
+                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
+                if spec is not None and not matches(self.rules, spec, indices, fixed):
+                    continue
+                chosen.append((list(combo), ("suit", fixed) if self.trump_lits else None))
+                continue
+            fits = [cond for cond, t in trumps if spec is None or matches(self.rules, spec, indices, t)]
+            if fits:
+                chosen.append((list(combo), None if None in fits else ("fits", fits)))
+        if listed > _MAX_DECLARED_LISTED or len(chosen) > _MAX_COMBINATIONS:
+            # Too many choices of its unknown cards to state (five ``??`` of any kind are 200,000 sets of cards):
+            # without a line that did not read, the completion gives up and says so (see :func:`infer_deal`).
+            self.unencoded.add(item.seat)
+            self.unlisted.append((item, [c for c in item.cards if isinstance(c, CardPattern)]))
+            return
         tags = []
         for k, card in enumerate(item.cards):
             if isinstance(card, CardPattern):
@@ -548,36 +589,36 @@ class _Encoding:
                 position = (k + 1, len(item.cards)) if len(item.cards) > 1 else None
                 unknown = Unknown(0, card, "declaration", item.seat, span, trick, item.kind, position)
                 tags.append(self.tag(unknown, ("item", item.cards, k)))
-        domains = [[c] if isinstance(c, Card) else [d for d in self.pack if _fits(c, d)] for c in item.cards]
         options: list[tuple[int, list[Card]]] = []
-        seen: set[tuple[Card, ...]] = set()
-        for combo in itertools.product(*domains):
-            key = tuple(sorted(combo, key=lambda c: c.sort_key))
-            if key in seen or any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
-                continue
-            seen.add(key)
-            indices = [c.index for c in combo]
-            if fixing:
-                # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
-                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
-                if spec is not None and not matches(self.rules, spec, indices, fixed):
-                    continue
-                lit = self.new()
-                if self.trump_lits:
-                    if fixed < 0:
-                        continue
-                    self.add([-lit, self.trump_lits[fixed]])
-                options.append((lit, list(combo)))
-                continue
-            fits = [cond for cond, t in trumps if spec is None or matches(self.rules, spec, indices, t)]
-            if not fits:
-                continue
+        for cards, needs in chosen:
             lit = self.new()
-            if None not in fits:
+            if needs is not None and needs[0] == "suit":
+                if needs[1] < 0:
+                    continue
+                self.add([-lit, self.trump_lits[needs[1]]])
+            elif needs is not None:
                 # Only under some trumps: the option implies one of them.
-                self.add([-lit, *(cond for cond in fits if cond is not None)])
-            options.append((lit, list(combo)))
+                self.add([-lit, *(cond for cond in needs[1] if cond is not None)])
+            options.append((lit, cards))
         self.declarations.append((item, clock, options))
+
+    def _declared_domains(
+        self, item: Declare, spec: Any, trumps: list[tuple[int | None, int]], fixing: bool
+    ) -> list[list[Card]]:
+        """The cards each card of a declaration may be: a known card itself; an unknown one, the cards of the pack it
+        fits that some set of the meld holds under the trumps it may be declared with (the core's
+        :func:`~replayer.rules.melds.meld_targets`: a meld of one rank in any suit, each card of that rank), or a wild
+        card. Only a narrowing: the core's ``matches`` still judges each combination."""
+        allowed: set[Card] | None = None
+        if spec is not None:
+            suits = {t for _, t in trumps} | (set(trumps_to_try(self.rules, spec, -1)) if fixing else set())
+            targets = {CARDS[i] for t in suits for cards, _ in meld_targets(self.rules, spec, t) for i in cards}
+            ranks = {c.rank for c in targets} if spec.rank is not None else set()
+            allowed = {c for c in self.pack if c in targets or c.is_wild or (not c.is_wild and c.rank in ranks)}
+        return [
+            [c] if isinstance(c, Card) else [d for d in self.pack if _fits(c, d) and (allowed is None or d in allowed)]
+            for c in item.cards
+        ]
 
     # the clauses -----------------------------------------------------------------------------------------------
 
@@ -658,6 +699,8 @@ class _Encoding:
         ``exact``, also implied by them (true whenever they hold)."""
         key = ("h", play.index, card, moment)
         lit = self.pool.id(key)
+        if key in self._defined and (not exact or ("exact", key) in self._defined):
+            return lit  # (asked again and again by the obligations: the acquisitions are looked through once)
         earlier = [
             self.m(a, play)
             for a in self.acqs
@@ -763,7 +806,10 @@ class _Encoding:
         """The obligations of each seat that follows (the core's ``obligation`` judges each case, given the cards
         played before his): a card the follower played later (or kept, or gave in the exchange) and already held
         then proves what he could play. A trick whose earlier cards have too many combinations is left to the
-        replay."""
+        replay.
+
+        What the follower held is one literal per card (:meth:`held_at`), whichever later play proves it: a case the
+        core bars is one clause, not one per later card (a four-pack deal has a hundred of them)."""
         trumps = self.trumps_at(float(number))
         for leader_lit, order in self._seat_orders(plays, leaders):
             for j in range(1, len(order)):
@@ -771,33 +817,53 @@ class _Encoding:
                 if math.prod(len(p.domain) for p in before) > _MAX_COMBINATIONS:
                     continue
                 later = [p for p in self.plays if p.seat == follow.seat and p.time > follow.time]
-                # (once the follower acquires nothing more, every card he plays later was held now)
-                acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
+                others = list(dict.fromkeys(c for other in later for c in other.domain))
+                cases = math.prod(len(p.domain) for p in before) * len(follow.domain) * len(others) * len(trumps)
+                if cases > _MAX_OBLIGATION_CASES:
+                    continue  # (the cards of the trick and the follower's later cards are mostly unknown)
                 for combo in itertools.product(*(p.domain for p in before)):
                     if any(n > self.copies.get(c, 0) for c, n in Counter(combo).items()):
                         continue
-                    played = [c.index for c in combo]
+                    played = tuple(c.index for c in combo)
                     for c_follow in follow.domain:
-                        for other in later:
-                            for c_other in other.domain:
-                                held = [0] * CARD_INDICES
-                                held[c_follow.index] = held[c_other.index] = 1
-                                for cond, trump in trumps:
-                                    allowed, _ = obligation(rule, held, played, trump)
-                                    if allowed is None or c_follow.index in allowed:
-                                        continue
-                                    held_then = (
-                                        self.x(other, c_other)
-                                        if not acquires
-                                        else self.held(other, c_other, float(number), exact=True)
-                                    )
-                                    clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
-                                    clause += [-self.x(follow, c_follow), -held_then]
-                                    if leader_lit is not None:
-                                        clause.append(-leader_lit)
-                                    if cond is not None:
-                                        clause.append(-cond)
-                                    self.add(clause)
+                        for c_other in others:
+                            for cond, trump in trumps:
+                                if not self.barred(rule, played, c_follow.index, c_other.index, trump):
+                                    continue
+                                clause = [-self.x(p, c) for p, c in zip(before, combo, strict=True)]
+                                clause += [-self.x(follow, c_follow), -self.held_at(follow, later, c_other)]
+                                if leader_lit is not None:
+                                    clause.append(-leader_lit)
+                                if cond is not None:
+                                    clause.append(-cond)
+                                self.add(clause)
+
+    def barred(self, rule: int, played: tuple[int, ...], card: int, other: int, trump: int) -> bool:
+        """The core's answer: may a seat holding ``card`` and ``other`` not play ``card`` to these cards? Asked once
+        per encoding (the tricks of unknown cards ask the same questions)."""
+        key = (rule, played, card, other, trump)
+        found = self._barred.get(key)
+        if found is None:
+            held = [0] * CARD_INDICES
+            held[card] = held[other] = 1
+            allowed, _ = obligation(rule, held, played, trump, explain=False)
+            found = self._barred[key] = allowed is not None and card not in allowed
+        return found
+
+    def held_at(self, follow: _Play, later: list[_Play], card: Card) -> int:
+        """A literal true whenever one of the follower's ``later`` plays is ``card``, already held when he played
+        ``follow``."""
+        key = ("held-at", follow.index, card)
+        lit = self.pool.id(key)
+        if key not in self._defined:
+            self._defined.add(key)
+            # (once the follower acquires nothing more, every card he plays later was held now)
+            acquires = any(a.seat == follow.seat and a.time > follow.time for a in self.acqs)
+            for other in later:
+                if card in other.domain:
+                    proof = self.held(other, card, float(follow.trick), exact=True) if acquires else self.x(other, card)
+                    self.add([-proof, lit])
+        return lit
 
     def _declare(self) -> None:
         """Each declaration: the cards it shows are held at that moment (one physical card, i.e. one later play,
@@ -1224,6 +1290,25 @@ class _Encoding:
         return selector
 
 
+def _multisets(domains: list[list[Card]]) -> Iterable[tuple[Card, ...]]:
+    """Each choice of one card per domain once as a set of cards: among neighbouring unknown cards of one domain
+    (``?? ?? ??``) their order is no choice. In the order of a listing of every choice that keeps the first of each
+    set (the first of each set is the one sorted within each run of equal domains)."""
+    runs: list[tuple[list[Card], int]] = []
+    for domain in domains:
+        if runs and runs[-1][0] == domain:
+            runs[-1] = (domain, runs[-1][1] + 1)
+        else:
+            runs.append((domain, 1))
+    seen: set[tuple[Card, ...]] = set()
+    for parts in itertools.product(*(itertools.combinations_with_replacement(d, n) for d, n in runs)):
+        combo = tuple(card for part in parts for card in part)
+        key = tuple(sorted(combo, key=lambda c: c.sort_key))
+        if key not in seen:  # (runs of different domains may still give one set twice: ``K? ??``)
+            seen.add(key)
+            yield combo
+
+
 def _size(terms: list[tuple[int, int]], total: int) -> int:
     """The size of a sum's cardinality encoding: unit literals times the bound."""
     unit = 0
@@ -1256,8 +1341,26 @@ class _GaveUp(Exception):
     """The replay budget ran out before the solver's candidates satisfied the engine."""
 
 
+class _OutOfConflicts(_GaveUp):
+    """The solver's search for another candidate ran past its budget of conflicts (see :data:`_MAX_CONFLICTS`)."""
+
+
 class _TimeUp(_GaveUp):
     """The time limit passed: nothing more is tried (see :func:`infer_deal`)."""
+
+
+class _Model:
+    """A solver's model: whether each variable is true (the solver's list, variable ``v`` at ``v - 1``, read as it
+    is: a dictionary of a deal's hundred thousand variables cost more than the solving)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def get(self, var: int) -> bool:
+        """Whether ``var`` is true (False for a variable made after the model)."""
+        return 0 < var <= len(self.values) and self.values[var - 1] > 0
 
 
 class _Solver:
@@ -1269,35 +1372,90 @@ class _Solver:
         self.selectors = list(enc.statements)
         self.calls = 0
         self.replays = 0
+        self.blocker = enc.pool.id(("blocker",))
+        """Assumed while the completions the replay rejected are excluded (:meth:`block`)."""
+        self.blocking = False
 
-    def solve(self, extra: Sequence[int] = ()) -> dict[int, bool] | None:
+    def solve(self, extra: Sequence[int] = (), budget: int | None = None) -> _Model | None:
+        """A model of the statements (and ``extra``), none excluded by :meth:`block`; None when there is none;
+        with a ``budget`` of conflicts, raises :class:`_OutOfConflicts` past it."""
         self.calls += 1
-        if not self.solver.solve(assumptions=[*self.selectors, *extra]):
+        blocking = [self.blocker] if self.blocking else []
+        assumptions = [*self.selectors, *blocking, *extra]
+        if budget is None:
+            found = self.solver.solve(assumptions=assumptions)
+        else:
+            self.solver.conf_budget(budget)
+            found = self.solver.solve_limited(assumptions=assumptions)
+            if found is None:
+                raise _OutOfConflicts
+        if not found:
             return None
-        model = self.solver.get_model() or []
-        return {abs(v): v > 0 for v in model}
+        return _Model(self.solver.get_model() or [])
 
     def core(self) -> list[int]:
         return [lit for lit in (self.solver.get_core() or []) if lit in self.enc.statements]
 
-    def block(self, model: dict[int, bool], upto: float) -> None:
-        """Exclude this completion up to a moment (sound: the violation happened there)."""
+    def block(self, model: _Model, upto: float) -> None:
+        """Exclude every completion that writes the same cards as this one up to a moment (sound: the replay, which
+        reads only what is written, breaks a rule there). Completions that differ only in which copy of a card was
+        acquired when, or in the cards a seat keeps at the end, are one: each is excluded with the first."""
         enc = self.enc
         lits: list[int] = []
+        card_of: dict[int, Card] = {}
         for play in enc.plays:
-            if play.time <= upto:
-                lits.extend(-enc.x(play, c) for c in play.domain if model.get(enc.x(play, c)))
+            for c in play.domain:
+                if model.get(enc.x(play, c)):
+                    card_of[play.index] = c
+                    if play.time <= upto and play.play is not None and len(play.domain) > 1:
+                        lits.append(-enc.x(play, c))
         for acq in enc.acqs:
-            if acq.time <= upto:
-                for play in enc.plays:
-                    key = ("m", acq.index, play.index)
-                    lit = enc.pool.obj2id.get(key)
-                    if lit and model.get(lit):
-                        lits.append(-lit)
-        self.solver.add_clause(lits)
+            if acq.time > upto or acq.tag is None:
+                continue
+            for play in enc.plays:
+                lit = enc.pool.obj2id.get(("m", acq.index, play.index))
+                if lit and model.get(lit):
+                    lits.append(-self.value(acq, card_of[play.index]))
+                    break
+        for _item, moment, options in enc.declarations:
+            if moment <= upto:
+                lits.extend(-lit for lit, _ in options if model.get(lit))
+        # (the order written for draws left out follows the trick's winner and leader)
+        for number, found in (*enc.winners.items(), *enc.leaders.items()):
+            if number <= upto and isinstance(found, dict):
+                lits.extend(-lit for lit in found.values() if model.get(lit))
+        # (under the blocker: a lenient completion may take one of them when none is left, see :func:`_lenient`)
+        self.solver.add_clause([*lits, -self.blocker])
+        self.blocking = True
+
+    def unblocked(self) -> bool:
+        """Whether some completion satisfies every stated fact, the ones the replay rejected included (when not,
+        :meth:`core` names the statements)."""
+        self.calls += 1
+        return bool(self.solver.solve(assumptions=list(self.selectors)))
+
+    def value(self, acq: _Acq, card: Card) -> int:
+        """A literal true whenever the card acquired is ``card`` (whichever play it is matched with)."""
+        enc = self.enc
+        key = ("value", acq.index, card)
+        known = enc.pool.obj2id.get(key)
+        if known:
+            return int(known)
+        lit = enc.pool.id(key)
+        for play in enc.plays:
+            m = enc.pool.obj2id.get(("m", acq.index, play.index))
+            if m and card in play.domain:
+                self.solver.add_clause([-m, -enc.x(play, card), lit])
+        return lit
 
 
-def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], Deal]:
+def _copied(value: Any) -> Any:
+    """A deep copy, made by pickling: twice as fast as :func:`copy.deepcopy` for a deal's statements, which are
+    pickled and copied alike (:class:`replayer.record._Node`)."""
+    return pickle.loads(pickle.dumps(value, 5))
+
+
+def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
     values: dict[int, Card] = dict(enc.fixed_values)
     card_of: dict[int, Card] = {}
     for play in enc.plays:
@@ -1330,7 +1488,7 @@ def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], De
             for index, (item, _, _) in enumerate(enc.declarations):
                 if seq is item.cards and index in chosen:
                     values[tag] = chosen[index][position]
-    deal, targets, decls = copy.deepcopy((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
+    deal, targets, decls = _copied((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
     for tag, card in values.items():
         _set(targets[tag], card)
     for index, item in enumerate(decls):
@@ -1340,7 +1498,7 @@ def _decode(enc: _Encoding, model: dict[int, bool]) -> tuple[dict[int, Card], De
     return values, deal
 
 
-def _order_autodraws(deal: Deal, enc: _Encoding, model: dict[int, bool]) -> None:
+def _order_autodraws(deal: Deal, enc: _Encoding, model: _Model) -> None:
     """Draws the record left out are written in the order the rules draw them."""
     for trick in deal.tricks:
         winners = enc.winners.get(trick.number)
@@ -1384,18 +1542,75 @@ def infer_deal(
     values not yet settled are undecided, :attr:`Inference.undecided`) instead of running on. ``progress``: called
     as the analysis goes, with (unknown cards analysed, unknown cards, seconds so far).
     """
+    if progress is not None:  # (a listener is told as the work goes: nothing is kept)
+        return _infer_deal(deal, profile, options, dealer, analyse, max_replays, lenient, time_limit, progress)
+    key = (pickle.dumps(deal, 5), id(profile), tuple(sorted(options.items())), dealer, analyse, max_replays, lenient)
+    kept = _COMPLETIONS.get(key)
+    # A completion found without a time limit (or a longer one) answers a question asked with one: the same deal is
+    # completed for the diagnostics, the hover's replay, the legal cards' and validate's.
+    if (
+        kept is not None
+        and kept[0] is profile
+        and (kept[1] is None or (time_limit is not None and time_limit <= kept[1]))
+    ):
+        _COMPLETIONS.move_to_end(key)
+        return kept[2]
+    inference = _infer_deal(deal, profile, options, dealer, analyse, max_replays, lenient, time_limit, None)
+    _COMPLETIONS[key] = (profile, time_limit, inference)
+    if len(_COMPLETIONS) > _COMPLETIONS_KEPT:
+        _COMPLETIONS.popitem(last=False)
+    return inference
+
+
+_COMPLETIONS: OrderedDict[tuple[Any, ...], tuple[RuleProfile, float | None, Inference]] = OrderedDict()
+"""The last completions made, by what they were asked (the deal as pickled, with its positions), latest last. An
+:class:`Inference` is not changed once made: the replays that read it share it."""
+_COMPLETIONS_KEPT = 32
+
+
+def _infer_deal(
+    deal: Deal,
+    profile: RuleProfile,
+    options: dict[str, str | int],
+    dealer: str,
+    analyse: bool,
+    max_replays: int,
+    lenient: bool,
+    time_limit: float | None,
+    progress: Callable[[int, int, float], None] | None,
+) -> Inference:
+    """:func:`infer_deal` without remembering."""
     started = time.perf_counter()
     deadline = started + time_limit if time_limit is not None else None
     enc = _Encoding(deal, profile, options, dealer)
     inference = Inference(None, enc.unknowns)
+    if enc.unlisted and not lenient:
+        # (a repaired deal's declaration on a line that did not read is left out by the replay instead)
+        item, unknowns = enc.unlisted[0]
+        inference.unknowns = enc.unknowns + [
+            Unknown(len(enc.unknowns) + k, card, "declaration", item.seat, item.span, None, item.kind)
+            for k, card in enumerate(unknowns)
+        ]
+        where = f" (line {item.span.line})" if item.span is not None else ""
+        inference.failure = (
+            f"{item.seat}'s declaration{where} leaves {len(unknowns)} cards unknown, with more choices than the "
+            "completion lists: write some of them"
+        )
+        inference.seconds = time.perf_counter() - started
+        return inference
     solver = _Solver(enc)
+
+    furthest: list[tuple[float, _Model]] = []
+    """The rejected completion whose replay went furthest (the moment of its first problem), and its model."""
 
     def complete(extra: Sequence[int] = ()) -> tuple[dict[int, Card], Deal] | None:
         """A completion accepted by the engine; None when none exists; raises _GaveUp past the budget."""
         for _ in range(max_replays):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _TimeUp
-            model = solver.solve(extra)
+            # (the search for another candidate once some were rejected may be a proof that none is left, which
+            # can take minutes where copies of a card abound: six packs, a deal cut short; it has a budget)
+            model = solver.solve(extra, _MAX_CONFLICTS if solver.blocking and not extra else None)
             if model is None:
                 return None
             values, completed = _decode(enc, model)
@@ -1403,6 +1618,8 @@ def infer_deal(
             problems = replay_deal(completed, profile, options, dealer)
             if not problems:
                 return values, completed
+            if not extra and (not furthest or problems[0] > furthest[0][0]):
+                furthest[:] = [(problems[0], model)]
             solver.block(model, problems[0])
         raise _GaveUp
 
@@ -1411,17 +1628,26 @@ def infer_deal(
     except _TimeUp:
         found = None
         inference.failure = f"no completion found within the time limit ({time_limit:g} s)"
+    except _OutOfConflicts:
+        found = None
+        inference.failure = (
+            f"no completion found after {solver.replays} candidate replays (the search for another gave up after "
+            f"{_MAX_CONFLICTS:,} conflicts)"
+        )
     except _GaveUp:
         found = None
         inference.failure = f"no completion found after {max_replays} candidate replays"
     if found is None and lenient:
-        found = _lenient(enc, solver)
+        found = _lenient(enc, solver, furthest[0][1] if furthest else None)
         if found is not None:
             inference.failure = ""
             inference.lenient = True
     if found is None:
         if inference.failure:
             pass
+        elif solver.blocking and solver.unblocked():
+            # Every completion was replayed (each choice of the cards written once, whichever copy is which).
+            inference.failure = f"each of the {solver.replays} completions the rules allow breaks a rule when replayed"
         else:
             inference.conflict = _minimal_conflict(solver)
             inference.failure = "no completion satisfies every stated fact"
@@ -1442,12 +1668,24 @@ def infer_deal(
     return inference
 
 
-def _lenient(enc: _Encoding, solver: _Solver) -> tuple[dict[int, Card], Deal] | None:
+def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) -> tuple[dict[int, Card], Deal] | None:
     """A completion that satisfies as many stated facts as the conflicts allow (see :func:`infer_deal`): the latest
     statement of each conflict is let go until the rest hold together. Not checked by a replay: the replay that
-    follows reports what it breaks."""
+    follows reports what it breaks. When every completion that satisfies them was replayed and rejected, the one
+    whose replay went furthest (``furthest``)."""
     while True:
-        model = solver.solve()
+        try:
+            model = solver.solve(budget=_MAX_CONFLICTS if solver.blocking else None)
+            gave_up = False
+        except _OutOfConflicts:
+            model, gave_up = None, True
+        if model is None and solver.blocking and (gave_up or solver.unblocked()):
+            # Every completion that satisfies the statements left was replayed and rejected: the one whose replay
+            # went furthest (it satisfies them all).
+            if furthest is None:
+                solver.blocking = False
+                continue
+            model = furthest
         if model is not None:
             values, deal = _decode(enc, model)
             # A declaration whose statement was let go may keep unknown cards (no choice of its cards holds): it
