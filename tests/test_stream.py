@@ -254,9 +254,13 @@ def test_a_long_game_read_deal_by_deal_reports_what_the_whole_file_does(tmp_path
 def test_the_deals_read_one_at_a_time_are_let_go_after_their_replay() -> None:
     import gc
 
+    from replayer import infer
     from replayer.check import _Deals, check_record, read_part
     from replayer.record import Deal
 
+    # The inference keeps its last completions (each with its deal, at most infer._COMPLETIONS_KEPT): those of the
+    # tests before this one are not this record's. This record has no unknown card, so it adds none.
+    infer._COMPLETIONS.clear()
     record = read_part(1, LONG.encode("utf-8"), "long.bzq", deal_by_deal=True)
     deals = record.games[0].deals
     assert isinstance(deals, _Deals) and len(deals) == 20
@@ -276,3 +280,4 @@ def test_the_deals_read_one_at_a_time_are_let_go_after_their_replay() -> None:
         _Deals.__iter__ = original  # type: ignore[method-assign]
     assert result.valid and len(result.games[0].deals) == 20 and len(alive) == 20
     assert max(alive) <= 2  # the deal being replayed and the one before it at most, never the game's
+    assert not infer._COMPLETIONS
