@@ -16,11 +16,12 @@ from typing import Any
 from .analysis import analyse_deal
 from .cards import CARDS, SUITS, display_key
 from .explain import meld_label
+from .lesson.sidecar import option_difference
 from .lesson.terms import MELD_TERMS
 from .lesson.words import interface
 from .replay import DealResult, TrickResult
 from .rules import DealState
-from .rules.deal import trick_winner
+from .rules.deal import end_worth, trick_winner, trick_worth
 from .sampling import is_mistake, play_points
 
 __all__ = ["comment_record", "deal_comments", "sampled_comments"]
@@ -271,12 +272,13 @@ def sampled_comments(deal: DealResult, judged: Mapping[str, Any]) -> Iterator[tu
             cost, err = float(play["cost"]), float(play["cost_stderr"])
             mistakes.append((order, trick, state, play, play["best"][0], cost, err, False))
             continue
-        own, err_own = _difference(play, play["played"], rules.scorers[rules.scorer[seat]])
+        side = rules.scorers[rules.scorer[seat]]
+        own, err_own, _ = option_difference(play, play["played"], side)
         worst: tuple[float, str, float, float] | None = None
         for option in play["options"]:
             if option["card"] == play["played"]:
                 continue
-            other, err_other = _difference(play, option["card"], rules.scorers[rules.scorer[seat]])
+            other, err_other, _ = option_difference(play, option["card"], side)
             # Two options' own errors combined: never below the paired error of the shared samples, so the claim
             # errs on the side of silence.
             gap, err = own - other, (err_own**2 + err_other**2) ** 0.5
@@ -289,13 +291,6 @@ def sampled_comments(deal: DealResult, judged: Mapping[str, Any]) -> Iterator[tu
     for _, trick, state, play, card_name, gap, err, right in chosen:
         en, ru = _moment(deal, trick, state, play, card_name, gap, err, right)
         yield trick.line, en, ru
-
-
-def _difference(play: Mapping[str, Any], card: str, own: str) -> tuple[float, float]:
-    """An option's mean difference for the acting side (its points less the other's) and its standard error."""
-    option = next(o for o in play["options"] if o["card"] == card)
-    mean = option["mean"]
-    return sum(v if side == own else -v for side, v in mean.items()), float(option["stderr"])
 
 
 def _moment(
@@ -392,10 +387,9 @@ def _deals_ru(n: int) -> str:
 
 
 def _worth(state: DealState) -> list[int]:
-    """What each card counts to whoever wins it in a trick: its card points, else its brisque's points."""
-    rules = state.rules
-    values = rules.values(state.trump)
-    return [values[c] or (rules.brisque_points if rules.brisque[c] else 0) for c in range(len(values))]
+    """What each card counts to whoever wins it in a trick: what the core books at the trick and at the end."""
+    rules, trump = state.rules, state.trump
+    return [a + b for a, b in zip(trick_worth(rules, trump), end_worth(rules, trump), strict=True)]
 
 
 def _counts_en(points: int) -> str:

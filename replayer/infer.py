@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARD_INDICES, CARDS, SUITS, Card, CardLike, CardPattern, Rank, Suit
+from .cards import CARD_INDICES, CARDS, SUITS, Card, CardLike, CardPattern, Rank, Suit, card_index, suit_of
 from .errors import Span
 from .profile import RuleProfile
 from .record import (
@@ -566,7 +566,7 @@ class _Encoding:
             indices = [c.index for c in combo]
             if fixing:
                 # The fixing declaration is judged as if its cards' suit were trumps already (the core's rule).
-                fixed = indices[0] >> 3 if indices and not combo[0].is_wild else -1
+                fixed = suit_of(indices[0]) if indices and not combo[0].is_wild else -1
                 if spec is not None and not matches(self.rules, spec, indices, fixed):
                     continue
                 chosen.append((list(combo), ("suit", fixed) if self.trump_lits else None))
@@ -1069,7 +1069,7 @@ class _Encoding:
         for item in self.deal.opening:
             if isinstance(item, Declare):  # (before the first trick: a carte blanche, left to the replay)
                 broken[scorer_of[item.seat]] = True
-        seven = CARDS[trump * 8 + int(Rank.SEVEN)] if trump >= 0 else None
+        seven = CARDS[card_index(trump, int(Rank.SEVEN))] if trump >= 0 else None
         by_trick = self.by_trick()
         declared: dict[str, Counter[str]] = {seat: Counter() for seat in rules.seats}
         turnup = self.deal.turnup.index if isinstance(self.deal.turnup, Card) else -1

@@ -188,7 +188,8 @@ def heuristic_card(deal: DealState, seat: int, legal: list[int]) -> int:
     # the card it picks differs from the one played without it.
     if not deal.plays:
         trumps = [c for c in legal if suit_of(c) == trump]
-        if trump >= 0 and sum(map(bool, deal.held[seat][trump * 8 : trump * 8 + 8])) >= 4 and trumps:
+        held = deal.held[seat]
+        if trump >= 0 and sum(1 for rank in range(8) if held[card_index(trump, rank)]) >= 4 and trumps:
             usual = min(trumps, key=lambda c: (keep[c], c))
         else:
             usual = cheapest

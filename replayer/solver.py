@@ -218,7 +218,7 @@ class Solver:
                 moves.sort(key=keys.__getitem__)
             elif pos.declarable:
                 lead = self._lead
-                moves.sort(key=lambda m: lead[m & 63])
+                moves.sort(key=lambda m: lead[move_card(m)])
             else:
                 moves.sort(key=self._lead.__getitem__)
             return moves

@@ -24,6 +24,7 @@ from .books import BookKeeper, Knowledge, Memory, Target
 from .chart import ChartMark, ScoreChart, chart_svg
 from .html import card_html
 from .rules_pages import rules_slug
+from .sidecar import option_difference
 from .views import (
     Board,
     Book,
@@ -551,11 +552,7 @@ class Builder(BookKeeper):
     def _difference(self, play: Mapping[str, Any], card: str) -> tuple[float, float, Mapping[str, float]]:
         """An option's mean difference for the acting side (its points less the other's), its standard error and its
         means."""
-        option = next(o for o in play["options"] if o["card"] == card)
-        mean = option["mean"]
-        own = self.profile.scorer(play["seat"])
-        other = next(s for s in mean if s != own)
-        return mean[own] - mean[other], float(option["stderr"]), mean
+        return option_difference(play, card, self.profile.scorer(play["seat"]))
 
     def sampled_value(self, view: PlayView, play: Mapping[str, Any], judged: list[tuple[str, str]]) -> None:
         """A play's value from the sampled analysis, and, for a mistake (cost at least 10 and at least twice its

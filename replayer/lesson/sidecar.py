@@ -19,13 +19,13 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..files import write_atomic
 
-__all__ = ["SUFFIX", "main", "read_sidecar", "record_hash", "sidecar_path", "write_sidecar"]
+__all__ = ["SUFFIX", "main", "option_difference", "read_sidecar", "record_hash", "sidecar_path", "write_sidecar"]
 
 SUFFIX = ".analysis.json"
 """A sidecar's name: the record's, with this in place of ``.bzq``."""
@@ -62,6 +62,15 @@ def read_sidecar(record: str | Path) -> tuple[dict[str, Any] | None, str]:
             f"sampled values: run python -m replayer.lesson.sidecar {record}"
         )
     return found, ""
+
+
+def option_difference(play: Mapping[str, Any], card: str, side: str) -> tuple[float, float, Mapping[str, float]]:
+    """A card of a judged play (the ``analyse --json`` data) as ``side`` sees it: its mean points less the other
+    side's, the standard error of that difference, and the means."""
+    found = next(o for o in play["options"] if o["card"] == card)
+    mean = found["mean"]
+    other = next(s for s in mean if s != side)
+    return mean[side] - mean[other], float(found["stderr"]), mean
 
 
 def write_sidecar(record: str | Path, analysis: dict[str, Any], command: str, judgments: list[Any]) -> Path:
