@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import compress
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
@@ -63,6 +64,9 @@ Event = tuple[int, str, tuple[int, ...], int]
 
 _SEVEN = 0
 """The rank of a seven (``card & 7``)."""
+
+_ALL_CARDS = range(CARD_INDICES)
+"""Every card index, to pick the cards a count per card holds (``compress(_ALL_CARDS, counts)``)."""
 
 
 def trick_winner(cards: Sequence[int], trump: int) -> int:
@@ -768,8 +772,11 @@ class DealState:
         else:
             rule = rules.phase2_play if phase == 2 else rules.phase1_play
             if plays and rule != FREE:  # (under the free rule any card held may follow: nothing to work out)
-                allowed, (code, key, args) = obligation(rule, held, [c for _, c in plays], self.trump)
+                played = [c for _, c in plays]
+                allowed, _ = obligation(rule, held, played, self.trump, False)
                 if allowed is not None and card not in allowed:
+                    # (the breach's words are worked out only for a card the rule refuses)
+                    _, (code, key, args) = obligation(rule, held, played, self.trump)
                     led = plays[0][1] >> 3
                     if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
                         # Not following suit at all is the first fault (a revoke), even when a winning card of the
@@ -781,9 +788,12 @@ class DealState:
                         self.revokes.append((seat, (code, key, (seat, card, *args))))
                     else:
                         breaches.append((code, key, (seat, card, *args)))
-            self._take(seat, card)
+            if self.world_base is None and not self.tables[seat]:
+                held[card] -= 1  # (what _take does when nothing lies on the table: no copy to choose)
+            else:
+                self._take(seat, card)
         plays.append((seat, card))
-        if rules.seven_played:  # (most profiles have no such bonus: not asked at every card)
+        if rules.seven_played and card & 7 == _SEVEN:  # (only a seven scores when played: not asked at every card)
             bonus = seven_played_bonus(rules, self.trump, card, phase)
             if bonus:
                 self._score(seat, "seven_played", (card,), bonus)
@@ -840,8 +850,9 @@ class DealState:
             self._score(winner, "card_points", tuple(cards), points)
         if seven:
             self._score(winner, "seven_played", (winning_card,), seven)
-        for seat, share in last_trick_shares(rules, last, winner):
-            self._score(seat, "last_trick", (), share)
+        if last:
+            for seat, share in last_trick_shares(rules, last, winner):
+                self._score(seat, "last_trick", (), share)
         self.last_gain = (winner, self.score[winner] - gained_before)
         self.last_trick = tuple(cards)
         self.plays = []
@@ -856,19 +867,32 @@ class DealState:
             # Where declaring goes on with the last tricks (sixty-six, RULES.md §2.k rule 8), the winner may declare
             # before he leads again.
             self.window_open = True
-        self._reach_target(winner)
+        if rules.hand_target:
+            self._reach_target(winner)
 
     def legal_plays(self, seat: int) -> set[int]:
         """The cards ``seat`` may play now (any held card in phase 1 unless the profile obliges following)."""
+        return set(self.legal_play_list(seat))
+
+    def legal_play_list(self, seat: int) -> list[int]:
+        """:meth:`legal_plays` in index order, each card once: what a position offers, in the order it offers
+        them (asked at every play of a playout, so a free play costs no obligation and no set)."""
         held = self.held[seat]
-        distinct = {c for c in range(CARD_INDICES) if held[c]}
-        if not self.plays:
-            if seat == self.leader and distinct & set(self.must_lead):
-                return distinct & set(self.must_lead)
+        plays = self.plays
+        if not plays:
+            distinct = list(compress(_ALL_CARDS, held))
+            must = self.must_lead
+            if must and seat == self.leader:
+                led = [c for c in distinct if c in must]
+                if led:
+                    return led
             return distinct
-        rule = self.rules.phase2_play if self.phase == 2 else self.rules.phase1_play
-        allowed, _ = obligation(rule, held, [c for _, c in self.plays], self.trump)
-        return distinct if allowed is None else allowed
+        rules = self.rules
+        rule = rules.phase2_play if self.phase == 2 else rules.phase1_play
+        if rule == FREE:
+            return list(compress(_ALL_CARDS, held))
+        allowed, _ = obligation(rule, held, [c for _, c in plays], self.trump, False)
+        return list(compress(_ALL_CARDS, held)) if allowed is None else sorted(allowed)
 
     # --- draws ------------------------------------------------------------------------------------------------
 
@@ -882,7 +906,9 @@ class DealState:
             breaches.append(("BZ402", why, (seat, card)))
         elif to_draw[0] != seat:
             breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
-        if seat in to_draw:
+        if to_draw and to_draw[0] == seat:
+            del to_draw[0]  # (the draw due: what ``remove`` finds first)
+        elif seat in to_draw:
             to_draw.remove(seat)
         if rules.declare_until_draw:
             self.window_open = False
@@ -1023,13 +1049,20 @@ class DealState:
 
     def legal_exchanges(self) -> list[tuple[int, int]]:
         """Every (seat, trump seven) that may be exchanged for the turn-up, or shown, now."""
-        if self.trump < 0 or self.turnup < 0 or not self.turnup_waiting or not self.rules.exchange_exists:
+        if not self.turnup_waiting or self.trump < 0 or self.turnup < 0:
             return []
-        seven = exchange_card(self.rules, self.trump)
-        found = []
-        done = not self.rules.seven_second or self.sevens_shown >= self.rules.sevens_to_show
-        for seat in range(self.rules.players):
-            if self.held[seat][seven] <= 0 or self._exchange_window(seat) is not None:
+        rules = self.rules
+        if not rules.exchange_exists:
+            return []
+        seven = exchange_card(rules, self.trump)
+        found: list[tuple[int, int]] = []
+        done = None
+        for seat, held in enumerate(self.held):
+            if held[seven] <= 0:
+                continue  # (asked before every draw and lead of the first phase: mostly nobody holds it)
+            if done is None:
+                done = not rules.seven_second or self.sevens_shown >= rules.sevens_to_show
+            if self._exchange_window(seat) is not None:
                 continue
             if self._is_exchange_card(self.turnup) and (done or self.shown_by[seat] >= self.held[seat][seven]):
                 continue
@@ -1445,18 +1478,17 @@ class DealState:
 
     # --- what may be declared now -------------------------------------------------------------------------------
 
-    def _offers(self, seat: int, pool: Sequence[int]) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
+    def _offers(
+        self, seat: int, pool: Sequence[int], checked: bool = False
+    ) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
         """The combinations the cards of ``pool`` (a count per card) form that ``seat`` might declare now (nothing
         when he may not declare at all): every meld he need not wait for, under the trump suit or, before trumps are
-        fixed, the suit it would fix; none sharing a card with a declaration already scored after this trick."""
-        if self.window_problem(seat, "declare") is not None:
+        fixed, the suit it would fix; none sharing a card with a declaration already scored after this trick.
+        ``checked``: :meth:`_may_offer` has said yes already."""
+        if not checked and not self._may_offer(seat, pool):
             return
         rules = self.rules
-        if self.declared and rules.one_per_trick:
-            return
         wild = pool[WILD_INDEX]
-        if not wild and not may_form_any(rules, pool, self.trump):
-            return
         declared = self.declared
         waits = self.tricks_won[seat] < rules.declare_after_tricks
         for spec, targets, tries, of_rank in _offer_plan(rules, self.trump):
@@ -1480,16 +1512,30 @@ class DealState:
                 if not (declared and any(set(cards) & set(prev) for prev in declared)):
                     yield spec, cards
 
+    def _may_offer(self, seat: int, pool: Sequence[int]) -> bool:
+        """False when :meth:`_offers` has nothing for ``seat`` and ``pool``: he may not declare now, or has declared
+        after this trick where one declaration a trick is the rule, or the cards form no meld at all (most hands
+        after most tricks: answered without the enumeration)."""
+        if self.window_problem(seat, "declare") is not None:
+            return False
+        if self.declared and self.rules.one_per_trick:
+            return False
+        return bool(pool[WILD_INDEX]) or may_form_any(self.rules, pool, self.trump)
+
     def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
         """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
-        return list(self._legal_offers(seat))
+        if not self._may_offer(seat, self.held[seat]):
+            return []  # (asked after every trick of a playout: the answer is mostly this one)
+        return list(self._legal_offers(seat, True))
 
     def can_declare(self, seat: int) -> bool:
         """Whether ``seat`` could score some combination now: :meth:`legal_declarations`, stopped at the first."""
-        return any(True for _ in self._legal_offers(seat))
+        if not self._may_offer(seat, self.held[seat]):
+            return False
+        return any(True for _ in self._legal_offers(seat, True))
 
-    def _legal_offers(self, seat: int) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
-        for spec, cards in self._offers(seat, self.held[seat]):
+    def _legal_offers(self, seat: int, checked: bool = False) -> Iterator[tuple[MeldSpec, tuple[int, ...]]]:
+        for spec, cards in self._offers(seat, self.held[seat], checked):
             assignments, problem = self._pick([(seat, cards)], spec, check_reuse=True)
             if assignments is not None and problem is None:
                 yield spec, cards

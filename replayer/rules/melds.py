@@ -129,8 +129,10 @@ def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
                 break
         else:
             return True
-    # (a rank's four suits)
-    return any(held[a] + held[b] + held[c] + held[d] >= count for (a, b, c, d), count in ranks_needed)
+    for (a, b, c, d), count in ranks_needed:  # noqa: SIM110 (a rank's four suits; a loop makes no generator)
+        if held[a] + held[b] + held[c] + held[d] >= count:
+            return True
+    return False
 
 
 def meld_targets(rules: Rules, spec: MeldSpec, trump: int) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:

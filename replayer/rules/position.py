@@ -160,21 +160,28 @@ class Position:
         deal = self.deal
         if deal.out >= 0:
             return [] if deal.out_stated else [Move(GO_OUT, deal.out)]
-        if deal.finished:
-            return []
-        moves: list[Move] = []
+        plays = deal.plays
+        if not plays and (deal.trick_no >= deal.rules.total_tricks or deal.claimed >= 0):
+            return []  # (``deal.finished``, asked at every move: its terms the out seat's aside)
+        to_draw = deal.to_draw
         if deal.window_open and deal.winner >= 0:
             winner = deal.winner
-            moves.extend(Move(EXCHANGE, seat, card) for seat, card in deal.legal_exchanges())
-            moves.extend(Move(DECLARE, winner, -1, spec.kind, cards) for spec, cards in deal.legal_declarations(winner))
-        elif deal.to_draw or not deal.plays:
+            moves = [Move(EXCHANGE, seat, card) for seat, card in deal.legal_exchanges()]
+            declarations = deal.legal_declarations(winner)
+            if declarations:
+                moves += [Move(DECLARE, winner, -1, spec.kind, cards) for spec, cards in declarations]
+        elif to_draw or not plays:
             # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too.
-            moves.extend(_SIMPLE[EXCHANGE][seat][card] for seat, card in deal.legal_exchanges())
-        if deal.to_draw:
-            moves.append(_SIMPLE[DRAW][deal.to_draw[0]][deal.next_card])
+            exchanges = _SIMPLE[EXCHANGE]
+            moves = [exchanges[seat][card] for seat, card in deal.legal_exchanges()]
+        else:
+            moves = []
+        if to_draw:
+            seat = to_draw[0]
+            moves.append(_SIMPLE[DRAW][seat][deal.next_card])
             return moves
-        plays = _SIMPLE[PLAY][self.turn]
-        moves.extend(plays[card] for card in sorted(deal.legal_plays(self.turn)))
+        seat = deal.next_seat[plays[-1][0]] if plays else deal.leader  # (``turn``: no draw is due, nobody out)
+        moves += map(_SIMPLE[PLAY][seat].__getitem__, deal.legal_play_list(seat))
         return moves
 
     # --- push and pop -------------------------------------------------------------------------------------------
