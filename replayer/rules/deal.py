@@ -245,7 +245,7 @@ def obligation(
     led = lead >> 3
     top = played[trick_winner(played, trump)]
     base = led * 8
-    same = [base + r for r in range(8) if held[base + r]]
+    same = list(compress(range(base, base + 8), held[base : base + 8]))  # (the suit's cards held, low ranks first)
     wins = rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP)
     if same:
         if wins and top >> 3 == led:
@@ -256,7 +256,7 @@ def obligation(
         return set(same), ("BZ203", "must_follow", (tuple(same[::-1]), led) if explain else ())
     if rule in (FOLLOW_WIN_TRUMP, FOLLOW_WIN_OVERTRUMP, FOLLOW_TRUMP) and trump >= 0:
         base = trump * 8
-        trumps = [base + r for r in range(8) if held[base + r]]
+        trumps = list(compress(range(base, base + 8), held[base : base + 8]))
         if trumps:
             if wins and top >> 3 == trump:
                 # Only with three or more cards to a trick can an earlier player have trumped. The rule to win
@@ -838,7 +838,7 @@ class DealState:
     def _finish_trick(self, phase: int) -> None:
         rules = self.rules
         plays = self.plays
-        cards = [c for _, c in plays]
+        cards = tuple([c for _, c in plays])
         self.trick_no += 1
         best, points, seven, last = score_trick(rules, self.trump, cards, self.trick_no, phase)
         winner, winning_card = plays[best]
@@ -847,14 +847,14 @@ class DealState:
         self.won[winner].extend(cards)
         self.tricks_won[winner] += 1
         if points:  # (no card points booked for a trick worth none: nothing for a claim to name)
-            self._score(winner, "card_points", tuple(cards), points)
+            self._score(winner, "card_points", cards, points)
         if seven:
             self._score(winner, "seven_played", (winning_card,), seven)
         if last:
             for seat, share in last_trick_shares(rules, last, winner):
                 self._score(seat, "last_trick", (), share)
         self.last_gain = (winner, self.score[winner] - gained_before)
-        self.last_trick = tuple(cards)
+        self.last_trick = cards
         self.plays = []
         self.leader = winner
         self.winner = winner
@@ -875,24 +875,28 @@ class DealState:
         return set(self.legal_play_list(seat))
 
     def legal_play_list(self, seat: int) -> list[int]:
-        """:meth:`legal_plays` in index order, each card once: what a position offers, in the order it offers
-        them (asked at every play of a playout, so a free play costs no obligation and no set)."""
-        held = self.held[seat]
+        """:meth:`legal_plays` in index order, each card once."""
+        allowed = self.play_restriction(seat)
+        return list(compress(_ALL_CARDS, self.held[seat])) if allowed is None else allowed
+
+    def play_restriction(self, seat: int) -> list[int] | None:
+        """The cards ``seat`` may play now in index order, or None when he may play any card he holds (asked at
+        every play of a playout: a free play costs no obligation, no set and no list)."""
         plays = self.plays
         if not plays:
-            distinct = list(compress(_ALL_CARDS, held))
             must = self.must_lead
             if must and seat == self.leader:
-                led = [c for c in distinct if c in must]
+                held = self.held[seat]
+                led = [c for c in compress(_ALL_CARDS, held) if c in must]
                 if led:
                     return led
-            return distinct
+            return None
         rules = self.rules
         rule = rules.phase2_play if self.phase == 2 else rules.phase1_play
         if rule == FREE:
-            return list(compress(_ALL_CARDS, held))
-        allowed, _ = obligation(rule, held, [c for _, c in plays], self.trump, False)
-        return list(compress(_ALL_CARDS, held)) if allowed is None else sorted(allowed)
+            return None
+        allowed, _ = obligation(rule, self.held[seat], [c for _, c in plays], self.trump, False)
+        return None if allowed is None else sorted(allowed)
 
     # --- draws ------------------------------------------------------------------------------------------------
 

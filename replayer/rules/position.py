@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import NamedTuple
 
 from ..cards import CARD_INDICES, WILD_INDEX
@@ -65,7 +66,17 @@ _SIMPLE = [[[Move(kind, seat, card) for card in range(CARD_INDICES)] for seat in
 
 def pack(rules: Rules) -> list[int]:
     """Every card of the packs the game plays with, in index order (each copy once)."""
-    return [card for card in range(CARD_INDICES) for _ in range(rules.copies[card])]
+    kept = _PACKS.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        kept = _PACKS[id(rules)] = (
+            rules,
+            tuple(card for card in range(CARD_INDICES) for _ in range(rules.copies[card])),
+        )
+    return list(kept[1])
+
+
+_PACKS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+"""The pack of each rules, kept by the rules' identity (a playout deals one at every deal)."""
 
 
 def served(rules: Rules, dealer: int) -> list[int]:
@@ -166,14 +177,15 @@ class Position:
         to_draw = deal.to_draw
         if deal.window_open and deal.winner >= 0:
             winner = deal.winner
-            moves = [Move(EXCHANGE, seat, card) for seat, card in deal.legal_exchanges()]
+            exchanges = deal.legal_exchanges()
+            moves = [Move(EXCHANGE, seat, card) for seat, card in exchanges] if exchanges else []
             declarations = deal.legal_declarations(winner)
             if declarations:
                 moves += [Move(DECLARE, winner, -1, spec.kind, cards) for spec, cards in declarations]
         elif to_draw or not plays:
             # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too.
-            exchanges = _SIMPLE[EXCHANGE]
-            moves = [exchanges[seat][card] for seat, card in deal.legal_exchanges()]
+            exchanges = deal.legal_exchanges()
+            moves = [_SIMPLE[EXCHANGE][seat][card] for seat, card in exchanges] if exchanges else []
         else:
             moves = []
         if to_draw:
@@ -181,7 +193,11 @@ class Position:
             moves.append(_SIMPLE[DRAW][seat][deal.next_card])
             return moves
         seat = deal.next_seat[plays[-1][0]] if plays else deal.leader  # (``turn``: no draw is due, nobody out)
-        moves += map(_SIMPLE[PLAY][seat].__getitem__, deal.legal_play_list(seat))
+        allowed = deal.play_restriction(seat)
+        if allowed is None:  # (every card held, in index order: the moves picked by the counts)
+            moves += compress(_SIMPLE[PLAY][seat], deal.held[seat])
+        else:
+            moves += map(_SIMPLE[PLAY][seat].__getitem__, allowed)
         return moves
 
     # --- push and pop -------------------------------------------------------------------------------------------
@@ -199,7 +215,16 @@ class Position:
 
     def play_on(self, move: Move) -> None:
         """Carry out ``move`` with no way back (a playout, which never pops: no snapshot is kept)."""
-        self._apply(self.deal, move)
+        deal = self.deal
+        kind = move.kind
+        if kind == PLAY:  # (a playout's moves are mostly plays and draws: no dispatch call for them)
+            deal.play(move.seat, move.card)
+            deal.events.clear()
+        elif kind == DRAW:
+            deal.draw(move.seat, move.card)
+            deal.events.clear()
+        else:
+            self._apply(deal, move)
 
     @staticmethod
     def _apply(deal: DealState, move: Move) -> None:
