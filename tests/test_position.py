@@ -120,3 +120,53 @@ def test_the_dealer_sits_out_and_the_wild_card_is_never_turned_up() -> None:
 def test_move_text_names_the_cards() -> None:
     assert Move(PLAY, 0, 12).text(("N", "S")) == "N plays QH"
     assert Move(DECLARE, 1, -1, "marriage", (13, 12)).text(("N", "S")) == "S declares marriage KH QH"
+
+
+@pytest.mark.parametrize("profile", profile_names())
+def test_the_offered_plays_and_declarations_are_the_deals_own(profile: str) -> None:
+    """The position's fast paths (the plays picked by the counts, "no declaration" answered before any enumeration)
+    offer what the deal's questions answer: the legal plays in index order, each once, and its declarations."""
+    rules = _rules(profile)
+    rng = random.Random(11)
+    for n in range(2):
+        pos = Position.new(rules, n % rules.players, rng)
+        while not pos.over:
+            legal = pos.legal_moves()
+            deal = pos.deal
+            plays = [m.card for m in legal if m.kind == PLAY]
+            if plays:
+                seat = pos.turn
+                assert plays == sorted(deal.legal_plays(seat)) == deal.legal_play_list(seat)
+                held = [c for c in range(33) if deal.held[seat][c]]
+                restriction = deal.play_restriction(seat)
+                assert (restriction if restriction is not None else held) == plays
+            declarations = [(m.meld, m.cards) for m in legal if m.kind == DECLARE]
+            if deal.window_open and deal.winner >= 0:
+                found = [(spec.kind, cards) for spec, cards in deal.legal_declarations(deal.winner)]
+                assert declarations == found
+                assert deal.can_declare(deal.winner) == bool(found)
+            else:
+                assert not declarations
+            pos.play_on(rng.choice(legal))
+
+
+def test_the_pack_is_a_new_list_at_each_deal() -> None:
+    rules = _rules("classic")
+    first = pack(rules)
+    assert first == [c for c in range(33) for _ in range(rules.copies[c])]
+    first.reverse()
+    assert pack(rules) == sorted(first)
+
+
+def test_a_copy_shares_nothing_changed_in_place() -> None:
+    """A push keeps a copy of the state: every list or counter of it is the copy's own (``world_base`` and the
+    seats' playing order are never changed in place, and are shared)."""
+    rules = _rules("classic")
+    pos = Position.new(rules, 0, random.Random(2))
+    for _ in range(30):
+        pos.play_on(pos.legal_moves()[-1])
+    copied = pos.deal.copy()
+    for name in DealState.__slots__:
+        value = getattr(pos.deal, name)
+        if isinstance(value, list | dict) and name not in ("next_seat", "order"):
+            assert getattr(copied, name) is not value, name

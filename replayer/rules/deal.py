@@ -19,6 +19,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import compress
+from operator import gt
 
 from ..cards import CARD_INDICES, WILD_INDEX
 from ..profile import MeldSpec
@@ -481,7 +482,7 @@ class DealState:
                 seen[card] += 1
             if len(stock) != rules.face_down:
                 breaches.append(("BZ108", "stock_size", (len(stock),)))
-        deal._conservation(seen, range(CARD_INDICES))
+        deal._conservation(seen, _ALL_CARDS)
         deal.dealer = dealer
         deal.trump = trump
         deal.turnup = turnup
@@ -611,7 +612,7 @@ class DealState:
     def copy(self) -> DealState:
         """An independent copy (the rules are shared; breaches and events start empty)."""
         other = DealState.__new__(DealState)
-        for name in DealState.__slots__:
+        for name in _SHARED_SLOTS:
             setattr(other, name, getattr(self, name))
         other.breaches = []
         other.events = []
@@ -696,6 +697,8 @@ class DealState:
 
     def _conservation(self, seen: Sequence[int], cards: Iterator[int] | range | Sequence[int]) -> None:
         copies = self.rules.copies
+        if cards is _ALL_CARDS and not any(map(gt, seen, copies)):
+            return  # (every deal asks about every card: mostly none is over, answered in C)
         for card in cards:
             n = seen[card]
             if n and n > copies[card]:
@@ -1788,6 +1791,37 @@ else:
     _WorldStep = tuple
 """What touched the tables (:attr:`DealState.world_log`): ``("take", seat, card, copies left)``, ``("unscored",
 seat)``, or ``("place", seat, parts, meld, cards, check re-use, score, held, trick number, card gained)``."""
+
+
+_COPIED_SLOTS = frozenset(
+    [
+        "breaches",
+        "events",
+        "stock",
+        "seen",
+        "held",
+        "tables",
+        "pending",
+        "world_log",
+        "won",
+        "score",
+        "tricks_won",
+        "declared_kinds",
+        "blanche",
+        "shown_by",
+        "blanche_card",
+        "plays",
+        "declared",
+        "to_draw",
+        "forfeits",
+        "revokes",
+        "forfeited",
+    ]
+)
+"""The slots :meth:`DealState.copy` makes anew (each push of a position copies the state)."""
+
+_SHARED_SLOTS = tuple(name for name in DealState.__slots__ if name not in _COPIED_SLOTS)
+"""The slots a copy shares with its original: the rules, ints, tuples and what is never changed in place."""
 
 
 def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool) -> list[_World]:
