@@ -1061,6 +1061,10 @@ class DealState:
         rules = self.rules
         if not rules.exchange_exists:
             return []
+        if not rules.exchange_any_time and (self.winner < 0 or not self.window_open):
+            # (outside a trick winner's window :meth:`window_problem` refuses every seat: asked before every lead
+            # and draw of the first phase, answered without working out each refusal)
+            return []
         seven = exchange_card(rules, self.trump)
         found: list[tuple[int, int]] = []
         done = None
@@ -1120,8 +1124,10 @@ class DealState:
         per_part = []
         gained_problem: Breach | None = None
         for seat, cards in parts:
-            hand = self.hand(seat)
-            options = choose_instances(cards, hand, self.tables[seat])
+            tabled = self.tables[seat]
+            # (with nothing on the table the concealed hand is all that is held: read, not copied)
+            hand = self.hand(seat) if tabled else self.held[seat]
+            options = choose_instances(cards, hand, tabled)
             if not options:
                 held = self.held[seat]
                 missing = Counter(cards)
@@ -1132,8 +1138,9 @@ class DealState:
             if gainer == seat and trick == self.trick_no and gained in cards and self.rules.gained_waits:
                 # The card the exchange just gained is not declared after this trick ("the card exchanged not being
                 # used in such declaration", [EW] iii): another copy of it may be.
+                hand = list(hand)
                 hand[gained] -= 1
-                without = choose_instances(cards, hand, self.tables[seat])
+                without = choose_instances(cards, hand, tabled)
                 if without:
                     options = without
                 elif gained_problem is None:

@@ -216,12 +216,12 @@ class Position:
     def play_on(self, move: Move) -> None:
         """Carry out ``move`` with no way back (a playout, which never pops: no snapshot is kept)."""
         deal = self.deal
-        kind = move.kind
+        kind, seat, card, _, _ = move  # (unpacked at once: cheaper than three field lookups)
         if kind == PLAY:  # (a playout's moves are mostly plays and draws: no dispatch call for them)
-            deal.play(move.seat, move.card)
+            deal.play(seat, card)
             deal.events.clear()
         elif kind == DRAW:
-            deal.draw(move.seat, move.card)
+            deal.draw(seat, card)
             deal.events.clear()
         else:
             self._apply(deal, move)
