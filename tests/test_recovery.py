@@ -287,6 +287,21 @@ def test_a_forced_draw_left_out_is_a_warning_and_strict_makes_it_an_error(tmp_pa
     assert main(["validate", str(path), "--strict", "--json"]) == 1
 
 
+@pytest.mark.parametrize(
+    ("planted", "code", "at"),
+    [
+        (("trick 13: S 7S, N JS -> N", "trick 13: S 7S, N JS -> S"), "BZ206", "trick 13: S 7S"),
+        (PLANTED, "BZ501", "score N 330, S 110"),
+    ],
+)
+def test_a_draw_left_out_does_not_hide_a_rule_broken_elsewhere(planted: tuple[str, str], code: str, at: str) -> None:
+    # The completion of the draw left out cannot hold every stated fact when one of them is wrong: it lets the wrong
+    # one go, and the replay reports it, where one BZ601 for the whole deal used to hide it.
+    text = edited(("  draws N JS, S 8S\n", ""), planted)
+    found_codes = found(text)
+    assert found_codes == [(code, line_of(text, at))]
+
+
 def test_a_draw_left_out_that_the_rules_do_not_force_is_silent() -> None:
     # The worked deal as printed leaves cards unknown: its draws are not all forced, and nothing is said of them.
     text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
