@@ -20,16 +20,21 @@ The checks are those of tests/test_fuzz.py (a code of the catalogue and a
 position inside the text for every diagnostic; a text that parses has a stable canonical form), plus: the server
 (:class:`replayer.lsp.Workbench`) reports the same diagnostics and answers hovers, completions, definitions, code
 actions and formatting at random places without raising; the lexer gives back the text it was given. A case that
-runs longer than ``--hang`` seconds of CPU time is a hang. A failing case is written to ``--out`` (default: a
-temporary folder) and the campaign goes on; the exit status is 1 when any case failed.
+runs longer than ``--hang`` seconds of CPU time is a hang: each case runs in a forked child that the kernel stops
+at that CPU limit (SIGXCPU), so that a case stuck inside a C call is a hang too, not the campaign's end. A failing
+case is written to ``--out`` (default: a temporary folder) and the campaign goes on; the exit status is 1 when any
+case failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
+import os
 import random
 import re
+import resource
 import signal
 import sys
 import tempfile
@@ -153,7 +158,21 @@ def plant(text: str, rng: random.Random) -> tuple[str, list[tuple[int, set[str]]
     lines = text.split("\n")
     candidates: dict[str, list[int]] = {"keyword": [], "tag": [], "card": [], "score": [], "trick": [], "bracket": []}
     tricks = [(i, int(m[1])) for i, line in enumerate(lines) if (m := _TRICK.match(line))]
+    # A comment's later lines may start like a statement ("  trick is won, ..."): only lines that start outside a
+    # comment are statements to plant on.
+    inside = False
+    outside = []
+    for line in lines:
+        outside.append(not inside)
+        for char in line:
+            if char == "{":
+                inside = True
+            elif char == "}":
+                inside = False
+    tricks = [(i, n) for i, n in tricks if outside[i]]
     for i, line in enumerate(lines):
+        if not outside[i]:
+            continue
         if _KEYWORD_LINE.match(line) or _DECLARES.match(line):
             candidates["keyword"].append(i)
         if _TAG.search(line) and "}" in line[line.index("{") :]:
@@ -280,8 +299,9 @@ def check(text: str, rng: random.Random, bench: Workbench | None = None) -> None
 class Campaign:
     """One process's part of a campaign: the records to edit, read once, and the cases it is given to run."""
 
-    def __init__(self, seed: int, hang: float, out: Path, max_lines: int, planted: float) -> None:
+    def __init__(self, seed: int, hang: float, out: Path, max_lines: int, planted: float, isolate: bool) -> None:
         self.seed = seed
+        self.isolate = isolate
         self.hang = hang
         self.out = out
         self.max_lines = max_lines
@@ -304,22 +324,50 @@ class Campaign:
             if rng.random() < 0.9:
                 base = "\n".join(base.split("\n")[: rng.randint(1, self.max_lines)])
             text = edit(base, rng)
-        signal.setitimer(signal.ITIMER_VIRTUAL, self.hang)
         began = time.perf_counter()
-        outcome = "ok"
+        outcome = self.isolated(case, text, expected) if self.isolate else self.checked(case, text, expected)
+        if outcome == "hang":
+            (self.out / f"hang-{case}.bzq").write_text(text, encoding="utf-8")
+        return outcome, expected is not None, time.perf_counter() - began
+
+    def checked(self, case: int, text: str, expected: list[tuple[int, set[str]]] | None) -> str:
+        """Check one case's text in this process: "ok", "fail" (kept in ``--out`` with its traceback) or "hang"."""
+        signal.setitimer(signal.ITIMER_VIRTUAL, self.hang)
         try:
             bench = check_planted(text, expected) if expected is not None else None
             check(text, random.Random(case), bench)
         except Hang:
-            outcome = "hang"
-            (self.out / f"hang-{case}.bzq").write_text(text, encoding="utf-8")
+            return "hang"
         except Exception:  # every failure is kept, with its traceback, and the campaign goes on
-            outcome = "fail"
             (self.out / f"fail-{case}.bzq").write_text(text, encoding="utf-8")
             (self.out / f"fail-{case}.txt").write_text(traceback.format_exc(), encoding="utf-8")
+            return "fail"
         finally:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        return outcome, expected is not None, time.perf_counter() - began
+        return "ok"
+
+    def isolated(self, case: int, text: str, expected: list[tuple[int, set[str]]] | None) -> str:
+        """Check one case in a forked child whose CPU time the kernel limits: a case stuck in a C call (where the
+        alarm's Python handler never runs) is killed by SIGXCPU and counted as a hang, and the campaign goes on."""
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its outcome in one byte, then out without the parent's clean-up
+            os.close(read)
+            limit = math.ceil(self.hang) + 1  # (the alarm first, the kernel's limit a second later)
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+            code = b"h"
+            try:
+                code = self.checked(case, text, expected)[0].encode()
+            finally:
+                os.write(write, code)
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            answer = pipe.read(1)
+        _, status = os.waitpid(pid, 0)
+        if not answer or os.WIFSIGNALED(status):  # (killed by the CPU limit, or by anything else: not an answer)
+            return "hang"
+        return {b"o": "ok", b"f": "fail", b"h": "hang"}[answer]
 
 
 _WORKER: Campaign | None = None
@@ -348,6 +396,13 @@ def main() -> int:
         "--planted", type=float, default=0.3, help="the share of cases with errors planted in a valid record"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes (each runs batches of cases in turn)")
+    parser.add_argument(
+        "--no-isolate",
+        dest="isolate",
+        action="store_false",
+        help="run each case in the campaign's process, not in a forked child under a CPU limit (quicker; a case "
+        "stuck in a C call then stops the campaign)",
+    )
     parser.add_argument("--batch", type=int, default=20, help="cases sent to a process at once")
     parser.add_argument(
         "--stop-after", type=float, default=None, help="seconds after which no new batch is started (a deadline)"
@@ -358,7 +413,7 @@ def main() -> int:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
-    setup = (args.seed, args.hang, out, args.max_lines, args.planted)
+    setup = (args.seed, args.hang, out, args.max_lines, args.planted, args.isolate)
     numbers = iter(args.case or range(1, args.cases + 1))
     started = time.perf_counter()
 

@@ -250,6 +250,11 @@ CODES: dict[str, ErrorCode] = {
         "a variation nests in another at most 50 deep (reader.MAX_NESTING)",
         "(  { the 51st variation open at once }",
     ),
+    "BZ116": ErrorCode(
+        "trick written twice",
+        "a deal's tricks are written once each; a block of tricks repeated card for card is reported once and left out",
+        "trick 9: S 9S, N 10S -> N  { trick 9 again, after trick 10 }",
+    ),
     "BZ201": ErrorCode(
         "card not held", "a player plays only a card he holds, in hand or on the table", "trick 3: N 7S, S 9D -> N"
     ),

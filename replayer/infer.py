@@ -1653,7 +1653,7 @@ def _infer_deal(
             inference.failure = "no completion satisfies every stated fact"
     else:
         inference.values, inference.deal = found
-        if analyse:
+        if analyse and not inference.lenient:  # (a completion that lets statements go: "forced" would say nothing)
             tick = None
             if progress is not None:
                 report = progress

@@ -355,10 +355,11 @@ class Recovered:
 
 
 _SYNTAX_CODES = frozenset(("BZ001", "BZ003"))
-REPLAYABLE = frozenset(("BZ001", "BZ003", "BZ004", "BZ114"))
+REPLAYABLE = frozenset(("BZ001", "BZ003", "BZ004", "BZ114", "BZ116"))
 """The reader's codes after which the record as read is replayed, so that the problems after them are reported in
 the same run: a syntax error (its line read on past), a comment's unknown tag (the comment is kept), an unterminated
-comment (closed on its line), a missing trick (read as a trick of unknown cards). Any other structure error stops
+comment (closed on its line), a missing trick (read as a trick of unknown cards), a trick written twice (the repeat
+left out). Any other structure error stops
 the replay: what follows may follow from a statement read otherwise."""
 MAX_NESTING = 50
 """How deep variations may nest (BZ115 beyond): every command handles a record this deep."""
@@ -1085,13 +1086,17 @@ class _Builder:
         """Tricks left out: where a line of play (a deal's tricks, or a variation's) goes from trick n to trick m
         beyond n + 1 and on to m + 1, and no later trick of the line is numbered m, reported at the gap
         (:meth:`missing_tricks`). Otherwise m is taken as misnumbered (BZ106, the replay's): a line that ends at m,
-        or numbers another trick m."""
+        or numbers another trick m, or where trick n is itself numbered back."""
+        # (variations nested past the limit leave their tricks to the one they are in: no copy to look for there)
+        deep = any(diagnostic.code == "BZ115" for diagnostic in self.diagnostics)
         for game in self.record.games:
             for deal in game.deals:
                 lines = [deal.tricks]
                 while lines:  # (variations nest: a stack, not recursion)
                     tricks = lines.pop()
                     lines.extend(variation.tricks for trick in tricks for variation in trick.variations)
+                    if not deep:
+                        self.drop_repeats(tricks)
                     first = tricks[0].number if tricks else 0
                     if [t.number for t in tricks] == list(range(first, first + len(tricks))):
                         continue  # (numbered one after another: no gap)
@@ -1100,6 +1105,7 @@ class _Builder:
                         last, trick = tricks[index - 1], tricks[index]
                         if (
                             trick.number > last.number + 1
+                            and (index == 1 or tricks[index - 2].number < last.number)  # (not numbered back)
                             and index + 1 < len(tricks)
                             and tricks[index + 1].number == trick.number + 1
                             and all(later.number != trick.number for later in tricks[index + 2 :])
@@ -1108,6 +1114,42 @@ class _Builder:
                             tricks[index:index] = made
                             index += len(made)
                         index += 1
+
+    def drop_repeats(self, tricks: list[Trick]) -> None:
+        """Tricks written twice: where a line of play goes back to a trick number it has passed, and the tricks from
+        there repeat the earlier ones card for card (a block copied twice), each numbered one after the other and
+        followed by the trick that comes next (or by nothing), the repeat is reported once (BZ116) and left out, so
+        that the rest of the deal is replayed and checked as usual. A trick numbered back that plays other cards is
+        left to the replay (BZ106: out of order)."""
+        index = 1
+        while index < len(tricks):
+            last = tricks[index - 1].number
+            start = tricks[index].number
+            if start > last:
+                index += 1
+                continue
+            earlier = {trick.number: trick for trick in tricks[:index]}
+            end = index
+            while (
+                end < len(tricks)
+                and tricks[end].number == start + (end - index)
+                and tricks[end].number <= last
+                and (twin := earlier.get(tricks[end].number)) is not None
+                and _same_trick(twin, tricks[end])
+            ):
+                end += 1
+            if end == index or (end < len(tricks) and tricks[end].number != last + 1):
+                index += 1
+                continue
+            first, final = tricks[index], tricks[end - 1]
+            which = f"trick {start} is" if end - index == 1 else f"tricks {start} to {final.number} are"
+            self.error(
+                "BZ116",
+                f"{which} written twice: the same cards at line {earlier[start].span.line}; the repeat (to line "
+                f"{final.span.line}) is left out of the replay",
+                first.span,
+            )
+            del tricks[index:end]
 
     def missing_tricks(self, deal: Deal, last: Trick, trick: Trick) -> list[Trick]:
         """The tricks left out between ``last`` and ``trick``: reported at the gap (BZ114, unless a line there did
@@ -1764,3 +1806,10 @@ def _entry(char: str) -> _Entry:
         entry = (keys, None, ())
     _entries[char] = entry
     return entry
+
+
+def _same_trick(one: Trick, other: Trick) -> bool:
+    """Whether two tricks play the same cards by the same seats, in the same order, to the same winner."""
+    return one.winner == other.winner and [(p.seat, str(p.card)) for p in one.plays] == [
+        (p.seat, str(p.card)) for p in other.plays
+    ]

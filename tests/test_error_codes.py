@@ -95,6 +95,16 @@ CASES: dict[str, tuple[list[tuple[str, str]], str]] = {
         ],
         "(",
     ),
+    "BZ116": (
+        [
+            (
+                "trick 11: N 8H, S 10H -> S\n",
+                "trick 9: S 9S, N 10S -> N  { trick 9 again, after trick 10 }\n  draws N JS, S 8S\n"
+                "trick 11: N 8H, S 10H -> S\n",
+            )
+        ],
+        "trick",
+    ),
     "BZ201": ([("trick 3: N 7H, S 9D -> N", "trick 3: N 7S, S 9D -> N")], "7S"),
     "BZ202": ([("trick 2: N 9C, S 7H -> N", "trick 2: S 7H, N 9C -> N")], "S"),
     "BZ203": (

@@ -225,6 +225,46 @@ def test_a_missing_trick_is_reported_at_the_gap_with_the_tricks_around_it(whole:
         ]
 
 
+def _with_block_repeated(text: str, first: int, last: int) -> tuple[str, int]:
+    """The text with the statements of tricks ``first`` to ``last`` written again after trick ``last``'s; and the
+    line where the repeat starts."""
+    lines = text.split("\n")
+    start = line_of(text, f"\ntrick {first}:")
+    stop = line_of(text, f"\ntrick {last + 1}:")
+    block = lines[start:stop]
+    return "\n".join(lines[:stop] + block + lines[stop:]), stop + 1
+
+
+@pytest.mark.parametrize(("first", "last"), [(9, 9), (13, 16), (31, 31)])
+def test_a_block_of_tricks_written_twice_is_reported_once_and_left_out(first: int, last: int) -> None:
+    text, repeat = _with_block_repeated(WORKED.replace(*PLANTED), first, last)
+    result = check_text(text, "r.bzq")
+    codes = [(d.code, d.span.line) for d in result.diagnostics]
+    # The repeat is reported at its first line; the rest of the deal is replayed (the planted score is found).
+    assert sorted(codes) == [("BZ116", repeat), ("BZ501", line_of(text, "score N 330, S 110"))]
+    (twice,) = [d for d in result.diagnostics if d.code == "BZ116"]
+    which = f"trick {first} is" if first == last else f"tricks {first} to {last} are"
+    assert twice.message.startswith(f"{which} written twice: the same cards at line {line_of(text, f'trick {first}:')}")
+
+
+def test_a_repeat_in_a_record_with_unknown_cards_is_still_completed() -> None:
+    # The worked deal as printed leaves cards unknown: a block repeated there used to leave only a BZ601.
+    printed = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
+    text, repeat = _with_block_repeated(printed, 9, 10)
+    assert [(d.code, d.span.line) for d in check_text(text, "r.bzq").diagnostics] == [("BZ116", repeat)]
+
+
+def test_a_trick_numbered_back_is_not_a_copy_nor_a_gap() -> None:
+    # Trick 9 again after trick 10, with its own draws: misnumbered (BZ106, the replay's), not written twice, and
+    # the step from it to trick 11 is no gap (trick 10 is there).
+    text = edited(
+        ("trick 11: N 8H, S 10H -> S\n", "trick 9: S 9H, N 10H -> N\n  draws N 7D, S 7S\ntrick 11: N 8H, S 10H -> S\n")
+    )
+    codes = [code for code, _ in found(text)]
+    assert ("BZ106", line_of(text, "trick 9: S 9H")) in found(text)
+    assert "BZ116" not in codes and "BZ114" not in codes
+
+
 def test_a_misnumbered_trick_is_out_of_order_not_missing() -> None:
     text = edited(("trick 10: N 8S, S 8S -> N", "trick 11: N 8S, S 8S -> N"))
     assert found(text) == [("BZ106", line_of(text, "trick 11: N 8S"))]
@@ -245,6 +285,21 @@ def test_a_forced_draw_left_out_is_a_warning_and_strict_makes_it_an_error(tmp_pa
     assert main(["validate", "--strict", str(path)]) == 1
     assert "error: BZ405" in capsys.readouterr().err
     assert main(["validate", str(path), "--strict", "--json"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("planted", "code", "at"),
+    [
+        (("trick 13: S 7S, N JS -> N", "trick 13: S 7S, N JS -> S"), "BZ206", "trick 13: S 7S"),
+        (PLANTED, "BZ501", "score N 330, S 110"),
+    ],
+)
+def test_a_draw_left_out_does_not_hide_a_rule_broken_elsewhere(planted: tuple[str, str], code: str, at: str) -> None:
+    # The completion of the draw left out cannot hold every stated fact when one of them is wrong: it lets the wrong
+    # one go, and the replay reports it, where one BZ601 for the whole deal used to hide it.
+    text = edited(("  draws N JS, S 8S\n", ""), planted)
+    found_codes = found(text)
+    assert found_codes == [(code, line_of(text, at))]
 
 
 def test_a_draw_left_out_that_the_rules_do_not_force_is_silent() -> None:
