@@ -1610,7 +1610,9 @@ def _infer_deal(
                 raise _TimeUp
             # (the search for another candidate once some were rejected may be a proof that none is left, which
             # can take minutes where copies of a card abound: six packs, a deal cut short; it has a budget)
-            model = solver.solve(extra, _MAX_CONFLICTS if solver.blocking and not extra else None)
+            # The analysis's questions (``extra``: may this unknown be that card?) have the same budget: in a deal of
+            # many packs one proof could take the solver minutes; past it the card is undecided, and said so.
+            model = solver.solve(extra, _MAX_CONFLICTS if extra or solver.blocking else None)
             if model is None:
                 return None
             values, completed = _decode(enc, model)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from conftest import DATA, GAMES
 
 from replayer.cards import CARDS, Card, CardPattern
@@ -100,3 +101,37 @@ def test_the_search_for_another_candidate_has_a_budget() -> None:
     text = (DATA / "fuzz-28-3057-six-packs-cut.bzq").read_text(encoding="utf-8")
     _, result = check_text_record(text, "cut.bzq", analyse=False, views=True, left_out=False, time_limit=1.0)
     assert [(d.code, d.span.line if d.span else None) for d in result.diagnostics] == [("BZ114", 153), ("BZ506", 306)]
+
+
+def test_a_lenient_completion_is_not_analysed() -> None:
+    # The same deal analysed (as `bezique validate` does): its completion lets a stated fact go, so no unknown card
+    # is called forced (the analysis of such a completion said nothing, and took the solver minutes a question).
+    text = (DATA / "fuzz-28-3057-six-packs-cut.bzq").read_text(encoding="utf-8")
+    _, result = check_text_record(text, "cut.bzq", analyse=True)
+    assert [(d.code, d.span.line if d.span else None) for d in result.diagnostics] == [("BZ114", 153), ("BZ506", 306)]
+    (deal,) = result.games[0].deals
+    inference = deal.inference
+    assert inference is not None and inference.lenient and not inference.analysed
+    assert [inference.status(u)[0] for u in inference.unknowns] == ["chosen", "chosen"]
+
+
+def test_the_analysis_questions_have_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each question of the analysis (may this unknown card be that one?) has the solver's budget of conflicts: past
+    # it the card is undecided, never called forced or open. With a budget of one conflict, some questions of the
+    # worked deal as printed run past it.
+    from replayer import infer
+
+    text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
+    _, full = check_text_record(text, "printed.bzq", analyse=True)
+    monkeypatch.setattr(infer, "_MAX_CONFLICTS", 1)
+    infer._COMPLETIONS.clear()
+    _, cut = check_text_record(text, "printed.bzq", analyse=True)
+    infer._COMPLETIONS.clear()
+    before, after = full.games[0].deals[0].inference, cut.games[0].deals[0].inference
+    assert before is not None and after is not None and not before.undecided and after.undecided
+    for unknown in after.unknowns:
+        if unknown.tag in after.undecided:
+            assert after.status(unknown)[0] == "chosen"
+        elif unknown.role != "hand" and after.status(unknown)[0] == "forced":
+            # (a budget never makes a card look forced that is not; dealt cards are judged as hands, not one by one)
+            assert before.status(unknown)[0] == "forced"
