@@ -246,6 +246,9 @@ class Kit:
         self.unseen_texts: dict[tuple[int, int], str] = {}
         """The sentence of a book's unseen cards, by (unseen, face down in the stock): the lessons of a site say
         much the same."""
+        self.news: dict[tuple[int, Suit | None, str, str], str] = {}
+        """The sentence that a combination has become impossible for a seat, by (the identity of its pattern, which
+        the kit's profile keeps; its suit; the seat; the reason): the lessons of a site say much the same."""
         self.states: dict[tuple[int, ...], tuple[str, str]] = {}
         """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
         :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
@@ -412,6 +415,16 @@ class BookKeeper:
         """A combination's name ("common marriage ♠"); ``form`` ``meld`` is the one that follows "declares"."""
         name = self.t.get(f"{form}_{spec.kind}") or self.t.get(f"meldname_{spec.kind}") or spec.label
         return f"{name} {suit.glyph}" if suit is not None else name
+
+    def news(self, target: Target, seat: str, reason: str) -> str:
+        """The news that ``target`` has become impossible for ``seat``, and why (made once per kit)."""
+        key = (id(target.spec), target.suit, seat, reason)
+        found = self.kit.news.get(key)
+        if found is None:
+            meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
+            found = self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat))
+            self.kit.news[key] = found
+        return found
 
     def seen_reason(self, card: int, available: int, copies: int) -> str:
         glyph = self.view(self.pack.cards[card]).glyph
@@ -583,7 +596,6 @@ class BookKeeper:
             ]
             draws = knowledge.draws_left(snap)
             own = seats.index(viewer)
-            width = len(seats)
             masks, kinds_of, shapes, sizes, largest = self._columns(targets)
             # Until it is scored, a combination's state depends only on how many of its cards the seat may still
             # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
@@ -591,78 +603,61 @@ class BookKeeper:
             # that changed, and those of the kinds somebody scored, are worked out again.
             cap = min(draws, largest)
             kinds = knowledge.kinds
-            rows = range(len(targets))
+            width = len(seats)
             whole = before is None or not before.melds or not self.incremental
+            # What changed for each seat since its book before (every bit: work the whole row out again), and the
+            # (seat, kind) pairs scored since: a cell is worked out again when its cards are in the one or its
+            # kind is in the other. The cells are gone through in the table's order, so that new states are
+            # numbered as a whole table would number them.
             if whole:
                 melds = [0] * (len(targets) * width)
-                cells: Iterable[tuple[int, int]] = [(t, s) for t in rows for s in range(width)]
+                changes = [-1] * width
+                since: set[tuple[int, str]] = set()
             else:
                 assert before is not None and before.melds is not None
                 melds = list(before.melds)
-                # A cell of a kind scored since: its seat's scores of that kind decide it again.
-                todo: set[tuple[int, int]] = set()
-                for seat, kind in knowledge.log[before.events :]:
-                    s = seats.index(seat) if seat in seats else -1
-                    todo.update((t, s) for t in rows if kinds_of[t] == kind and s >= 0)
-                for s in range(width):
-                    changed = available[s] ^ before.available[s]
-                    if s == own:
-                        if cap != before.cap:
-                            todo.update((t, s) for t in rows)
-                            continue
-                        changed |= held ^ before.held
-                    if changed:
-                        todo.update((t, s) for t in rows if masks[t] & changed)
-                # In the order a whole table is worked out in, so that new states are numbered as they would be.
-                cells = sorted(todo)
+                changes = [available[s] ^ before.available[s] for s in range(width)]
+                changes[own] = -1 if cap != before.cap else changes[own] | (held ^ before.held)
+                since = {(seats.index(seat), kind) for seat, kind in knowledge.log[before.events :] if seat in seats}
+            # A cell is news when it becomes impossible: it was not so in the seat's table before (the states that
+            # say "impossible" stay so, and a table of another phase has no cells).
+            earlier = before.melds if before is not None and before.melds else None
             scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
             dead_ends = self._impossible
-            impossible = set() if whole or before is None else set(before.impossible)
-            was = set() if before is None else before.impossible
             fresh: list[int] = []
-            for t, s in cells:
-                mask, kind = masks[t], kinds_of[t]
-                state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
-                if state < 0:
-                    # The same combination of cards, with the same counts, is in the same state whatever the deal's
-                    # trumps: a key the lesson's deals, and the kit's lessons, share.
-                    if s == own:
-                        key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
-                    else:
-                        key = (shapes[t], available[s] & mask)
-                    state = asked.get(key, -1)
+            i = -1
+            for t, mask in enumerate(masks):
+                kind = kinds_of[t]
+                for s, changed in enumerate(changes):
+                    i += 1
+                    if not (changed < 0 or mask & changed or (since and (s, kind) in since)):
+                        continue
+                    state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
                     if state < 0:
-                        pair = shared.get(key)
-                        if pair is None:
-                            state = self.open_state(
-                                targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
-                            )
-                            shared[key] = self.state_list[state]
+                        # The same combination of cards, with the same counts, is in the same state whatever the
+                        # deal's trumps: a key the lesson's deals, and the kit's lessons, share.
+                        if s == own:
+                            key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
                         else:
-                            state = self.state(*pair)
-                        asked[key] = state
-                i = t * width + s
-                melds[i] = state
-                if state in dead_ends:
-                    impossible.add(i)
-                    if i not in was:
+                            key = (shapes[t], available[s] & mask)
+                        state = asked.get(key, -1)
+                        if state < 0:
+                            pair = shared.get(key)
+                            if pair is None:
+                                state = self.open_state(
+                                    targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
+                                )
+                                shared[key] = self.state_list[state]
+                            else:
+                                state = self.state(*pair)
+                            asked[key] = state
+                    melds[i] = state
+                    if state in dead_ends and (earlier is None or earlier[i] not in dead_ends):
                         fresh.append(i)
-                else:
-                    impossible.discard(i)
-            # Said once, where it becomes true: the combinations the step before did not know to be impossible
-            # (``fresh`` is in the table's order, as ``cells`` is).
+            # Said once, where it becomes true (``fresh`` is in the table's order).
             for i in fresh:
-                target, seat = targets[i // width], seats[i % width]
-                meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
-                reason = self.state_list[melds[i]][1]
-                news.append(self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat)))
-            memory.impossible, memory.melds, memory.available, memory.held, memory.cap = (
-                impossible,
-                melds,
-                available,
-                held,
-                cap,
-            )
+                news.append(self.news(targets[i // width], seats[i % width], self.state_list[melds[i]][1]))
+            memory.melds, memory.available, memory.held, memory.cap = melds, available, held, cap
             memory.events = len(knowledge.log)
         text = self.unseen_text(total, facedown)
         return Book(viewer, counts, total, text, known, news, melds, declaring), memory
@@ -696,13 +691,12 @@ class BookKeeper:
 
 
 class Memory:
-    """What the next step of a deal needs of a seat's book: which cells of its table of combinations say
-    "impossible" (each is news only once), and the table with the counts it was worked out from."""
+    """What the next step of a deal needs of a seat's book: its table of combinations (a cell that says
+    "impossible" is news only once) and the counts it was worked out from."""
 
-    __slots__ = ("available", "cap", "events", "held", "impossible", "melds")
+    __slots__ = ("available", "cap", "events", "held", "melds")
 
     def __init__(self) -> None:
-        self.impossible: set[int] = set()
         self.melds: list[int] | None = None
         """The table's cells (None outside the declaring phases)."""
         self.available: list[int] = []
