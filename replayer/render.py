@@ -17,7 +17,7 @@ import functools
 import gc
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -134,12 +134,23 @@ def _sources(lang: str) -> list[_Source]:
     return out
 
 
-@functools.lru_cache(maxsize=4)
 def _environment(templates: Path) -> Environment:
-    # One environment per templates folder for the whole process: Jinja compiles each template once and keeps it,
-    # so a second render (the benchmark's, a long-lived caller's) does not compile them again. Jinja checks the
-    # files' times on each get_template, so an edited template is still picked up.
-    return make_environment(templates)
+    """The environment of a render: one per templates folder for the whole process, so that Jinja compiles each
+    template once and a second render (the benchmark's, a long-lived caller's) does not compile them again; a new
+    one when a template file changed since (its time or size), so that an edited template is still picked up."""
+    stamp = tuple(
+        (p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(templates.glob("*.html")) if p.is_file()
+    )
+    return _compiled(templates, stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _compiled(templates: Path, stamp: tuple[tuple[str, int, int], ...]) -> Environment:
+    # The files are looked at once per render (``stamp``), not again at every page and template it includes, as
+    # Jinja's auto_reload would.
+    env = make_environment(templates)
+    env.auto_reload = False
+    return env
 
 
 @functools.lru_cache(maxsize=4)
@@ -399,7 +410,10 @@ def _render_site(
             lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
             steps = lesson_steps(lesson)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
-            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
+            # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy
+            # its forty fields one by one)
+            lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}
+            listed.append(lesson)
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)

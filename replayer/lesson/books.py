@@ -331,8 +331,9 @@ class Knowledge:
             self.kinds.add(event.kind)
             self.log.append((event.seat, event.kind))
 
-    def after_trick(self, trick: TrickResult) -> None:
-        """Take in what a trick showed everybody."""
+    def after_trick(self, trick: TrickResult, board: Board | None = None) -> None:
+        """Take in what a trick showed everybody (``board``, when given, holds the cards of ``trick.after`` already
+        numbered, each seat's in seat order)."""
         after = trick.after
         pack = self.pack
         number, units, minus = pack.number, pack.units, pack.minus
@@ -346,12 +347,12 @@ class Knowledge:
             # (a card no longer known that was not known stays at none: the counts below start from the table)
             unit = units[number(card)]
             public[seat] = public[seat] + unit if change > 0 else minus(public[seat], unit)
-        for seat, known in public.items():
+        for k, (seat, known) in enumerate(public.items()):
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
-            table = pack.pack_ids(pack.ids(after.tables.get(seat, ())))
+            table = pack.pack_ids(board.tables[k] if board else pack.ids(after.tables.get(seat, ())))
             if known:
-                held = table + pack.pack_ids(pack.ids(after.hands.get(seat, ())))
+                held = table + pack.pack_ids(board.hands[k] if board else pack.ids(after.hands.get(seat, ())))
                 most = table + minus(known, table)
                 table = most - minus(most, held)
             public[seat] = table

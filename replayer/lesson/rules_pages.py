@@ -3,6 +3,7 @@ and the lessons' terms beside the sources' Russian ones."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ GLOSSARY_PAGE = "glossary.html"
 """The glossary's file name (one per language folder)."""
 
 
+@functools.lru_cache(maxsize=256)  # (every lesson asks for its profile's)
 def rules_slug(name: str) -> str:
     """The file name (without ``.html``) of a profile's rules page: ``rules-classic``."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower(), flags=re.ASCII).strip("-") or "profile"
