@@ -22,7 +22,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from .files import write_atomic
@@ -378,6 +378,8 @@ def _render_site(
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
 
+    loaded: dict[str, Template] = {}  # (each page's template looked up once a render)
+
     def write(language: _Language, name: str, template: str, **context: Any) -> None:
         # Each page links to itself in the other languages: up to the top of the site, then down into theirs.
         translations = [
@@ -385,7 +387,10 @@ def _render_site(
             for other in languages
             if other is not language
         ]
-        page = env.get_template(template).render(
+        found = loaded.get(template)
+        if found is None:
+            found = loaded[template] = env.get_template(template)
+        page = found.render(
             t=_words(language.code),
             lang=language.code,
             root=language.root,

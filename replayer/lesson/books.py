@@ -243,6 +243,10 @@ class Kit:
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
         self.page_data: dict[str, Any] = {}
         """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
+        self.stock_texts: dict[int, str] = {}
+        """What the stock's size says ("40 cards left, the turn-up included"), by the size."""
+        self.hidden_labels: dict[int, str] = {}
+        """What a screen reader hears for a hidden hand, by its number of cards."""
         self.unseen_texts: dict[tuple[int, int], str] = {}
         """The sentence of a book's unseen cards, by (unseen, face down in the stock): the lessons of a site say
         much the same."""

@@ -217,7 +217,7 @@ class Builder(BookKeeper):
         self.hidden_labels: list[str] = []
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
         self._seat_sentences: dict[tuple[str, str], str] = {}
-        self._stock_texts: dict[int, str] = {}
+        self._stock_texts = self.kit.stock_texts  # (the kit's lessons say the same)
         self._trumps: dict[Suit | None, tuple[str, bool]] = {}
         self.texts = Texts(lang, game.headers.get("language", "").strip().lower()[:2] or "en", record_seed(game))
 
@@ -379,9 +379,14 @@ class Builder(BookKeeper):
     def hidden_label(self, n: int) -> str:
         """What a screen reader hears for a hidden hand of ``n`` cards (every shorter one's is written too, for the
         page's script, which draws the hands of the tricks)."""
-        while len(self.hidden_labels) <= n:
-            self.hidden_labels.append(self.t.count("hidden_cards", len(self.hidden_labels)))
-        return self.hidden_labels[n]
+        labels, made = self.hidden_labels, self.kit.hidden_labels
+        while len(labels) <= n:
+            k = len(labels)
+            found = made.get(k)
+            if found is None:
+                found = made[k] = self.t.count("hidden_cards", k)
+            labels.append(found)
+        return labels[n]
 
     def dealt(self, hands: Mapping[str, list[Card]]) -> list[SeatView]:
         """The seats with their hands as dealt (nothing lies on the table yet)."""
