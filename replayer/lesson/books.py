@@ -17,7 +17,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import CARDS, SUITS, Card, Rank, Suit, suit_of
 from ..explain import Scoring
@@ -558,24 +558,27 @@ class BookKeeper:
         held_by: Mapping[str, int],
         tables: Mapping[str, int],
         before: Memory | None,
+        step: _Step | None = None,
     ) -> tuple[Book, Memory]:
         """One seat's bookkeeping before a trick; also returns what the next step of the deal needs of it (what the
         seat knows to be impossible, and what its table of combinations was worked out from).
 
         ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table, both packed
-        (:meth:`Pack.pack_counts`).
+        (:meth:`Pack.pack_counts`); ``step`` is what every seat's book of the step shares (worked out when not given).
         """
+        if step is None:
+            step = self._step(snap, phase, knowledge, targets)
         pack = self.pack
         minus = pack.minus
         held = held_by[viewer]
         others = knowledge.others_known(viewer)
         known_by_others = sum(others)
         unseen = minus(knowledge.unplayed, held + known_by_others)
-        if snap.turnup is not None:
-            unseen = minus(unseen, pack.units[pack.number(snap.turnup)])
+        if step.turnup:
+            unseen = minus(unseen, step.turnup)
         counts = pack.unpack(unseen)
         total = sum(counts)
-        facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
+        facedown = step.facedown
         known: list[int] = []
         for seat in self.seats:
             public = knowledge.public[seat]
@@ -588,7 +591,7 @@ class BookKeeper:
         melds: list[int] = []
         news: list[str] = []
         memory = Memory()
-        declaring = phase in self.profile.declare_phases
+        declaring = step.declaring
         if declaring:
             seats = self.seats
             unplayed = knowledge.unplayed
@@ -599,14 +602,14 @@ class BookKeeper:
                 else minus(unplayed, held + sum(knowledge.others_known(viewer, but=s)))
                 for s in seats
             ]
-            draws = knowledge.draws_left(snap)
+            draws = step.draws
             own = seats.index(viewer)
-            masks, kinds_of, shapes, sizes, largest = self._columns(targets)
+            masks, kinds_of, shapes, sizes, _ = step.columns
             # Until it is scored, a combination's state depends only on how many of its cards the seat may still
             # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
             # than the combination has cards can matter): from one step to the next, only the cells of the cards
             # that changed, and those of the kinds somebody scored, are worked out again.
-            cap = min(draws, largest)
+            cap = step.cap
             kinds = knowledge.kinds
             width = len(seats)
             whole = before is None or not before.melds or not self.incremental
@@ -624,19 +627,25 @@ class BookKeeper:
                 changes = [available[s] ^ before.available[s] for s in range(width)]
                 changes[own] = -1 if cap != before.cap else changes[own] | (held ^ before.held)
                 since = {(seats.index(seat), kind) for seat, kind in knowledge.log[before.events :] if seat in seats}
+            # A row none of whose cells is worked out again is passed over whole (-1, every bit, for a whole row).
+            touched = 0
+            for changed in changes:
+                touched |= changed
+            scored_kinds = {kind for _, kind in since}
             # A cell is news when it becomes impossible: it was not so in the seat's table before (the states that
             # say "impossible" stay so, and a table of another phase has no cells).
             earlier = before.melds if before is not None and before.melds else None
             scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
             dead_ends = self._impossible
             fresh: list[int] = []
-            i = -1
             for t, mask in enumerate(masks):
                 kind = kinds_of[t]
+                if not (touched < 0 or mask & touched or kind in scored_kinds):
+                    continue
                 for s, changed in enumerate(changes):
-                    i += 1
                     if not (changed < 0 or mask & changed or (since and (s, kind) in since)):
                         continue
+                    i = t * width + s
                     state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
                     if state < 0:
                         # The same combination of cards, with the same counts, is in the same state whatever the
@@ -686,13 +695,46 @@ class BookKeeper:
             hands, tables = board.hands, board.tables
         on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}
         held_by = {s: on_table[s] + pack.pack_ids(hand) for s, hand in zip(self.seats, hands, strict=True)}
+        step = self._step(snap, phase, knowledge, targets)
         books = []
         for viewer in self.seats:
             book, memory[viewer] = self.book(
-                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer)
+                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer), step
             )
             books.append(book)
         return books
+
+    def _step(self, snap: Snapshot, phase: int, knowledge: Knowledge, targets: Sequence[Target]) -> _Step:
+        """What every seat's book before a trick shares."""
+        pack = self.pack
+        turnup = snap.turnup
+        declaring = phase in self.profile.declare_phases
+        draws = knowledge.draws_left(snap) if declaring else 0
+        columns = self._columns(targets)
+        return _Step(
+            pack.units[pack.number(turnup)] if turnup is not None else 0,
+            max(snap.stock - (1 if turnup is not None else 0), 0),
+            declaring,
+            draws,
+            columns,
+            min(draws, columns[4]),
+        )
+
+
+class _Step(NamedTuple):
+    """What every seat's book before a trick shares (see :meth:`BookKeeper.book`)."""
+
+    turnup: int
+    """The turn-up as a packed count (0 for none): every seat has seen it."""
+    facedown: int
+    """The stock's cards face down."""
+    declaring: bool
+    draws: int
+    """The draws left to each seat (0 outside the declaring phases)."""
+    columns: tuple[list[int], list[str], list[int], list[int], int]
+    """The combinations' columns (:meth:`BookKeeper._columns`)."""
+    cap: int
+    """The draws left, up to the largest combination's size."""
 
 
 class Memory:
