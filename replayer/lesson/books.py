@@ -84,7 +84,7 @@ class Target:
         return (self.needed, self.of_rank, self.count)
 
 
-_SUIT_AND_RANK = operator.attrgetter("suit", "rank")
+_INDEX = operator.attrgetter("index")
 
 
 class Pack:
@@ -98,8 +98,10 @@ class Pack:
         self.deck = [pack[c] for c in self.cards]
         """How many copies of each card the deck holds."""
         # A lesson numbers some two thousand cards: by their (suit, rank), which is what makes two cards equal, the
-        # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__.
+        # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__; and by the core's
+        # index of the card (one int for its suit and rank), which needs no tuple made for each card.
         self._numbers = {(c.suit, c.rank): i for i, c in enumerate(self.cards)}
+        self._by_index = {c.index: i for i, c in enumerate(self.cards)}
         size = len(self.cards)
         self.size = size
         # The books count cards as one int, a byte a card (card 0 in the highest byte: its bytes read in page order),
@@ -114,12 +116,12 @@ class Pack:
 
     def number(self, card: Card) -> int:
         """The card's number."""
-        return self._numbers[card.suit, card.rank]
+        return self._by_index[card.index]
 
     def ids(self, cards: Iterable[Card]) -> list[int]:
         """The cards' numbers."""
         # A lesson numbers its boards' cards, some twenty a trick: looked up in one C loop.
-        return list(map(self._numbers.__getitem__, map(_SUIT_AND_RANK, cards)))
+        return list(map(self._by_index.__getitem__, map(_INDEX, cards)))
 
     def counts(self, *groups: Iterable[Card]) -> list[int]:
         """How many of each card the groups hold together."""
@@ -237,7 +239,7 @@ class Kit:
         self.pack = Pack(profile)
         # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
         # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
-        self.views: dict[tuple[Suit, Rank], CardView] = {}
+        self.views: dict[int, CardView] = {}
         self._targets: dict[Suit | None, list[Target]] = {}
         self.target_views: dict[Suit | None, list[TargetView]] = {}
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
@@ -260,8 +262,9 @@ class Kit:
 
     def view(self, card: Card) -> CardView:
         """The card's view (made once per card)."""
-        # Keyed by (suit, rank), hashed in C, as Pack numbers cards: a lesson asks for some two hundred views.
-        key = _SUIT_AND_RANK(card)
+        # Keyed by the core's index of the card (its suit and rank in one int), as Pack numbers cards: a lesson asks
+        # for some two hundred views.
+        key = card.index
         found = self.views.get(key)
         if found is None:
             found = self.views[key] = card_view(card, self.strings)
