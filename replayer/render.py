@@ -17,12 +17,12 @@ import functools
 import gc
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from .files import write_atomic
@@ -134,12 +134,23 @@ def _sources(lang: str) -> list[_Source]:
     return out
 
 
-@functools.lru_cache(maxsize=4)
 def _environment(templates: Path) -> Environment:
-    # One environment per templates folder for the whole process: Jinja compiles each template once and keeps it,
-    # so a second render (the benchmark's, a long-lived caller's) does not compile them again. Jinja checks the
-    # files' times on each get_template, so an edited template is still picked up.
-    return make_environment(templates)
+    """The environment of a render: one per templates folder for the whole process, so that Jinja compiles each
+    template once and a second render (the benchmark's, a long-lived caller's) does not compile them again; a new
+    one when a template file changed since (its time or size), so that an edited template is still picked up."""
+    stamp = tuple(
+        (p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(templates.glob("*.html")) if p.is_file()
+    )
+    return _compiled(templates, stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _compiled(templates: Path, stamp: tuple[tuple[str, int, int], ...]) -> Environment:
+    # The files are looked at once per render (``stamp``), not again at every page and template it includes, as
+    # Jinja's auto_reload would.
+    env = make_environment(templates)
+    env.auto_reload = False
+    return env
 
 
 @functools.lru_cache(maxsize=4)
@@ -367,6 +378,8 @@ def _render_site(
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
 
+    loaded: dict[str, Template] = {}  # (each page's template looked up once a render)
+
     def write(language: _Language, name: str, template: str, **context: Any) -> None:
         # Each page links to itself in the other languages: up to the top of the site, then down into theirs.
         translations = [
@@ -374,7 +387,10 @@ def _render_site(
             for other in languages
             if other is not language
         ]
-        page = env.get_template(template).render(
+        found = loaded.get(template)
+        if found is None:
+            found = loaded[template] = env.get_template(template)
+        page = found.render(
             t=_words(language.code),
             lang=language.code,
             root=language.root,
@@ -399,7 +415,10 @@ def _render_site(
             lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
             steps = lesson_steps(lesson)
             write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
-            listed.append(replace(lesson, deals=[], cards=[], meld_states=[], data={}, data_shared={}))
+            # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy
+            # its forty fields one by one)
+            lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}
+            listed.append(lesson)
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)

@@ -183,6 +183,34 @@ def test_the_rules_command_prints_a_users_words_unless_asked_for_the_sources(
     assert "000:L207" in capsys.readouterr().out
 
 
+def test_a_text_passed_over_as_citing_nothing_cites_nothing() -> None:
+    """A text in which the quick look finds none of what a citation has in it (most texts of a lesson) is only
+    escaped: every text the full pattern finds something in must be one the quick look lets through."""
+    from replayer.lesson.citations import _MAY_CITE, _PATTERN
+
+    texts = [line for path in GAMES for line in path.read_text(encoding="utf-8").splitlines()]
+    texts += [
+        "§2.e rule 10",
+        "RULES.md's digest",
+        "seed 000 (000:L73-L263)",
+        "источника 002, строка 6",
+        "004-B, 004:L55",
+        "001 (L5, L7)",
+        "seeds 000, 001 and 002",
+        "000/001",
+        "004-C",
+        "as in 003.",
+        "[PW1]",
+        "(issue 25 item 14)",
+        "the optimum, double-dummy, classes; оптимум",
+        "games/worked-deal-000.bzq",
+    ]
+    found = [text for text in texts if _PATTERN.search(text)]
+    assert len(found) > 100
+    assert [text for text in found if not _MAY_CITE.search(text)] == []
+    assert learner_html("North wins the trick: 40 & more", "en").html == "North wins the trick: 40 &amp; more"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -749,3 +749,16 @@ def test_a_puzzle_names_the_house_rules_its_values_depend_on() -> None:
     assert _house(Puzzle({"profile": "classic"}, text)) == ([], (24, 10))
     final = text.replace("profile: classic\n", "profile: classic\noptions: last_trick=final\n")
     assert _house(Puzzle({"profile": "classic"}, final)) == (["last_trick = final"], (32, 10))
+
+
+def test_a_render_compiles_the_templates_once_and_picks_up_an_edited_one(tmp_path: Path) -> None:
+    """The renderer keeps its compiled templates from one render to the next (Jinja no longer looks at the files
+    at every page), but looks at the files once per render: an edited template is used by the next render."""
+    from replayer.render import _environment
+
+    (tmp_path / "page.html").write_text("first {{ n }}", encoding="utf-8")
+    env = _environment(tmp_path)
+    assert env.get_template("page.html").render(n=1) == "first 1"
+    assert _environment(tmp_path) is env
+    (tmp_path / "page.html").write_text("second, longer {{ n }}", encoding="utf-8")
+    assert _environment(tmp_path).get_template("page.html").render(n=2) == "second, longer 2"

@@ -17,7 +17,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import CARDS, SUITS, Card, Rank, Suit, suit_of
 from ..explain import Scoring
@@ -84,7 +84,7 @@ class Target:
         return (self.needed, self.of_rank, self.count)
 
 
-_SUIT_AND_RANK = operator.attrgetter("suit", "rank")
+_INDEX = operator.attrgetter("index")
 
 
 class Pack:
@@ -98,8 +98,10 @@ class Pack:
         self.deck = [pack[c] for c in self.cards]
         """How many copies of each card the deck holds."""
         # A lesson numbers some two thousand cards: by their (suit, rank), which is what makes two cards equal, the
-        # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__.
+        # dictionary hashes and compares in C rather than through Card's own __hash__ and __eq__; and by the core's
+        # index of the card (one int for its suit and rank), which needs no tuple made for each card.
         self._numbers = {(c.suit, c.rank): i for i, c in enumerate(self.cards)}
+        self._by_index = {c.index: i for i, c in enumerate(self.cards)}
         size = len(self.cards)
         self.size = size
         # The books count cards as one int, a byte a card (card 0 in the highest byte: its bytes read in page order),
@@ -114,12 +116,12 @@ class Pack:
 
     def number(self, card: Card) -> int:
         """The card's number."""
-        return self._numbers[card.suit, card.rank]
+        return self._by_index[card.index]
 
     def ids(self, cards: Iterable[Card]) -> list[int]:
         """The cards' numbers."""
         # A lesson numbers its boards' cards, some twenty a trick: looked up in one C loop.
-        return list(map(self._numbers.__getitem__, map(_SUIT_AND_RANK, cards)))
+        return list(map(self._by_index.__getitem__, map(_INDEX, cards)))
 
     def counts(self, *groups: Iterable[Card]) -> list[int]:
         """How many of each card the groups hold together."""
@@ -237,15 +239,22 @@ class Kit:
         self.pack = Pack(profile)
         # A lesson shows the same few dozen cards thousands of times (hands, books, meld pictures): each card's view
         # is made once. The views are frozen, so sharing one between places (and lessons) is safe.
-        self.views: dict[tuple[Suit, Rank], CardView] = {}
+        self.views: dict[int, CardView] = {}
         self._targets: dict[Suit | None, list[Target]] = {}
         self.target_views: dict[Suit | None, list[TargetView]] = {}
         """Each trump suit's rows of the tables of combinations (see :meth:`_Builder.target_views`)."""
         self.page_data: dict[str, Any] = {}
         """What every lesson's data block of the profile and language holds alike (see :meth:`_Builder.data`)."""
+        self.stock_texts: dict[int, str] = {}
+        """What the stock's size says ("40 cards left, the turn-up included"), by the size."""
+        self.hidden_labels: dict[int, str] = {}
+        """What a screen reader hears for a hidden hand, by its number of cards."""
         self.unseen_texts: dict[tuple[int, int], str] = {}
         """The sentence of a book's unseen cards, by (unseen, face down in the stock): the lessons of a site say
         much the same."""
+        self.news: dict[tuple[int, Suit | None, str, str], str] = {}
+        """The sentence that a combination has become impossible for a seat, by (the identity of its pattern, which
+        the kit's profile keeps; its suit; the seat; the reason): the lessons of a site say much the same."""
         self.states: dict[tuple[int, ...], tuple[str, str]] = {}
         """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
         :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
@@ -253,8 +262,9 @@ class Kit:
 
     def view(self, card: Card) -> CardView:
         """The card's view (made once per card)."""
-        # Keyed by (suit, rank), hashed in C, as Pack numbers cards: a lesson asks for some two hundred views.
-        key = _SUIT_AND_RANK(card)
+        # Keyed by the core's index of the card (its suit and rank in one int), as Pack numbers cards: a lesson asks
+        # for some two hundred views.
+        key = card.index
         found = self.views.get(key)
         if found is None:
             found = self.views[key] = card_view(card, self.strings)
@@ -328,8 +338,9 @@ class Knowledge:
             self.kinds.add(event.kind)
             self.log.append((event.seat, event.kind))
 
-    def after_trick(self, trick: TrickResult) -> None:
-        """Take in what a trick showed everybody."""
+    def after_trick(self, trick: TrickResult, board: Board | None = None) -> None:
+        """Take in what a trick showed everybody (``board``, when given, holds the cards of ``trick.after`` already
+        numbered, each seat's in seat order)."""
         after = trick.after
         pack = self.pack
         number, units, minus = pack.number, pack.units, pack.minus
@@ -343,12 +354,12 @@ class Knowledge:
             # (a card no longer known that was not known stays at none: the counts below start from the table)
             unit = units[number(card)]
             public[seat] = public[seat] + unit if change > 0 else minus(public[seat], unit)
-        for seat, known in public.items():
+        for k, (seat, known) in enumerate(public.items()):
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
-            table = pack.pack_ids(pack.ids(after.tables.get(seat, ())))
+            table = pack.pack_ids(board.tables[k] if board else pack.ids(after.tables.get(seat, ())))
             if known:
-                held = table + pack.pack_ids(pack.ids(after.hands.get(seat, ())))
+                held = table + pack.pack_ids(board.hands[k] if board else pack.ids(after.hands.get(seat, ())))
                 most = table + minus(known, table)
                 table = most - minus(most, held)
             public[seat] = table
@@ -412,6 +423,16 @@ class BookKeeper:
         """A combination's name ("common marriage ♠"); ``form`` ``meld`` is the one that follows "declares"."""
         name = self.t.get(f"{form}_{spec.kind}") or self.t.get(f"meldname_{spec.kind}") or spec.label
         return f"{name} {suit.glyph}" if suit is not None else name
+
+    def news(self, target: Target, seat: str, reason: str) -> str:
+        """The news that ``target`` has become impossible for ``seat``, and why (made once per kit)."""
+        key = (id(target.spec), target.suit, seat, reason)
+        found = self.kit.news.get(key)
+        if found is None:
+            meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
+            found = self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat))
+            self.kit.news[key] = found
+        return found
 
     def seen_reason(self, card: int, available: int, copies: int) -> str:
         glyph = self.view(self.pack.cards[card]).glyph
@@ -540,24 +561,27 @@ class BookKeeper:
         held_by: Mapping[str, int],
         tables: Mapping[str, int],
         before: Memory | None,
+        step: _Step | None = None,
     ) -> tuple[Book, Memory]:
         """One seat's bookkeeping before a trick; also returns what the next step of the deal needs of it (what the
         seat knows to be impossible, and what its table of combinations was worked out from).
 
         ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table, both packed
-        (:meth:`Pack.pack_counts`).
+        (:meth:`Pack.pack_counts`); ``step`` is what every seat's book of the step shares (worked out when not given).
         """
+        if step is None:
+            step = self._step(snap, phase, knowledge, targets)
         pack = self.pack
         minus = pack.minus
         held = held_by[viewer]
         others = knowledge.others_known(viewer)
         known_by_others = sum(others)
         unseen = minus(knowledge.unplayed, held + known_by_others)
-        if snap.turnup is not None:
-            unseen = minus(unseen, pack.units[pack.number(snap.turnup)])
+        if step.turnup:
+            unseen = minus(unseen, step.turnup)
         counts = pack.unpack(unseen)
         total = sum(counts)
-        facedown = max(snap.stock - (1 if snap.turnup is not None else 0), 0)
+        facedown = step.facedown
         known: list[int] = []
         for seat in self.seats:
             public = knowledge.public[seat]
@@ -570,7 +594,7 @@ class BookKeeper:
         melds: list[int] = []
         news: list[str] = []
         memory = Memory()
-        declaring = phase in self.profile.declare_phases
+        declaring = step.declaring
         if declaring:
             seats = self.seats
             unplayed = knowledge.unplayed
@@ -581,88 +605,76 @@ class BookKeeper:
                 else minus(unplayed, held + sum(knowledge.others_known(viewer, but=s)))
                 for s in seats
             ]
-            draws = knowledge.draws_left(snap)
+            draws = step.draws
             own = seats.index(viewer)
-            width = len(seats)
-            masks, kinds_of, shapes, sizes, largest = self._columns(targets)
+            masks, kinds_of, shapes, sizes, _ = step.columns
             # Until it is scored, a combination's state depends only on how many of its cards the seat may still
             # gather, and in the viewer's own row on how many the viewer holds and how many draws are left (no more
             # than the combination has cards can matter): from one step to the next, only the cells of the cards
             # that changed, and those of the kinds somebody scored, are worked out again.
-            cap = min(draws, largest)
+            cap = step.cap
             kinds = knowledge.kinds
-            rows = range(len(targets))
+            width = len(seats)
             whole = before is None or not before.melds or not self.incremental
+            # What changed for each seat since its book before (every bit: work the whole row out again), and the
+            # (seat, kind) pairs scored since: a cell is worked out again when its cards are in the one or its
+            # kind is in the other. The cells are gone through in the table's order, so that new states are
+            # numbered as a whole table would number them.
             if whole:
                 melds = [0] * (len(targets) * width)
-                cells: Iterable[tuple[int, int]] = [(t, s) for t in rows for s in range(width)]
+                changes = [-1] * width
+                since: set[tuple[int, str]] = set()
             else:
                 assert before is not None and before.melds is not None
                 melds = list(before.melds)
-                # A cell of a kind scored since: its seat's scores of that kind decide it again.
-                todo: set[tuple[int, int]] = set()
-                for seat, kind in knowledge.log[before.events :]:
-                    s = seats.index(seat) if seat in seats else -1
-                    todo.update((t, s) for t in rows if kinds_of[t] == kind and s >= 0)
-                for s in range(width):
-                    changed = available[s] ^ before.available[s]
-                    if s == own:
-                        if cap != before.cap:
-                            todo.update((t, s) for t in rows)
-                            continue
-                        changed |= held ^ before.held
-                    if changed:
-                        todo.update((t, s) for t in rows if masks[t] & changed)
-                # In the order a whole table is worked out in, so that new states are numbered as they would be.
-                cells = sorted(todo)
+                changes = [available[s] ^ before.available[s] for s in range(width)]
+                changes[own] = -1 if cap != before.cap else changes[own] | (held ^ before.held)
+                since = {(seats.index(seat), kind) for seat, kind in knowledge.log[before.events :] if seat in seats}
+            # A row none of whose cells is worked out again is passed over whole (-1, every bit, for a whole row).
+            touched = 0
+            for changed in changes:
+                touched |= changed
+            scored_kinds = {kind for _, kind in since}
+            # A cell is news when it becomes impossible: it was not so in the seat's table before (the states that
+            # say "impossible" stay so, and a table of another phase has no cells).
+            earlier = before.melds if before is not None and before.melds else None
             scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
             dead_ends = self._impossible
-            impossible = set() if whole or before is None else set(before.impossible)
-            was = set() if before is None else before.impossible
             fresh: list[int] = []
-            for t, s in cells:
-                mask, kind = masks[t], kinds_of[t]
-                state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
-                if state < 0:
-                    # The same combination of cards, with the same counts, is in the same state whatever the deal's
-                    # trumps: a key the lesson's deals, and the kit's lessons, share.
-                    if s == own:
-                        key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
-                    else:
-                        key = (shapes[t], available[s] & mask)
-                    state = asked.get(key, -1)
+            for t, mask in enumerate(masks):
+                kind = kinds_of[t]
+                if not (touched < 0 or mask & touched or kind in scored_kinds):
+                    continue
+                for s, changed in enumerate(changes):
+                    if not (changed < 0 or mask & changed or (since and (s, kind) in since)):
+                        continue
+                    i = t * width + s
+                    state = self.scored_state(targets[t], scored.get((seats[s], kind), ())) if kind in kinds else -1
                     if state < 0:
-                        pair = shared.get(key)
-                        if pair is None:
-                            state = self.open_state(
-                                targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
-                            )
-                            shared[key] = self.state_list[state]
+                        # The same combination of cards, with the same counts, is in the same state whatever the
+                        # deal's trumps: a key the lesson's deals, and the kit's lessons, share.
+                        if s == own:
+                            key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
                         else:
-                            state = self.state(*pair)
-                        asked[key] = state
-                i = t * width + s
-                melds[i] = state
-                if state in dead_ends:
-                    impossible.add(i)
-                    if i not in was:
+                            key = (shapes[t], available[s] & mask)
+                        state = asked.get(key, -1)
+                        if state < 0:
+                            pair = shared.get(key)
+                            if pair is None:
+                                state = self.open_state(
+                                    targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
+                                )
+                                shared[key] = self.state_list[state]
+                            else:
+                                state = self.state(*pair)
+                            asked[key] = state
+                    melds[i] = state
+                    if state in dead_ends and (earlier is None or earlier[i] not in dead_ends):
                         fresh.append(i)
-                else:
-                    impossible.discard(i)
-            # Said once, where it becomes true: the combinations the step before did not know to be impossible
-            # (``fresh`` is in the table's order, as ``cells`` is).
+            # Said once, where it becomes true (``fresh`` is in the table's order).
             for i in fresh:
-                target, seat = targets[i // width], seats[i % width]
-                meld = self.meld_name(target.spec, target.suit, form=self.t["news_meld_form"])
-                reason = self.state_list[melds[i]][1]
-                news.append(self.t["news_impossible"].format(reason=reason, meld=meld, seat=self.seat(seat)))
-            memory.impossible, memory.melds, memory.available, memory.held, memory.cap = (
-                impossible,
-                melds,
-                available,
-                held,
-                cap,
-            )
+                news.append(self.news(targets[i // width], seats[i % width], self.state_list[melds[i]][1]))
+            memory.melds, memory.available, memory.held, memory.cap = melds, available, held, cap
             memory.events = len(knowledge.log)
         text = self.unseen_text(total, facedown)
         return Book(viewer, counts, total, text, known, news, melds, declaring), memory
@@ -686,23 +698,55 @@ class BookKeeper:
             hands, tables = board.hands, board.tables
         on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}
         held_by = {s: on_table[s] + pack.pack_ids(hand) for s, hand in zip(self.seats, hands, strict=True)}
+        step = self._step(snap, phase, knowledge, targets)
         books = []
         for viewer in self.seats:
             book, memory[viewer] = self.book(
-                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer)
+                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer), step
             )
             books.append(book)
         return books
 
+    def _step(self, snap: Snapshot, phase: int, knowledge: Knowledge, targets: Sequence[Target]) -> _Step:
+        """What every seat's book before a trick shares."""
+        pack = self.pack
+        turnup = snap.turnup
+        declaring = phase in self.profile.declare_phases
+        draws = knowledge.draws_left(snap) if declaring else 0
+        columns = self._columns(targets)
+        return _Step(
+            pack.units[pack.number(turnup)] if turnup is not None else 0,
+            max(snap.stock - (1 if turnup is not None else 0), 0),
+            declaring,
+            draws,
+            columns,
+            min(draws, columns[4]),
+        )
+
+
+class _Step(NamedTuple):
+    """What every seat's book before a trick shares (see :meth:`BookKeeper.book`)."""
+
+    turnup: int
+    """The turn-up as a packed count (0 for none): every seat has seen it."""
+    facedown: int
+    """The stock's cards face down."""
+    declaring: bool
+    draws: int
+    """The draws left to each seat (0 outside the declaring phases)."""
+    columns: tuple[list[int], list[str], list[int], list[int], int]
+    """The combinations' columns (:meth:`BookKeeper._columns`)."""
+    cap: int
+    """The draws left, up to the largest combination's size."""
+
 
 class Memory:
-    """What the next step of a deal needs of a seat's book: which cells of its table of combinations say
-    "impossible" (each is news only once), and the table with the counts it was worked out from."""
+    """What the next step of a deal needs of a seat's book: its table of combinations (a cell that says
+    "impossible" is news only once) and the counts it was worked out from."""
 
-    __slots__ = ("available", "cap", "events", "held", "impossible", "melds")
+    __slots__ = ("available", "cap", "events", "held", "melds")
 
     def __init__(self) -> None:
-        self.impossible: set[int] = set()
         self.melds: list[int] | None = None
         """The table's cells (None outside the declaring phases)."""
         self.available: list[int] = []

@@ -217,7 +217,7 @@ class Builder(BookKeeper):
         self.hidden_labels: list[str] = []
         """What a screen reader hears for a hidden hand of n cards, by n (the page's script draws the hands)."""
         self._seat_sentences: dict[tuple[str, str], str] = {}
-        self._stock_texts: dict[int, str] = {}
+        self._stock_texts = self.kit.stock_texts  # (the kit's lessons say the same)
         self._trumps: dict[Suit | None, tuple[str, bool]] = {}
         self.texts = Texts(lang, game.headers.get("language", "").strip().lower()[:2] or "en", record_seed(game))
 
@@ -379,9 +379,14 @@ class Builder(BookKeeper):
     def hidden_label(self, n: int) -> str:
         """What a screen reader hears for a hidden hand of ``n`` cards (every shorter one's is written too, for the
         page's script, which draws the hands of the tricks)."""
-        while len(self.hidden_labels) <= n:
-            self.hidden_labels.append(self.t.count("hidden_cards", len(self.hidden_labels)))
-        return self.hidden_labels[n]
+        labels, made = self.hidden_labels, self.kit.hidden_labels
+        while len(labels) <= n:
+            k = len(labels)
+            found = made.get(k)
+            if found is None:
+                found = made[k] = self.t.count("hidden_cards", k)
+            labels.append(found)
+        return labels[n]
 
     def dealt(self, hands: Mapping[str, list[Card]]) -> list[SeatView]:
         """The seats with their hands as dealt (nothing lies on the table yet)."""
@@ -769,6 +774,8 @@ class Builder(BookKeeper):
             found = {**(found or {}), "expected_margins": self.expected_margins(deal)}
         self._double_dummy = bool(endgame and endgame["double_dummy"])
         first_valued = endgame["first_trick"] if endgame else -1
+        # The trick before, whose showings the books take in with the next board (its cards already numbered).
+        taken: TrickResult | None = None
         for trick in deal.tricks:
             note = ""
             if trick.phase == 2 and not seen_phase_2:
@@ -785,9 +792,12 @@ class Builder(BookKeeper):
             step.has_books = True
             step.declaring = trick.phase in profile.declare_phases
             if self.with_books:
+                if taken is not None:
+                    # (the replay's snapshot after a trick is the one before the next: its board numbers its cards)
+                    knowledge.after_trick(taken, step.board if trick.before is taken.after else None)
+                    knowledge.add_scoring(taken.n, taken.scoring)
                 step.books = self.books(trick.before, trick.phase, knowledge, targets, memory, step.board)
-                knowledge.after_trick(trick)
-                knowledge.add_scoring(trick.n, trick.scoring)
+                taken = trick
             steps.append(step)
             events = sheet_events(step)
             scored_rows += 1 if events else 0
@@ -1118,7 +1128,9 @@ def running(sheet: Sequence[SheetRow]) -> list[SheetRow]:
     """A step's running score sheet: the rows so far where something was scored, the step's own row marked."""
     rows = [row for row in sheet[:-1] if row.events]
     if sheet and sheet[-1].events:
-        rows.append(replace(sheet[-1], now=True))
+        last = sheet[-1]
+        # (made directly: dataclasses.replace looks the fields up again for each of a lesson's thirty steps)
+        rows.append(SheetRow(last.anchor, last.step, last.winner, last.events, last.scores, now=True))
     return rows
 
 

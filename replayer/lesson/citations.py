@@ -206,6 +206,9 @@ _PATTERN = re.compile(
         )
     )
 )
+_MAY_CITE = re.compile(r"\d{3}|[§\[]|RULES\.md|\(issue|optimum|double-dummy|class|оптимум|\.bzq")
+"""What every kind of :data:`_PATTERN` has in it (a source's number, a section sign, a tag's bracket, a word): a
+text without any, most of a lesson's, is only escaped, without trying each kind at every character."""
 _TITLE_SOURCES = re.compile(rf"\s*\({_SEED}\s[^)]*\)")
 # A solver's words in the records' generated commentary, in plain words (whatever the page's language: the words
 # are those of the text's own).
@@ -374,6 +377,8 @@ def _russian(word: str | None, names: str) -> str:
 
 
 def _convert(text: str, lang: str, here: str, links: bool) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    if _MAY_CITE.search(text) is None:
+        return (str(escape(text)) if links else text), ()
     out: list[str] = []
     cited: list[tuple[str, int, int]] = []
     at = 0

@@ -102,8 +102,13 @@ def card_html(card: CardView) -> Written:
 
 def _json(value: Any) -> str:
     # As Jinja's tojson: nothing in the block can close its element or start markup.
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    text = _ENCODER.encode(value)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+"""``json.dumps``'s compact text. No list or dict of a lesson's data holds itself: not keeping a mark of every one
+to check it saves a sixth of the encoding."""
 
 
 _SHARED_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
@@ -138,7 +143,7 @@ def lesson_steps(lesson: Lesson) -> Written:
     several = len(lesson.deals) > 1
     parts = [_step_list(lesson, t, several)]
     for deal in lesson.deals:
-        parts.append(_deal(deal, t, several, lesson))
+        _deal(deal, t, several, lesson, parts)
     parts.append(lesson_notes(lesson, t))
     return Written("".join(parts))
 
@@ -220,30 +225,32 @@ def _step_list(lesson: Lesson, t: dict[str, str], several: bool) -> str:
     return "".join(out)
 
 
-def _deal(deal: DealView, t: dict[str, str], several: bool, lesson: Lesson) -> str:
+def _deal(deal: DealView, t: dict[str, str], several: bool, lesson: Lesson, out: list[str]) -> None:
+    """A deal's steps and end, appended to ``out``: the lesson's one list, joined once (a lesson's steps are some
+    hundred thousand characters: each join would copy them again)."""
     deal_id = _e(deal.id)
     title = _e(deal.title)
     trump = ""
     if deal.trump:
         red = " red" if deal.trump_red else ""
         trump = f'{t["trumps"]}: <span class="trump{red}">{_e(deal.trump)}</span>.'
-    out = [
+    out.append(
         f'<article class="deal" id="{deal_id}" aria-labelledby="{deal_id}-title">\n'
         f'<h2 id="{deal_id}-title">{title}</h2>\n'
         f'<p class="deal-summary">{_say(deal.summary, t)} {trump}</p>\n'
-    ]
+    )
     labels = [_e(label) for label in deal.seat_labels]
     context = f"{title} · " if several else ""
     for s in deal.steps:
-        out.append(_step(s, labels, t, context, lesson))
+        _step(s, labels, t, context, lesson, out)
     out.append(_deal_end(deal, labels, t))
     out.append("</article>\n")
-    return "".join(out)
 
 
-def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesson: Lesson) -> str:
-    """One step: the table (the hands dealt at a deal's start; a trick's is drawn by the script), the trick, the
-    questions, what followed (winner, declarations, draws, stock, scores), the commentary and the books' place."""
+def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesson: Lesson, out: list[str]) -> None:
+    """One step, appended to ``out``: the table (the hands dealt at a deal's start; a trick's is drawn by the
+    script), the trick, the questions, what followed (winner, declarations, draws, stock, scores), the commentary
+    and the books' place."""
     anchor = _e(s.anchor)
     title = _e(s.title)
     css = f"step step-{s.kind} phase-{s.phase}"
@@ -252,10 +259,10 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
     flags = (" data-commented" if s.comments else "") + (" data-quiz" if s.questions else "")
     data_title = (context if s.kind != "start" else "") + title
     phase_tag = f' <span class="phase-tag">{t["phase_2_short"]}</span>' if s.phase == 2 else ""
-    out = [
+    out.append(
         f'<section class="{css}" id="{anchor}" data-step data-index="{s.index}" data-title="{data_title}" '
         f'data-data="{s.data}"{flags} aria-labelledby="{anchor}-title">\n'
-    ]
+    )
     out.extend(f'<span class="alias" id="{_e(alias)}"></span>\n' for alias in s.aliases)
     out.append(
         f'<header class="step-head">\n<h3 id="{anchor}-title">{title}</h3>\n'
@@ -360,7 +367,6 @@ def _step(s: Step, labels: Sequence[str], t: dict[str, str], context: str, lesso
         out.append('<div class="books" data-books></div>\n')
     out.append(_step_nav(s.prev_anchor, s.prev_title, s.next_anchor, s.next_title, t))
     out.append("\n</section>\n")
-    return "".join(out)
 
 
 def _line(line: LineView, t: dict[str, str]) -> str:

@@ -3,6 +3,7 @@ and the lessons' terms beside the sources' Russian ones."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ GLOSSARY_PAGE = "glossary.html"
 """The glossary's file name (one per language folder)."""
 
 
+@functools.lru_cache(maxsize=256)  # (every lesson asks for its profile's)
 def rules_slug(name: str) -> str:
     """The file name (without ``.html``) of a profile's rules page: ``rules-classic``."""
     base = re.sub(r"[^a-z0-9]+", "-", name.lower(), flags=re.ASCII).strip("-") or "profile"
@@ -135,6 +137,22 @@ class GlossaryView:
 _EXAMPLE_TRUMP = Suit.C
 
 
+_VIEWS: dict[tuple[int, Suit, Rank], tuple[Words, CardView]] = {}
+"""Each card's view by the identity of the words it is named in (kept with it, so that the id cannot be another's)."""
+
+
+def _view(card: Card, t: Words) -> CardView:
+    """The card's view in these words, made once: the rules pages of a render show the same few dozen cards again
+    and again (views are frozen, and html.card_html then writes each one's markup once)."""
+    key = (id(t), card.suit, card.rank)
+    found = _VIEWS.get(key)
+    if found is None or found[0] is not t:
+        if len(_VIEWS) >= 1024:  # words made afresh by a long-lived caller must not make this grow without end
+            _VIEWS.clear()
+        found = _VIEWS[key] = (t, card_view(card, t))
+    return found[1]
+
+
 def _meld_pictures(spec: MeldSpec) -> list[Card]:
     if spec.cards or spec.trump_ranks or spec.partner_ranks:
         return sorted(spec.cards_for(_EXAMPLE_TRUMP), key=lambda c: c.sort_key)
@@ -155,7 +173,7 @@ def _meld_pattern(spec: MeldSpec, t: Words) -> str:
         other = spec.when_trump[0][1]
         suits = ", ".join(s.glyph for s, c in spec.when_trump if c == other)
         # The cards as the page names them (В♥ Д♣ in Russian), not as a record writes them.
-        shown = " ".join(card_view(c, t).glyph for c in sorted(set(other), key=lambda c: c.sort_key))
+        shown = " ".join(_view(c, t).glyph for c in sorted(set(other), key=lambda c: c.sort_key))
         return f"{t['pattern_cards']}; {t['pattern_when_trump'].format(cards=shown, suits=suits)}"
     if spec.trump_ranks or spec.partner_ranks:
         return t["pattern_partner"]
@@ -240,7 +258,7 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
                 name=t.get(f"meldname_{spec.kind}") or spec.label,
                 russian=russian,
                 where=where,
-                cards=[card_view(c, t) for c in _meld_pictures(spec)],
+                cards=[_view(c, t) for c in _meld_pictures(spec)],
                 pattern=_meld_pattern(spec, t),
                 points=spec.points,
                 group=t.get(f"group_{spec.klass}", spec.klass),
@@ -305,7 +323,7 @@ def build_rules(profile: RuleProfile, lang: str = "en") -> RulesView:
     ru = interface("ru")
     ranks_view = [
         RankRule(
-            card=card_view(Card(Suit.S, r), t),
+            card=_view(Card(Suit.S, r), t),
             name=t.get(f"rank_{r.symbol}", r.symbol),
             english=r.english,
             russian=r.russian,
@@ -363,7 +381,7 @@ def build_glossary(lang: str, profiles: Sequence[RuleProfile]) -> GlossaryView:
                     russian=russian,
                     meaning=meaning,
                     where=where,
-                    cards=[card_view(c, t) for c in _meld_pictures(spec)],
+                    cards=[_view(c, t) for c in _meld_pictures(spec)],
                     href=f"{rules_slug(profile.name)}.html#meld-{spec.kind}",
                 )
             )
@@ -381,7 +399,7 @@ def build_glossary(lang: str, profiles: Sequence[RuleProfile]) -> GlossaryView:
             else r.russian,
             meaning=t.get(f"rank_{r.symbol}", r.english),
             where="000:L15",
-            cards=[card_view(Card(Suit.S, r), t)],
+            cards=[_view(Card(Suit.S, r), t)],
         )
         for r in sorted(Rank, reverse=True)
     ]
@@ -392,7 +410,7 @@ def build_glossary(lang: str, profiles: Sequence[RuleProfile]) -> GlossaryView:
             russian=SUIT_WORDS_RU[s],
             meaning=s.english if lang == "en" else s.russian,
             where="000:L79, L83, L91",
-            cards=[card_view(Card(s, Rank.ACE), t)],
+            cards=[_view(Card(s, Rank.ACE), t)],
         )
         for s in Suit
     )

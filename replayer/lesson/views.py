@@ -46,7 +46,7 @@ def text_lang(text: str) -> str:
     return "ru" if cyrillic > latin else "en"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardView:
     """One card as a page shows it: rank, suit symbol, colour and an accessible name."""
 
@@ -77,7 +77,7 @@ class CardView:
         return self.code[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextView:
     """A text of the record (a comment, a title) with the language it is written in."""
 
@@ -87,7 +87,7 @@ class TextView:
     """Shown in another language than the page's, which the record has no text in (the page marks it)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceItem:
     """A header of the record (source, page, url, …) with its interface label; ``href`` only for web links."""
 
@@ -100,12 +100,13 @@ class SourceItem:
     lang: str = "en"
 
 
-# The values a lesson makes for every step (plays, draws, scores, score sheet rows, boards) are plain dataclasses, not
-# frozen ones: a frozen dataclass sets each field through object.__setattr__, five times slower, and a lesson makes
-# some three hundred of them. Nothing changes them once made.
+# The values a lesson makes for every step (plays, draws, scores, score sheet rows, boards, books) are plain
+# dataclasses, not frozen ones: a frozen dataclass sets each field through object.__setattr__, five times slower, and a
+# lesson makes some three hundred of them. Nothing changes them once made. Every view has slots: no dict of attributes
+# made and freed with each of a lesson's thousands of objects.
 
 
-@dataclass
+@dataclass(slots=True)
 class ScoreView:
     """A seat's score: the number and, during a deal, how much the last step added."""
 
@@ -120,7 +121,7 @@ class ScoreView:
         return f"{self.delta:+d}" if self.delta else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat at the start of a step: its concealed hand and the declared cards lying face up before it."""
 
@@ -138,7 +139,7 @@ class SeatView:
     """Whose score the seat adds to: the seat, or its side (``N+S``) in a partnership game."""
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayView:
     """A card played to a trick (or drawn from the stock) by a seat."""
 
@@ -156,7 +157,7 @@ class PlayView:
     """What the value means, for its tooltip (the interface's default when empty)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class LineView:
     """A line of tricks shown under a step: the solver's best line, or a side line of the record (a variation)."""
 
@@ -166,7 +167,7 @@ class LineView:
     texts: list[TextView] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoringView:
     """A scoring event in words: ``text`` is the whole sentence, ``lead`` + ``cards`` + ``points`` its parts."""
 
@@ -182,7 +183,7 @@ class ScoringView:
     """The rules page's section that scores it (``rules-classic.html#meld-royal_marriage``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QuestionView:
     """A quiz question asked before a seat's play, with the answers the record accepts."""
 
@@ -218,7 +219,7 @@ class QuestionView:
         return " / ".join(c.glyph for c in self.answers)
 
 
-@dataclass
+@dataclass(slots=True)
 class SheetRow:
     """One line of a deal's score sheet."""
 
@@ -231,7 +232,7 @@ class SheetRow:
     """In a step's running sheet: the row of the step itself (hidden while its quiz is unanswered)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TargetView:
     """A combination a book follows (one suit of it, for a marriage): a row of its table of combinations, with what
     the page's script needs to tell its state (see :meth:`_Builder.open_state`, which it follows)."""
@@ -254,7 +255,7 @@ class TargetView:
     """Its name in the sentence that says it has become impossible."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Book:
     """The bookkeeping one seat keeps before a trick: the cards it has not seen and the combinations still open.
 
@@ -278,7 +279,7 @@ class Book:
     """False once declarations are over (``melds`` is then empty)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Board:
     """The table before a trick, as the page's script draws it; each list has one entry per seat, in seat order."""
 
@@ -304,7 +305,7 @@ class Board:
     core plays a declared card from the table before one from the hand)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One position of a lesson: the deal's start or one trick, with everything the page shows about it."""
 
@@ -389,7 +390,7 @@ class Step:
         return min((q.play_index for q in self.questions), default=-1)
 
 
-@dataclass
+@dataclass(slots=True)
 class DealView:
     """One deal of a lesson: its steps and how it ended."""
 
