@@ -531,13 +531,37 @@ def revalidate(count: int) -> None:
     target("re-validate after a one-character edit", times, 20, higher=False, unit="ms", digits=1)
 
 
+def random_playouts(rules: Any, deals: int, rng: random.Random) -> int:
+    """Play ``deals`` whole deals of ``rules`` on the core, each from a pack shuffled with ``rng`` to its last move,
+    by a random legal player (the dealer N, S, N, ...): the moves ``rng.choice`` would pick. Returns the moves made."""
+    from replayer.rules.position import Position
+
+    # ``rng.choice(legal)`` without its two calls: the index ``Random._randbelow`` draws (the fewest bits that hold
+    # the length, drawn again while too large), so the same moves (tests/test_bench_playouts.py holds them equal).
+    getrandbits = rng.getrandbits
+    made = 0
+    for n in range(deals):
+        pos = Position.new(rules, n % 2, rng)
+        legal_moves, play_on = pos.legal_moves, pos.play_on
+        while True:
+            legal = legal_moves()
+            if not legal:
+                break
+            count = len(legal)
+            bits = count.bit_length()
+            index = getrandbits(bits)
+            while index >= count:
+                index = getrandbits(bits)
+            play_on(legal[index])
+            made += 1
+    return made
+
+
 def playouts(deals: int, repeat: int) -> None:
     """Issue 21: whole classic deals played from the deal to the last trick by a random legal player on the core
-    (``replayer.rules.position``: legal moves, no text written), per second on one core; and what a ``push`` and a
-    ``pop`` cost a move (the deal's state kept for each move), over 20 deals a run. Both are timed in the process's
-    CPU time (what "per core" means, and what other work on a shared machine changes least)."""
-    import random
-
+    (``replayer.rules.position``: legal moves, no text written; :func:`random_playouts`), per second on one core; and
+    what a ``push`` and a ``pop`` cost a move (the deal's state kept for each move), over 20 deals a run. Both are
+    timed in the process's CPU time (what "per core" means, and what other work on a shared machine changes least)."""
     from replayer.profiles import load_profile
     from replayer.rules import compile_rules
     from replayer.rules.position import Position
@@ -548,15 +572,7 @@ def playouts(deals: int, repeat: int) -> None:
     for run in range(repeat):
         rng = random.Random(run)
         start = time.process_time()
-        moves_made = 0
-        for n in range(deals):
-            pos = Position.new(rules, n % 2, rng)
-            while True:
-                legal = pos.legal_moves()
-                if not legal:
-                    break
-                pos.play_on(rng.choice(legal))
-                moves_made += 1
+        moves_made = random_playouts(rules, deals, rng)
         rates.append(deals / (time.process_time() - start))
     target("random playouts, classic, per core (issue 21)", rates, 3_000, True, " deals per CPU-second", 0)
     print(f"    {moves_made / deals:.0f} moves a deal (plays, draws, exchanges, declarations)")

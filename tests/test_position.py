@@ -14,7 +14,7 @@ from replayer.profiles import load_profile, profile_names
 from replayer.rules import compile_rules
 from replayer.rules.deal import DealState
 from replayer.rules.melds import TabledCard
-from replayer.rules.position import DECLARE, DRAW, PLAY, Move, Position, deal_pack, pack
+from replayer.rules.position import DECLARE, DRAW, PLAY, Move, Position, deal_pack, pack, shuffle
 
 
 def _rules(profile: str):  # type: ignore[no-untyped-def]
@@ -170,3 +170,15 @@ def test_a_copy_shares_nothing_changed_in_place() -> None:
         value = getattr(pos.deal, name)
         if isinstance(value, list | dict) and name not in ("next_seat", "order"):
             assert getattr(copied, name) is not value, name
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 33, 64, 96, 214])
+def test_shuffle_is_random_shuffle(size: int) -> None:
+    # The pack's order and the numbers drawn are random.shuffle's, so every seeded deal stays the same.
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        cards, expected = list(range(size)), list(range(size))
+        shuffle(cards, ours)
+        theirs.shuffle(expected)
+        assert cards == expected
+        assert ours.getstate() == theirs.getstate()

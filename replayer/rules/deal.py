@@ -743,8 +743,12 @@ class DealState:
 
     # --- tricks -----------------------------------------------------------------------------------------------
 
-    def play(self, seat: int, card: int) -> None:
-        """Play a card to the current trick; completing a trick decides its winner and its automatic scores."""
+    def play(self, seat: int, card: int, checked: bool = False) -> None:
+        """Play a card to the current trick; completing a trick decides its winner and its automatic scores.
+
+        ``checked``: the card is one :meth:`play_restriction` has just allowed (a playout's move taken from the
+        legal moves, as python-chess's ``push`` trusts its move), so the obligation is not worked out again; a
+        record's play is always checked."""
         rules = self.rules
         breaches = self.breaches
         if self.to_draw:
@@ -774,7 +778,7 @@ class DealState:
             breaches.append(("BZ201", "not_held", (seat, card, holding)))
         else:
             rule = rules.phase2_play if phase == 2 else rules.phase1_play
-            if plays and rule != FREE:  # (under the free rule any card held may follow: nothing to work out)
+            if plays and rule != FREE and not checked:  # (under the free rule any card held may follow)
                 played = [c for _, c in plays]
                 allowed, _ = obligation(rule, held, played, self.trump, False)
                 if allowed is not None and card not in allowed:
@@ -841,11 +845,15 @@ class DealState:
     def _finish_trick(self, phase: int) -> None:
         rules = self.rules
         plays = self.plays
-        cards = tuple([c for _, c in plays])
+        if len(plays) == 2:  # (most games: two hands, a trick of two cards taken apart without a loop)
+            (trick_leader, first), (_, second) = plays
+            cards: tuple[int, ...] = (first, second)
+        else:
+            cards = tuple([c for _, c in plays])
+            trick_leader = plays[0][0]
         self.trick_no += 1
         best, points, seven, last = score_trick(rules, self.trump, cards, self.trick_no, phase)
         winner, winning_card = plays[best]
-        trick_leader = plays[0][0]
         gained_before = self.score[winner]
         self.won[winner].extend(cards)
         self.tricks_won[winner] += 1
@@ -908,15 +916,15 @@ class DealState:
         rules = self.rules
         breaches = self.breaches
         to_draw = self.to_draw
-        if not to_draw:
-            why = "draw_exhausted" if self.stock_count == 0 else "draw_not_due"
-            breaches.append(("BZ402", why, (seat, card)))
-        elif to_draw[0] != seat:
-            breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
         if to_draw and to_draw[0] == seat:
             del to_draw[0]  # (the draw due: what ``remove`` finds first)
-        elif seat in to_draw:
-            to_draw.remove(seat)
+        elif not to_draw:
+            why = "draw_exhausted" if self.stock_count == 0 else "draw_not_due"
+            breaches.append(("BZ402", why, (seat, card)))
+        else:
+            breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
+            if seat in to_draw:
+                to_draw.remove(seat)
         if rules.declare_until_draw:
             self.window_open = False
         drawn = card

@@ -18,7 +18,7 @@ declaration) are the record's to state and the replay's to carry out; a position
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress
 from typing import NamedTuple
 
@@ -26,7 +26,19 @@ from ..cards import CARD_INDICES, WILD_INDEX
 from .compiled import Rules
 from .deal import DealState
 
-__all__ = ["DECLARE", "DRAW", "EXCHANGE", "GO_OUT", "PLAY", "Move", "Position", "deal_pack", "pack", "served"]
+__all__ = [
+    "DECLARE",
+    "DRAW",
+    "EXCHANGE",
+    "GO_OUT",
+    "PLAY",
+    "Move",
+    "Position",
+    "deal_pack",
+    "pack",
+    "served",
+    "shuffle",
+]
 
 PLAY, DRAW, EXCHANGE, DECLARE, GO_OUT = range(5)
 """The kinds of :class:`Move`."""
@@ -79,6 +91,23 @@ _PACKS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 """The pack of each rules, kept by the rules' identity (a playout deals one at every deal)."""
 
 
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place as ``rng.shuffle(cards)`` does, to the same order with the same numbers drawn
+    (tests/test_position.py holds them equal), without its call for each card: a playout deals a pack at every deal.
+
+    The swaps of ``random.shuffle``: from the last place down, each card swapped with one at or before it, the
+    place drawn as ``Random._randbelow`` draws it (the fewest bits that hold the count, drawn again while too large).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        count = i + 1
+        bits = count.bit_length()
+        j = getrandbits(bits)
+        while j >= count:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def served(rules: Rules, dealer: int) -> list[int]:
     """The seats dealt a hand, in the order they are served: the seat order, or the dealer first where the profile
     says so (seed 003, RULES.md §2.k rule 3); a dealer who sits the hand out is dealt none (004:L117)."""
@@ -129,7 +158,7 @@ class Position:
     def new(cls, rules: Rules, dealer: int, rng: random.Random) -> Position:
         """A new deal: the packs shuffled with ``rng`` and dealt by ``dealer``."""
         cards = pack(rules)
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         return cls.dealt(rules, dealer, cards)
 
     @classmethod
@@ -182,22 +211,28 @@ class Position:
             declarations = deal.legal_declarations(winner)
             if declarations:
                 moves += [Move(DECLARE, winner, -1, spec.kind, cards) for spec, cards in declarations]
-        elif to_draw or not plays:
-            # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too.
+        elif (to_draw or not plays) and deal.rules.exchange_any_time:
+            # An exchange allowed at any time (``seven.exchange_when: any_time``) is offered outside the window too
+            # (the only exchange there is: elsewhere the deal would answer none, asked before every draw and lead).
             exchanges = deal.legal_exchanges()
             moves = [_SIMPLE[EXCHANGE][seat][card] for seat, card in exchanges] if exchanges else []
         else:
-            moves = []
+            moves = None
         if to_draw:
-            seat = to_draw[0]
-            moves.append(_SIMPLE[DRAW][seat][deal.next_card])
+            draw = _SIMPLE[DRAW][to_draw[0]][deal.next_card]
+            if not moves:
+                return [draw]
+            moves.append(draw)
             return moves
         seat = deal.next_seat[plays[-1][0]] if plays else deal.leader  # (``turn``: no draw is due, nobody out)
         allowed = deal.play_restriction(seat)
         if allowed is None:  # (every card held, in index order: the moves picked by the counts)
-            moves += compress(_SIMPLE[PLAY][seat], deal.held[seat])
+            found: Iterable[Move] = compress(_SIMPLE[PLAY][seat], deal.held[seat])
         else:
-            moves += map(_SIMPLE[PLAY][seat].__getitem__, allowed)
+            found = map(_SIMPLE[PLAY][seat].__getitem__, allowed)
+        if not moves:
+            return list(found)
+        moves += found
         return moves
 
     # --- push and pop -------------------------------------------------------------------------------------------
@@ -214,11 +249,12 @@ class Position:
         return self.move_stack.pop()
 
     def play_on(self, move: Move) -> None:
-        """Carry out ``move`` with no way back (a playout, which never pops: no snapshot is kept)."""
+        """Carry out ``move``, one of :meth:`legal_moves` just asked (a play is not held to the obligation again),
+        with no way back (a playout, which never pops: no snapshot is kept)."""
         deal = self.deal
         kind, seat, card, _, _ = move  # (unpacked at once: cheaper than three field lookups)
         if kind == PLAY:  # (a playout's moves are mostly plays and draws: no dispatch call for them)
-            deal.play(seat, card)
+            deal.play(seat, card, True)
             deal.events.clear()
         elif kind == DRAW:
             deal.draw(seat, card)
