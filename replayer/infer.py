@@ -100,7 +100,10 @@ _MAX_OBLIGATION_CASES = 1 << 18
 trumps) are more than this is left to the replay: each case is a question to the core and may be a clause per later
 card, about a second of the encoding's time for this many."""
 _MAX_CONFLICTS = 20_000
-"""The solver's budget of conflicts for another candidate once the replay rejected some (a few seconds at most)."""
+"""The solver's budget of conflicts for each search: a candidate, another once the replay rejected some, each question
+of the analysis (a few seconds at most)."""
+_MAX_QUESTION_CONFLICTS = _MAX_CONFLICTS
+"""The budget of each question of the analysis (may this unknown card be that one?)."""
 _MAX_WHOLE_SUM = 20_000
 """A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
@@ -1610,9 +1613,11 @@ def _infer_deal(
                 raise _TimeUp
             # (the search for another candidate once some were rejected may be a proof that none is left, which
             # can take minutes where copies of a card abound: six packs, a deal cut short; it has a budget)
-            # The analysis's questions (``extra``: may this unknown be that card?) have the same budget: in a deal of
-            # many packs one proof could take the solver minutes; past it the card is undecided, and said so.
-            model = solver.solve(extra, _MAX_CONFLICTS if extra or solver.blocking else None)
+            # Every search has the budget: the first candidate, another once some were rejected, and the analysis's
+            # questions (``extra``: may this unknown be that card?). In a deal of many packs (copies abound) one
+            # search could take the solver minutes inside one call; past the budget the deal is not completed, or
+            # the card is undecided, and said so.
+            model = solver.solve(extra, _MAX_QUESTION_CONFLICTS if extra else _MAX_CONFLICTS)
             if model is None:
                 return None
             values, completed = _decode(enc, model)
@@ -1635,6 +1640,8 @@ def _infer_deal(
         inference.failure = (
             f"no completion found after {solver.replays} candidate replays (the search for another gave up after "
             f"{_MAX_CONFLICTS:,} conflicts)"
+            if solver.replays
+            else f"no completion found: the solver's search gave up after {_MAX_CONFLICTS:,} conflicts"
         )
     except _GaveUp:
         found = None
@@ -1677,10 +1684,12 @@ def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) ->
     whose replay went furthest (``furthest``)."""
     while True:
         try:
-            model = solver.solve(budget=_MAX_CONFLICTS if solver.blocking else None)
+            model = solver.solve(budget=_MAX_CONFLICTS)
             gave_up = False
         except _OutOfConflicts:
             model, gave_up = None, True
+        if gave_up and not solver.blocking:
+            return None  # (the solver's budget spent without an answer: no conflict to let go is known)
         if model is None and solver.blocking and (gave_up or solver.unblocked()):
             # Every completion that satisfies the statements left was replayed and rejected: the one whose replay
             # went furthest (it satisfies them all).

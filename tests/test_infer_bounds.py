@@ -117,13 +117,13 @@ def test_a_lenient_completion_is_not_analysed() -> None:
 
 def test_the_analysis_questions_have_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each question of the analysis (may this unknown card be that one?) has the solver's budget of conflicts: past
-    # it the card is undecided, never called forced or open. With a budget of one conflict, some questions of the
-    # worked deal as printed run past it.
+    # it the card is undecided, never called forced or open. With a budget of one conflict a question, some
+    # questions of the worked deal as printed run past it.
     from replayer import infer
 
     text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
     _, full = check_text_record(text, "printed.bzq", analyse=True)
-    monkeypatch.setattr(infer, "_MAX_CONFLICTS", 1)
+    monkeypatch.setattr(infer, "_MAX_QUESTION_CONFLICTS", 1)
     infer._COMPLETIONS.clear()
     _, cut = check_text_record(text, "printed.bzq", analyse=True)
     infer._COMPLETIONS.clear()
@@ -135,3 +135,13 @@ def test_the_analysis_questions_have_a_budget(monkeypatch: pytest.MonkeyPatch) -
         elif unknown.role != "hand" and after.status(unknown)[0] == "forced":
             # (a budget never makes a card look forced that is not; dealt cards are judged as hands, not one by one)
             assert before.status(unknown)[0] == "forced"
+
+
+def test_the_first_search_has_the_budget_too() -> None:
+    # seed 30, case 5178: an eight-pack deal cut short, two header lines garbled: the search for a first completion
+    # ran inside the solver for minutes (a C call no alarm interrupts). It now gives up, and says so.
+    text = (DATA / "fuzz-30-5178-eight-packs.bzq").read_text(encoding="utf-8")
+    _, result = check_text_record(text, "eight.bzq", analyse=True)
+    (gave_up,) = [d for d in result.diagnostics if d.code == "BZ601"]
+    assert gave_up.span is not None and gave_up.span.line == 23
+    assert gave_up.message.endswith("no completion found: the solver's search gave up after 20,000 conflicts")
