@@ -53,7 +53,7 @@ from .results import (
     state_scores,
     to_json,
 )
-from .rules import DealState, GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem
+from .rules import DealState, GameState, Rules, compile_rules, game_score, redeal_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -222,8 +222,7 @@ class _Replayer:
                 result.deals.extend(rest[0])
                 play = self.play = rest[1]
                 break
-            expected = play.expected_dealer()
-            outcome = self.deal(deal, rules, index + 1, rules.seats[expected] if expected is not None else None)
+            outcome = self.deal(deal, rules, index + 1)
             if outcome is None:
                 return
             result.deals.append(outcome)
@@ -252,26 +251,18 @@ class _Replayer:
             written = rules.scorer_named(game.winner)
             # The winner line is checked against the game as it stands there: after the deals written before it.
             line = game.winner_span.line if game.winner_span is not None else 1 << 30
-            decided, totals = play.after(sum(1 for d in result.deals if not d.redealt and d._line < line))
+            problem = play.winner_problem(
+                written, game.winner, sum(1 for d in result.deals if not d.redealt and d._line < line)
+            )
             if written < 0:
                 self.report(
                     "BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span
                 )
-            elif written != decided:
-                won = rules.scorers[decided] if decided >= 0 else None
-                said = f"{won} wins" if won else "nobody has reached the target yet"
-                self.report(
-                    "BZ505",
-                    f"the record names {game.winner} as the winner; by the rules {said} "
-                    f"(target {options.get('target')}, totals "
-                    f"{', '.join(f'{s} {v}' for s, v in zip(rules.scorers, totals, strict=True))})",
-                    game.winner_span,
-                )
+            elif problem is not None:
+                self.report(problem[0], explain(rules, problem), game.winner_span)
 
-    def deal(
-        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None = None
-    ) -> DealResult | None:
-        ok, dealer = self.dealer(deal, rules, number, expected_dealer, dealer_given)
+    def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
+        ok, dealer = self.dealer(deal, rules, number, dealer_given)
         if not ok:
             return None
         # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
@@ -478,44 +469,32 @@ class _Replayer:
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
 
-    def dealer(
-        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None
-    ) -> tuple[bool, str | None]:
-        """The deal's dealer: as written, else as the game's rules expect, else from its leader by the profile's
-        step (the core's); reports a dealer the rules do not expect, a seat the game does not have, and a deal after
-        the game is over. False when the deal cannot be replayed."""
-        profile = rules.named
-        seats = rules.seats
-        dealer = deal.dealer or dealer_given
-        if dealer is None:
-            dealer = expected_dealer
-        elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
-            rule = self.play.dealer_rule() if self.play is not None else rules.next_dealer
-            said = {
-                "alternate": "the deal passes in turn",
-                "no_winner": "the deal passes in turn when nobody won the hand before (inferred)",
-                "redeal": "a misdeal is dealt again by the same dealer",
-            }.get(rule, f"the {rule} of the hand before deals next")
-            self.report(
-                "BZ110",
-                f"{expected_dealer} deals hand {number}: under this profile {said}",
-                deal.spans.get("dealer", deal.span),
-            )
-        if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
-            dealer = rules.seats[first_dealer(rules, rules.seat_index[deal.leader])]
-        for name, seat in (("dealer", dealer), ("leader", deal.leader)):
-            if seat is not None and seat not in rules.seat_index:
+    def dealer(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None) -> tuple[bool, str | None]:
+        """The deal's dealer, the core's choice (:meth:`GameState.dealer_of`); reports a dealer the rules do not
+        expect, a seat the game does not have, and a deal after the game is over. False when the deal cannot be
+        replayed."""
+        assert self.play is not None
+        index = rules.seat_index
+        written, leader = deal.dealer or dealer_given, deal.leader
+        chosen, breach = self.play.dealer_of(
+            None if written is None else index.get(written, -1), index.get(leader or ""), number
+        )
+        if breach is not None:
+            self.report(breach[0], explain(rules, breach), deal.spans.get("dealer", deal.span))
+        for name, seat in (("dealer", written), ("leader", leader)):
+            if seat is not None and seat not in index:
                 self.report(
                     "BZ105",
-                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(seats)})",
+                    f"{name} {seat} is not a seat of the {rules.named.name} profile ({' '.join(rules.seats)})",
                     deal.spans.get(name, deal.span),
                 )
                 return False, None
-        if self.play is not None and dealer is not None:
-            over = self.play.begin_deal(rules.seat_index[dealer])
-            if over is not None:
-                self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
-        return True, dealer
+        if chosen is None:
+            return True, None
+        over = self.play.begin_deal(chosen)
+        if over is not None:
+            self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
+        return True, rules.seats[chosen]
 
     def completed(self, deal: Deal, rules: Rules, dealer: str) -> Completion | None:
         """The completion of a deal that leaves cards unknown (None, reported, when there is none to try; a
@@ -978,5 +957,6 @@ def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int],
     """Replay one complete deal; the trick numbers at which problems occur (empty when it is valid)."""
     replayer = _Replayer(Record("<completion>", ""), views=False)
     rules = compile_rules(profile, options)
-    replayer.deal(deal, rules, 1, None, dealer_given=dealer)
+    replayer.play = GameState(rules)
+    replayer.deal(deal, rules, 1, dealer_given=dealer)
     return sorted(replayer.problem_tricks)
