@@ -53,7 +53,7 @@ from .results import (
     state_scores,
     to_json,
 )
-from .rules import DealState, GameState, Rules, compile_rules, game_score, redeal_problem
+from .rules import Breach, DealState, GameState, Rules, compile_rules, game_score, redeal_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
@@ -674,31 +674,18 @@ class _Replayer:
         self.winners.append(winner)
         draws: list[tuple[int, int]] = []
         items = trick.items
-        if state.stock is None:
-            for item in items:
-                if type(item) is Draws:  # (the commonest statements, after every trick: taken here)
-                    for draw in item.draws:
-                        drawer, drawn = seat_index[draw.seat], draw.card.index
-                        state.draw(drawer, drawn)
-                        if state.breaches:
-                            self.breaches(state, draw.span, draw.seat_span)
-                        draws.append((drawer, drawn))
-                elif type(item) is ScoreCheck:
-                    self.running_score(item, state)
-                else:
-                    self.item(item, state, draws)
-        else:
-            # The stock is written out, so the record may leave the draws out: where the rules let a player declare or
-            # exchange after drawing, a statement that only the cards drawn make legal comes after them.
-            stated_draws = any(type(item) is Draws for item in items)
-            for item in items:
-                if not stated_draws and state.to_draw and not _legal(item, state):
-                    after_draws = state.copy()
-                    after_draws.draw_due()
-                    if _legal(item, after_draws):
-                        draws.extend(state.draw_due())
-                        state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
-                self.item(item, state, draws)
+        # A written stock lets the record leave the draws out: where the rules let a player declare or exchange after
+        # drawing, a statement that only the cards drawn make legal comes after them.
+        unwritten = state.stock is not None and not any(type(item) is Draws for item in items)
+        for item in items:
+            if unwritten and state.to_draw and not _legal(self, item, state):
+                after_draws = state.copy()
+                after_draws.draw_due()
+                if _legal(self, item, after_draws):
+                    draws.extend(state.draw_due())
+                    state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
+            self.item(item, state, draws)
+        if state.stock is not None:
             draws.extend(state.draw_due())
             state.breaches.clear()
         events = state.events
@@ -765,11 +752,10 @@ class _Replayer:
 
     def item(self, item: Any, state: DealState, draws: list[tuple[int, int]]) -> None:
         """One statement after a trick (or a declaration before the first): carried out on ``state`` and checked."""
-        rules = state.rules
-        seat_index = rules.seat_index
         kind = type(item)
         # The commonest statements first: the draws and the running score after every trick.
         if kind is Draws:
+            seat_index = state.rules.seat_index
             for draw in item.draws:
                 seat, card = seat_index[draw.seat], draw.card.index
                 state.draw(seat, card)
@@ -778,66 +764,55 @@ class _Replayer:
                 draws.append((seat, card))
         elif kind is ScoreCheck:
             self.running_score(item, state)
-        elif kind is Exchange:
-            state.exchange(seat_index[item.seat], item.card.index, item.points)
-            self.breaches(state, item.card_span, item.span)
-        elif kind is Pass:
-            state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
-            self.breaches(state, item.partner_span, item.span)
-        elif kind is Declare:
-            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
-                # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that
-                # did not read it is that line's, already reported.
-                if not self.repaired:
-                    self.report(
-                        "BZ603",
-                        "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
-                        item.span,
-                    )
-                return
-            seat = seat_index[item.seat]
-            cards = [c.index for c in item.cards]
-            if item.scored:
-                partner = seat_index.get(item.partner, -2) if item.partner is not None else -1
-                state.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards], partner)
-            else:
-                state.show(seat, item.kind, cards)
+        elif self.act(item, state):
+            rules = state.rules
             for breach in state.breaches:
                 message = explain(rules, breach)
-                self.report(breach[0], message, _declare_span(item, breach[0], message))
+                self.report(breach[0], message, _span(item, breach, message))
             state.breaches.clear()
+        elif not self.repaired:
+            # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that did
+            # not read it is that line's, already reported.
+            self.report(
+                "BZ603",
+                "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
+                item.span,
+            )
+
+    def act(self, item: Any, state: DealState) -> bool:
+        """Carry out a statement other than draws and a running score as the core's action on ``state`` (its
+        breaches left there); False for a declaration that leaves a card unknown, which is not carried out."""
+        rules = state.rules
+        seat = rules.seat_index[item.seat]
+        kind = type(item)
+        if kind is Declare:
+            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
+                return False
+            cards = [c.index for c in item.cards]
+            if not item.scored:
+                state.show(seat, item.kind, cards)
+            else:
+                partner = rules.seat_index.get(item.partner, -2) if item.partner is not None else -1
+                state.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards], partner)
+        elif kind is Exchange:
+            state.exchange(seat, item.card.index, item.points)
+        elif kind is Pass:
+            state.pass_to(seat, rules.seat_index.get(item.partner, -1))
         elif kind is GoesOut:
-            state.go_out(seat_index[item.seat], item.points)
-            self.breaches(state, item.span)
+            state.go_out(seat, item.points)
         elif kind is Penalty:
-            seat = seat_index[item.seat]
             state.penalty(seat, item.kind, item.points, self.banked(rules.scorer[seat]))
-            for breach in state.breaches:
-                code = breach[0]
-                span = item.points_span if code == "BZ314" and item.points_span is not None else item.kind_span
-                self.report(code, explain(rules, breach), span)
-            state.breaches.clear()
         elif kind is Claim:
-            self.claim(item, state)
+            state.check_claim(seat, item.kind, item.points)
         elif kind is ClaimGame:
-            seat = seat_index[item.seat]
-            scorer = rules.scorer[seat]
-            right = state.claim_game(seat, self.banked(scorer))
-            self.breaches(state, item.span)
+            right = state.claim_game(seat, self.banked(rules.scorer[seat]))
             if self.play is not None:
-                self.play.claim(scorer, right)
+                self.play.claim(rules.scorer[seat], right)
         elif kind is Forfeit:
-            state.forfeit(seat_index[item.seat], item.points)
-            for breach in state.breaches:
-                span = item.points_span if breach[1] == "forfeit_points" and item.points_span else item.span
-                self.report(breach[0], explain(rules, breach), span)
-            state.breaches.clear()
+            state.forfeit(seat, item.points)
         else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
-
-    def claim(self, item: Claim, state: DealState) -> None:
-        state.check_claim(state.rules.seat_index[item.seat], item.kind, item.points)
-        self.breaches(state, item.span)
+        return True
 
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         rules = state.rules
@@ -859,46 +834,41 @@ class _Replayer:
             offsets[key] = diff
 
 
-def _declare_span(item: Declare, code: str, message: str) -> Span:
-    if code == "BZ305" and item.points_span is not None:
-        return item.points_span
-    if code in ("BZ304", "BZ109") and item.kind_span is not None:
-        return item.kind_span
-    if code in ("BZ303", "BZ306", "BZ307"):
+_SPANS: dict[type, tuple[str, dict[str, str]]] = {
+    Exchange: ("card_span", {"BZ202": "span"}),
+    Pass: ("partner_span", {"BZ202": "span"}),
+    Penalty: ("kind_span", {"BZ314": "points_span"}),
+    Forfeit: ("span", {"forfeit_points": "points_span"}),
+    Declare: ("span", {"BZ305": "points_span", "BZ304": "kind_span", "BZ109": "kind_span"}),
+}
+"""Where a statement's breaches are reported: the field of its default span, and by a breach's code or key another
+field (used when the record wrote it); a statement not listed, at its own span."""
+
+
+def _span(item: Any, breach: Breach, message: str) -> Span:
+    """Where a breach of the statement ``item`` is reported (``message``: its words, which name the cards)."""
+    code = breach[0]
+    if type(item) is Declare and code in ("BZ303", "BZ306", "BZ307"):
         named = message.split(",")[0].split()
         for card, span in zip(item.cards, item.card_spans, strict=False):
             if str(card) in named:
                 return span
         if item.card_spans:
             return item.card_spans[0]
-    return item.span
+    default, fields = _SPANS.get(type(item), ("span", {}))
+    field = fields.get(code) or fields.get(breach[1])
+    return (getattr(item, field) if field else None) or getattr(item, default)
 
 
-def _legal(item: Any, state: DealState) -> bool:
-    """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal)."""
-    kind = type(item)
-    if kind not in (Declare, Exchange, Pass):
+def _legal(replayer: _Replayer, item: Any, state: DealState) -> bool:
+    """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal):
+    tried on a copy, the replay's own state being changed in place."""
+    if type(item) not in (Declare, Exchange, Pass):
         return True
-    seat_index = state.rules.seat_index
-    seat = seat_index.get(item.seat, -1)
-    if seat < 0:
-        return False  # (a seat the game does not have)
-    trial = state.copy()  # a trial: the replay's own state is changed in place
-    if kind is Declare:
-        if not all(type(c) is Card for c in (*item.cards, *item.partner_cards)):
-            return False  # (an unknown card: nothing to try)
-        cards = [c.index for c in item.cards]
-        if item.scored:
-            trial.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards])
-        else:
-            trial.show(seat, item.kind, cards)
-    elif kind is Exchange:
-        if type(item.card) is not Card:
-            return False
-        trial.exchange(seat, item.card.index, item.points)
-    else:
-        trial.pass_to(seat, seat_index.get(item.partner, -1))
-    return not trial.breaches
+    if item.seat not in state.rules.seat_index or (type(item) is Exchange and type(item.card) is not Card):
+        return False  # (a seat the game does not have; an unknown card: nothing to try)
+    trial = state.copy()
+    return replayer.act(item, trial) and not trial.breaches
 
 
 def _known(card: CardLike) -> Card:
