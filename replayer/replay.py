@@ -14,14 +14,13 @@ for none. A deal that leaves cards unknown is completed first by a :class:`Compl
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
-from .cards import CARDS, SUITS, Card, CardLike
-from .errors import Diagnostic, OptionError, RuleProfileError, Span
+from .cards import CARDS, SUITS, Card
+from .errors import Diagnostic, Span
 from .explain import explain, scoring
+from .headers import game_rules, known, seats_named, start_state, take_dealer
 from .profile import RuleProfile
-from .profiles import load_profile
 from .record import (
     Claim,
     ClaimGame,
@@ -35,7 +34,6 @@ from .record import (
     Pass,
     Penalty,
     Play,
-    Position,
     Record,
     ScoreCheck,
     Trick,
@@ -159,50 +157,11 @@ class _Replayer:
         earlier: Sequence[DealResult] = (),
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        try:
-            profile = load_profile(game.profile)
-        except RuleProfileError as exc:
-            self.report("BZ103", str(exc), game.profile_span or game.span)
+        header = game_rules(game, self.report)
+        if header is None:
             return
-        given = dict(game.options)
-        while True:
-            try:
-                options = profile.resolve_options(given)
-                break
-            except OptionError as exc:
-                culprit = exc.option
-                self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
-                if culprit is None:
-                    options = profile.default_options()
-                    break
-                # The other options still apply (a record of three players is not replayed as one of two).
-                del given[culprit]
-        if game.target is not None:
-            where = game.target_span or game.span
-            if "target" not in profile.options:
-                self.report(
-                    "BZ104",
-                    f"the {profile.name} profile has no target (one hand is the game): a target header does not apply",
-                    where,
-                )
-            elif "target" in given and int(given["target"]) != game.target:
-                self.report(
-                    "BZ104",
-                    f"the target is written twice: options target={given['target']} and target: {game.target}",
-                    where,
-                )
-            else:
-                options["target"] = game.target
-        rules = compile_rules(profile, options)
-        # The seats as the game plays them: an option may change them (three or four players of no-trump).
-        seats = rules.seats
-        for seat in game.players:
-            if seat not in seats:
-                self.report(
-                    "BZ105",
-                    f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(seats)})",
-                    game.player_spans.get(seat, game.span),
-                )
+        rules, options = header
+        profile, seats = rules.named, rules.seats
         result = GameResult(
             title=game.title or game.headers.get("title") or "Untitled game",
             headers=dict(game.headers),
@@ -262,18 +221,9 @@ class _Replayer:
                 self.report(problem[0], explain(rules, problem), game.winner_span)
 
     def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
-        ok, dealer = self.dealer(deal, rules, number, dealer_given)
-        if not ok:
-            return None
-        # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
-        # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
-        index = rules.seat_index
-        named = deal.seats_named
-        if (
-            deal.repeated_seat
-            or any(seat not in index for seat in named)
-            or any(seat not in index for seat in deal.hands)
-        ) and not self.seats_ok(deal, rules):
+        assert self.play is not None
+        ok, dealer = take_dealer(deal, rules, self.play, number, dealer_given, self.report)
+        if not ok or not seats_named(deal, rules, self.report):
             return None
         if deal.redeal and dealer is not None:
             return self.redealt(deal, rules, number, dealer)
@@ -299,7 +249,7 @@ class _Replayer:
             if inference is None or inference.deal is None:
                 return None
             deal = inference.deal
-        state = self.start(deal, rules, number, dealer, position)
+        state = start_state(deal, rules, number, dealer, position, self.report)
         if state is None:
             return None
         assert dealer is not None
@@ -357,91 +307,6 @@ class _Replayer:
         self.finish(deal, state, outcome, rules)
         return outcome
 
-    def start(
-        self, deal: Deal, rules: Rules, number: int, dealer: str | None, position: Position | None
-    ) -> DealState | None:
-        """The core's state after the deal (a fragment's: at its position), each fault of the deal reported at the
-        header that states it; None, reported, when the record leaves out what a deal needs."""
-        seats = rules.seats
-        stock = deal.stock
-        if stock is not None and not all(isinstance(c, Card) for c in stock):
-            self.report(
-                "BZ107",
-                "a stated stock must list known cards (leave the stock out when it is unknown)",
-                deal.spans.get("stock", deal.span),
-            )
-            stock = None
-        missing = []
-        if dealer is None:
-            missing.append("dealer (or leader)")
-        if rules.profile.turnup and deal.turnup is None and position is None:
-            missing.append("turnup")
-        sitter = dealer if rules.dealer_sits_out else None  # (the dealer who sits the hand out has none, 004:L117)
-        for seat in seats:
-            if seat not in deal.hands and seat != sitter:
-                missing.append(f"hand {seat}")
-        if position is not None:
-            missing.extend(self.position_missing(deal, position, rules))
-        elif deal.table:
-            self.report("BZ112", "a table header belongs to a fragment: state its position first", deal.spans["table"])
-            return None
-        if missing:
-            self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
-            return None
-        assert dealer is not None
-        seat_index = rules.seat_index
-        hands = [[c.index for c in deal.hands.get(seat, ())] for seat in rules.seats]
-        tabled = [Counter[int]() for _ in rules.seats]
-        if position is not None:
-            # A card on the table is in its seat's hand; one card may lie in several melds (a king of a marriage
-            # and of four kings), so a seat's table holds the most copies of each card that one meld names.
-            for meld in deal.table:
-                if meld.seat in seat_index:
-                    tabled[seat_index[meld.seat]] |= Counter(_known(c).index for c in meld.cards)
-            for seat_no, on_table in enumerate(tabled):
-                hands[seat_no] += on_table.elements()
-        state = DealState.start(
-            rules,
-            seat_index[dealer],
-            SUITS.index(deal.trump) if deal.trump is not None else -1,
-            deal.turnup.index if deal.turnup is not None else -1,
-            hands,
-            [c.index for c in stock] if stock is not None and position is None else None,
-            seat_index[deal.leader] if deal.leader is not None else None,
-            DealState.position_hand_size(rules, position.trick) if position is not None else None,
-        )
-        if position is not None:
-            state.resume(
-                position.trick,
-                position.stock,
-                [(rules.scorer_named(v.seat), v.value) for v in position.scores],
-                [
-                    (seat_index[m.seat], m.kind, [_known(c).index for c in m.cards])
-                    for m in deal.table
-                    if m.seat in seat_index
-                ],
-                [c.index for c in stock] if stock is not None else None,
-            )
-        for breach in state.breaches:
-            code, key, args = breach
-            span = None
-            if code == "BZ107":
-                span = deal.spans.get("turnup") or deal.spans.get("trump")
-            elif key in ("hand_size", "sits_out"):
-                span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
-            elif key == "stock_size":
-                span = deal.spans.get("stock")
-            elif code == "BZ112" and position is not None:
-                if key == "position_hand":
-                    span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
-                else:
-                    span = deal.spans.get("stock") if key == "position_listed" else position.span
-            elif code in ("BZ109", "BZ304") and deal.table:
-                span = deal.spans.get("table")
-            self.report(code, explain(rules, breach), span or deal.span)
-        state.breaches.clear()
-        return state
-
     def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules) -> None:
         """The end of a whole deal: the core counts the end of the hand; the deal's brisques, result and game points
         go into ``outcome``, and the record's end-of-deal lines are checked against them."""
@@ -468,33 +333,6 @@ class _Replayer:
                 self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
             elif check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-
-    def dealer(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None) -> tuple[bool, str | None]:
-        """The deal's dealer, the core's choice (:meth:`GameState.dealer_of`); reports a dealer the rules do not
-        expect, a seat the game does not have, and a deal after the game is over. False when the deal cannot be
-        replayed."""
-        assert self.play is not None
-        index = rules.seat_index
-        written, leader = deal.dealer or dealer_given, deal.leader
-        chosen, breach = self.play.dealer_of(
-            None if written is None else index.get(written, -1), index.get(leader or ""), number
-        )
-        if breach is not None:
-            self.report(breach[0], explain(rules, breach), deal.spans.get("dealer", deal.span))
-        for name, seat in (("dealer", written), ("leader", leader)):
-            if seat is not None and seat not in index:
-                self.report(
-                    "BZ105",
-                    f"{name} {seat} is not a seat of the {rules.named.name} profile ({' '.join(rules.seats)})",
-                    deal.spans.get(name, deal.span),
-                )
-                return False, None
-        if chosen is None:
-            return True, None
-        over = self.play.begin_deal(chosen)
-        if over is not None:
-            self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
-        return True, rules.seats[chosen]
 
     def completed(self, deal: Deal, rules: Rules, dealer: str) -> Completion | None:
         """The completion of a deal that leaves cards unknown (None, reported, when there is none to try; a
@@ -524,65 +362,6 @@ class _Replayer:
                 self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
             return None
         return inference
-
-    def position_missing(self, deal: Deal, position: Position, rules: Rules) -> list[str]:
-        """What a fragment's position leaves unstated (each named as the deal's missing headers are), and each
-        score written for a seat or side that is not the game's (reported)."""
-        missing = []
-        if deal.leader is None:
-            missing.append("leader")
-        if deal.trump is None and deal.turnup is None and not rules.fixing:
-            missing.append("trump")
-        if position.stock is None:
-            missing.append("the stock's count in its position")
-        stated = set()
-        for value in position.scores:
-            scorer = rules.scorer_named(value.seat)
-            if scorer < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
-                missing.append(f"a score for {value.seat}")
-            stated.add(scorer)
-        missing.extend(f"a score for {name}" for i, name in enumerate(rules.scorers) if i not in stated)
-        for meld in deal.table:
-            if meld.seat not in rules.seat_index:
-                self.report("BZ105", f"{meld.seat} is not a seat of this game", meld.span)
-                missing.append("a table of a seat of the game")
-        return missing
-
-    def seats_ok(self, deal: Deal, rules: Rules) -> bool:
-        """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat
-        plays twice to a trick."""
-        ok = True
-        seats = rules.seat_index
-        profile = rules.named
-
-        def unknown(seat: str, span: Span | None) -> None:
-            nonlocal ok
-            self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(rules.seats)})", span)
-            ok = False
-
-        for trick in deal.tricks:
-            plays = trick.plays
-            for play in plays:
-                if play.seat not in seats:
-                    unknown(play.seat, play.seat_span)
-            if len(plays) > 1 and len({p.seat for p in plays}) != len(plays):
-                self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
-                ok = False
-            for item in trick.items:
-                if type(item) is Draws:
-                    for draw in item.draws:
-                        if draw.seat not in seats:
-                            unknown(draw.seat, draw.seat_span)
-                elif type(item) is not ScoreCheck:
-                    seat = getattr(item, "seat", None)
-                    if seat is not None and seat not in seats:
-                        unknown(seat, item.span)
-        for seat in deal.hands:
-            if seat not in seats:
-                self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile", deal.hand_spans.get(seat))
-                ok = False
-        return ok
 
     def redealt(self, deal: Deal, rules: Rules, number: int, dealer: str) -> DealResult:
         """A deal that says ``redeal``: a misdeal, dealt again by the same dealer (002:L18), which scores nothing.
@@ -705,7 +484,7 @@ class _Replayer:
                 n=trick.number,
                 leader=rules.seats[leader],
                 phase=phase,
-                plays=[(p.seat, _known(p.card)) for p in plays],
+                plays=[(p.seat, known(p.card)) for p in plays],
                 winner=rules.seats[winner] if winner >= 0 else None,
                 scoring=[scoring(rules, e) for e in events],
                 draws=[(rules.seats[s], CARDS[c]) for s, c in draws],
@@ -869,13 +648,6 @@ def _legal(replayer: _Replayer, item: Any, state: DealState) -> bool:
         return False  # (a seat the game does not have; an unknown card: nothing to try)
     trial = state.copy()
     return replayer.act(item, trial) and not trial.breaches
-
-
-def _known(card: CardLike) -> Card:
-    """A card of a completed record (the inference fills every unknown before a replay)."""
-    if not isinstance(card, Card):
-        raise TypeError(f"unknown card {card} reached the replay")
-    return card
 
 
 def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
