@@ -374,6 +374,7 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"{r.seats[expected]} deals hand {number}: under this profile "
         f"{_DEALER_RULES.get(rule) or f'the {rule} of the hand before deals next'}"
     ),
+    "no_such_winner": lambda r, said: f"{said} is not a seat or side of the {r.name} profile",
     "wrong_game_winner": lambda r, said, won, target, totals: (
         f"the record names {said} as the winner; by the rules "
         f"{f'{r.scorers[won]} wins' if won >= 0 else 'nobody has reached the target yet'} (target {target}, totals "

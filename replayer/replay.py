@@ -1,15 +1,16 @@
 """Replaying a record through the rules core: every play, winner, declaration, draw and stated score is checked.
 
-A replay never stops at the first problem. After an illegal action it carries the action out as written (the
-card leaves the hand if it is there, the points claimed by a declaration are what the rules give), and it goes
-on checking; a stated score that disagrees is reported once, and later statements are compared with the same
-discrepancy so that one mistake is not reported again at every later score line.
+A thin driver: the rules are the core's (:mod:`replayer.rules`, the game's between deals in its ``GameState``). This
+module turns each statement into the core's action, on ints, and each breach the core reports into a diagnostic at
+the statement's position (:mod:`replayer.explain` words it). The headers come first (:mod:`replayer.headers`: the
+rules a game plays under, each deal's dealer and the core's state at its first trick), and a deal that leaves cards
+unknown is completed before its replay by the :class:`~replayer.completion.Completer` check.py passes
+(:mod:`replayer.completion`), so that this module does not depend on the inference. With ``views`` it also keeps
+what a view shows of each trick (:class:`TrickResult`); a validation asks for none. The record is never changed.
 
-The rules are the core's (:mod:`replayer.rules`): this module reads the record's statements, hands them to the core
-as ints, and turns what the core reports into diagnostics at the statements' positions (:mod:`replayer.explain`
-words them). With ``views`` it also keeps what a view shows of each trick (:class:`TrickResult`); a validation asks
-for none. A deal that leaves cards unknown is completed first by a :class:`Completer` (``replayer.infer`` has one;
-:mod:`replayer.check` passes it), so that this module does not depend on the inference. The record is never changed.
+A replay never stops at the first problem: an illegal action is carried out as written (the card leaves the hand if
+it is there, a declaration scores what the rules give), and a stated score that disagrees is reported once, later
+ones compared with the same discrepancy.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CARDS, SUITS, Card
+from .completion import complete_deal
 from .errors import Diagnostic, Span
 from .explain import explain, scoring
 from .headers import game_rules, known, seats_named, start_state, take_dealer
@@ -38,7 +40,6 @@ from .record import (
     ScoreCheck,
     Trick,
     Variation,
-    deal_has_unknowns,
 )
 from .results import (
     DealResult,
@@ -56,7 +57,12 @@ from .rules import Breach, DealState, GameState, Rules, compile_rules, game_scor
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, Protocol
+    from typing import Any
+
+    from .completion import Completer
+
+    Checkpoint = Callable[[int, GameState, int], tuple[Sequence[DealResult], GameState] | None]
+    """Called before each deal of a game replayed by :func:`replay_game` (see there)."""
 
 __all__ = [
     "DealResult",
@@ -72,37 +78,6 @@ __all__ = [
 ]
 
 
-if TYPE_CHECKING:  # the inference's interface, for the type checker only (a validation's start needs no typing)
-
-    class Completion(Protocol):
-        """What a :class:`Completer` makes of a deal that leaves cards unknown."""
-
-        @property
-        def deal(self) -> Deal | None:
-            """The completed deal (a copy of the record's), or None when no completion exists."""
-
-        @property
-        def unknowns(self) -> Sequence[object]:
-            """The unknown cards."""
-
-        @property
-        def failure(self) -> str:
-            """Why there is no completion."""
-
-        @property
-        def conflict(self) -> Sequence[Any]:
-            """When there is none: statements (each with ``text`` and ``span``) that cannot all hold."""
-
-    class Completer(Protocol):
-        """Completes the unknown cards of a deal (check.py hands the replay one that calls replayer.infer)."""
-
-        def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
-            """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
-
-    Checkpoint = Callable[[int, GameState, int], tuple[Sequence[DealResult], GameState] | None]
-    """Called before each deal of a game replayed by :func:`replay_game` (see there)."""
-
-
 class _Replayer:
     def __init__(
         self, record: Record, complete: Completer | None = None, views: bool = True, states: bool = False
@@ -114,7 +89,7 @@ class _Replayer:
         self.views = views
         self.current_trick = 0.0
         self.problem_tricks: list[float] = []
-        self.play: GameState | None = None
+        self.play: GameState
         """The game being replayed, between its deals: dealers, totals, claims, its end (the core's)."""
         self.offsets: list[int] = []
         self.winners: list[int] = []
@@ -124,30 +99,22 @@ class _Replayer:
 
     def banked(self, scorer: int) -> int:
         """What the scorer has from the earlier deals of the game (a penalty of all points takes it too)."""
-        return self.play.totals[scorer] if self.play is not None else 0
+        return self.play.totals[scorer]
 
-    def report(self, code: str, message: str, span: Span | None) -> None:
-        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
-        self.problem_tricks.append(self.current_trick)
-
-    def warn(self, code: str, message: str, span: Span | None) -> None:
-        """A likely slip that breaks no rule: reported, but the record stays valid."""
-        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path, "warning"))
+    def report(self, code: str, message: str, span: Span | None, severity: str = "error") -> None:
+        """A problem at ``span``; a ``warning``, a likely slip that breaks no rule, leaves the record valid."""
+        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path, severity))
+        if severity == "error":
+            self.problem_tricks.append(self.current_trick)
 
     def breaches(self, state: DealState, span: Span | None, seat_span: Span | None = None) -> None:
-        """Report what the core found wrong with the last action (at ``span``; a player out of turn at
-        ``seat_span``)."""
+        """Report what the core found wrong with the last action (at ``span``; one out of turn at ``seat_span``)."""
         rules = state.rules
         for breach in state.breaches:
             code = breach[0]
             where = seat_span if (code == "BZ202" and seat_span is not None) else span
             self.report(code, explain(rules, breach), where)
         state.breaches.clear()
-
-    def run(self) -> ReplayResult:
-        for game in self.record.games:
-            self.game(game)
-        return self.result
 
     def game(
         self,
@@ -173,8 +140,7 @@ class _Replayer:
         result._line = game.span.line
         self.result.games.append(result)
         result.deals.extend(earlier)
-        play = GameState(rules) if play is None else play
-        self.play = play
+        play = self.play = play or GameState(rules)
         for index, deal in enumerate(game.deals, first):
             rest = checkpoint(index, play, len(self.result.diagnostics)) if checkpoint is not None else None
             if rest is not None:  # (the rest of the game as replayed before: the same from the same state)
@@ -195,60 +161,34 @@ class _Replayer:
             for check in deal.end:
                 if check.what == "total":
                     self.check_values(check, named_totals, "BZ504", "game total after this deal", rules)
+                elif check.what == "game" and outcome.game_scores:
+                    self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
                 elif check.what == "game":
-                    if outcome.game_scores:
-                        self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
-                    else:
-                        self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
+                    self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
         else:
             if checkpoint is not None:  # (after the last deal: where the diagnostics of the game's end begin)
                 checkpoint(len(result.deals), play, len(self.result.diagnostics))
-        named = dict(zip(rules.scorers, play.totals, strict=True))
-        result.scores = named
+        result.scores = dict(zip(rules.scorers, play.totals, strict=True))
         result.winner = rules.scorers[play.decided] if play.decided >= 0 else None
         if game.winner is not None:
-            written = rules.scorer_named(game.winner)
             # The winner line is checked against the game as it stands there: after the deals written before it.
             line = game.winner_span.line if game.winner_span is not None else 1 << 30
-            problem = play.winner_problem(
-                written, game.winner, sum(1 for d in result.deals if not d.redealt and d._line < line)
-            )
-            if written < 0:
-                self.report(
-                    "BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span
-                )
-            elif problem is not None:
+            before = sum(1 for d in result.deals if not d.redealt and d._line < line)
+            problem = play.winner_problem(rules.scorer_named(game.winner), game.winner, before)
+            if problem is not None:
                 self.report(problem[0], explain(rules, problem), game.winner_span)
 
     def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
-        assert self.play is not None
         ok, dealer = take_dealer(deal, rules, self.play, number, dealer_given, self.report)
         if not ok or not seats_named(deal, rules, self.report):
             return None
         if deal.redeal and dealer is not None:
             return self.redealt(deal, rules, number, dealer)
-        position = deal.position
-        if position is not None and deal.lossy:
-            if deal.repaired:  # (the unknown cards are those of a line that did not read, already reported)
-                return None
-            self.report(
-                "BZ112",
-                "a fragment's position states every card (hands, table, plays and draws): the inference completes "
-                "only whole deals",
-                position.span,
-            )
+        completed = complete_deal(deal, rules, dealer, self.complete, self.report)
+        if completed is None:
             return None
-        inference = None
-        if (
-            self.complete is not None
-            and dealer is not None
-            and position is None
-            and deal_has_unknowns(deal, rules.profile, dealer)
-        ):
-            inference = self.completed(deal, rules, dealer)
-            if inference is None or inference.deal is None:
-                return None
-            deal = inference.deal
+        deal, inference = completed
+        position = deal.position
         state = start_state(deal, rules, number, dealer, position, self.report)
         if state is None:
             return None
@@ -259,17 +199,6 @@ class _Replayer:
         self.offsets = [0] * len(rules.scorers)
         self.repaired = deal.repaired
         for item in deal.opening:
-            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
-                # The completion of unknown cards starts at the deal: a declaration before the first trick must
-                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
-                if not deal.repaired:
-                    self.report(
-                        "BZ603",
-                        "a declaration before the first trick names every card: unknown cards are completed only "
-                        "from the deal on",
-                        item.span,
-                    )
-                continue
             self.item(item, state, [])
         opening = state.events
         state.events = []
@@ -291,77 +220,32 @@ class _Replayer:
         outcome._line = deal.span.line
         if self.views:
             outcome._state = state.copy()
-        if position is not None:
-            # A fragment may end before the deal does, and what was won before its position is not known: no
-            # end of the deal is counted (its result line checks the running scores).
-            outcome.scores = state_scores(state)
-            for check in deal.end:
-                outcome.end_comments.extend(check.comments)
-                if check.what == "result":
-                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-                elif check.what == "brisques":
-                    self.report(
-                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
-                    )
-            return outcome
-        self.finish(deal, state, outcome, rules)
+        self.finish(deal, state, outcome, rules, fragment=position is not None)
         return outcome
 
-    def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules) -> None:
+    def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules, fragment: bool) -> None:
         """The end of a whole deal: the core counts the end of the hand; the deal's brisques, result and game points
-        go into ``outcome``, and the record's end-of-deal lines are checked against them."""
+        go into ``outcome``, and the record's end-of-deal lines are checked against them. A fragment may end before
+        the deal does, and what was won before its position is not known: no end of the deal is counted (its result
+        line checks the running scores)."""
+        if fragment:
+            outcome.scores = state_scores(state)
+            self.end_lines(deal, outcome, rules, fragment=True)
+            return
         state.finish()
-        last_span = deal.tricks[-1].span if deal.tricks else deal.span
-        self.breaches(state, deal.end[0].span if deal.end else last_span)
-        brisques = [0] * len(rules.scorers)
-        counted = False
-        for scored, kind, _, points in state.events:
-            if kind == "brisques":
-                brisques[rules.scorer[scored]] += points
-                counted = True
-        if counted:
-            outcome.brisques = dict(zip(rules.scorers, brisques, strict=True))
+        self.breaches(state, deal.end[0].span if deal.end else deal.tricks[-1].span if deal.tricks else deal.span)
+        brisques = [(rules.scorer[seat], points) for seat, kind, _, points in state.events if kind == "brisques"]
+        if brisques:
+            outcome.brisques = dict.fromkeys(rules.scorers, 0)
+            for scorer, points in brisques:
+                outcome.brisques[rules.scorers[scorer]] += points
         state.events.clear()
         outcome.scores = state_scores(state)
         won = state.game_points()
         outcome.game_points = dict(zip(rules.seats, won, strict=True)) if won else {}
         if rules.game_scoring is not None:
             outcome.game_scores = game_score(rules.game_scoring, outcome.scores)
-        for check in deal.end:
-            outcome.end_comments.extend(check.comments)
-            if check.what == "brisques":
-                self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
-            elif check.what == "result":
-                self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-
-    def completed(self, deal: Deal, rules: Rules, dealer: str) -> Completion | None:
-        """The completion of a deal that leaves cards unknown (None, reported, when there is none to try; a
-        completion without a deal, reported, when no completion fits the record)."""
-        assert self.complete is not None
-        profile = rules.named
-        seats = rules.seats
-        # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
-        strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
-        for trick in strangers:
-            self.report(
-                "BZ105",
-                f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(seats)})",
-                trick.winner_span or trick.span,
-            )
-        if strangers:
-            return None
-        inference = self.complete(deal, profile, dict(rules.options), dealer)
-        if inference.deal is None:
-            self.report(
-                "BZ601",
-                f"no completion of the {len(inference.unknowns)} unknown card(s) satisfies "
-                f"the record: {inference.failure}",
-                deal.span,
-            )
-            for statement in inference.conflict:
-                self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
-            return None
-        return inference
+        self.end_lines(deal, outcome, rules)
 
     def redealt(self, deal: Deal, rules: Rules, number: int, dealer: str) -> DealResult:
         """A deal that says ``redeal``: a misdeal, dealt again by the same dealer (002:L18), which scores nothing.
@@ -369,32 +253,46 @@ class _Replayer:
         problem = redeal_problem(rules, len(deal.tricks))
         if problem is not None:
             self.report(problem[0], explain(rules, problem), deal.redeal_span or deal.span)
-        seats = rules.seats
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
             leader=deal.leader or dealer,
             trump=deal.trump,
             turnup=deal.turnup,
-            hands={s: sorted_cards(c for c in deal.hands.get(s, ()) if isinstance(c, Card)) for s in seats},
+            hands={s: sorted_cards(c for c in deal.hands.get(s, ()) if isinstance(c, Card)) for s in rules.seats},
             comments=list(deal.comments),
         )
         outcome.redealt = True
         outcome.scores = dict.fromkeys(rules.scorers, 0)
         self.winners = []
+        self.end_lines(deal, outcome, rules)
+        return outcome
+
+    def end_lines(self, deal: Deal, outcome: DealResult, rules: Rules, fragment: bool = False) -> None:
+        """The record's lines at the end of a deal, its result and brisques, checked against ``outcome`` (a fragment
+        counts no brisques: what was won before it is not known)."""
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+            elif check.what == "brisques" and fragment:
+                self.report(
+                    "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
+                )
             elif check.what == "brisques":
-                self.check_values(check, {}, "BZ502", "brisques", rules)
-        return outcome
+                self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
+
+    def scorer(self, value: Any, rules: Rules) -> int:
+        """The scorer a stated score names (-1, reported, when it names no seat or side of this game)."""
+        key = rules.scorer_named(value.seat)
+        if key < 0:
+            self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+        return key
 
     def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, rules: Rules) -> None:
         for value in check.values:
-            key = rules.scorer_named(value.seat)
+            key = self.scorer(value, rules)
             if key < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
                 continue
             have = actual.get(rules.scorers[key], 0)
             if have != value.value:
@@ -429,7 +327,10 @@ class _Replayer:
             if type(item) is Forfeit and item.seat in seat_index:
                 # The record gives up what this trick wins a seat (002:L13): its plays are the forfeit's to settle.
                 state.will_forfeit(seat_index[item.seat])
-        plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
+        plays = trick.plays
+        if not trick.ordered:  # (the plays written without their order: sorted from the seat that leads)
+            order = {rules.seats[seat]: k for k, seat in enumerate(state.order[state.leader])}
+            plays = sorted(plays, key=lambda p: order.get(p.seat, len(order)))
         winner = -1
         for play in plays:
             done = state.trick_no
@@ -448,21 +349,15 @@ class _Replayer:
             )
         if trick.winner is not None and winner >= 0 and trick.winner != rules.seats[winner]:
             state.check_winner(trick.winner)
-            if state.breaches:
-                self.breaches(state, trick.winner_span)
+            self.breaches(state, trick.winner_span)
         self.winners.append(winner)
         draws: list[tuple[int, int]] = []
         items = trick.items
-        # A written stock lets the record leave the draws out: where the rules let a player declare or exchange after
-        # drawing, a statement that only the cards drawn make legal comes after them.
         unwritten = state.stock is not None and not any(type(item) is Draws for item in items)
         for item in items:
-            if unwritten and state.to_draw and not _legal(self, item, state):
-                after_draws = state.copy()
-                after_draws.draw_due()
-                if _legal(self, item, after_draws):
-                    draws.extend(state.draw_due())
-                    state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
+            if unwritten and state.to_draw and self.draws_first(item, state):
+                draws.extend(state.draw_due())
+                state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
             self.item(item, state, draws)
         if state.stock is not None:
             draws.extend(state.draw_due())
@@ -476,11 +371,9 @@ class _Replayer:
             return state, None
         after = Snapshot.of(state)
         assert before is not None
-        comments = list(trick.comments)
-        for item in items:
-            comments.extend(item.comments)
+        comments = [*trick.comments, *(comment for item in items for comment in item.comments)]
         outcome.tricks.append(
-            TrickResult(
+            shown := TrickResult(
                 n=trick.number,
                 leader=rules.seats[leader],
                 phase=phase,
@@ -496,9 +389,8 @@ class _Replayer:
                 line=trick.span.line,
             )
         )
-        outcome.tricks[-1].state = kept if self.states else None
-        outcome.tricks[-1].variations = lines
-        outcome.tricks[-1].variation_comments = [list(v.comments) for v in trick.variations]
+        shown.state, shown.variations = (kept if self.states else None), lines
+        shown.variation_comments = [list(v.comments) for v in trick.variations]
         events.clear()
         return state, after
 
@@ -522,11 +414,12 @@ class _Replayer:
         for question in play.questions:
             if question.answers and not question.better and play.card not in question.answers:
                 accepted = " ".join(str(c) for c in question.answers)
-                self.warn(
+                self.report(
                     "BZ701",
                     f"the question accepts {accepted} but {play.seat} plays {play.card}: accept the card played too, "
                     f"or write {{?[better] ...}} where the book's play was a slip",
                     question.span,
+                    "warning",
                 )
 
     def item(self, item: Any, state: DealState, draws: list[tuple[int, int]]) -> None:
@@ -550,13 +443,11 @@ class _Replayer:
                 self.report(breach[0], message, _span(item, breach, message))
             state.breaches.clear()
         elif not self.repaired:
-            # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that did
-            # not read it is that line's, already reported.
-            self.report(
-                "BZ603",
-                "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
-                item.span,
-            )
+            # An unknown card the completion does not fill: a declaration's before the first trick (the completion
+            # starts at the deal), a partner's card, a whole hand's. On a line that did not read it is that line's,
+            # already reported.
+            first = state.trick_no == 0 and any(type(c) is not Card for c in item.cards)
+            self.report("BZ603", _FIRST_UNKNOWN if first else _UNKNOWN, item.span)
 
     def act(self, item: Any, state: DealState) -> bool:
         """Carry out a statement other than draws and a running score as the core's action on ``state`` (its
@@ -585,22 +476,36 @@ class _Replayer:
             state.check_claim(seat, item.kind, item.points)
         elif kind is ClaimGame:
             right = state.claim_game(seat, self.banked(rules.scorer[seat]))
-            if self.play is not None:
-                self.play.claim(rules.scorer[seat], right)
+            self.play.claim(rules.scorer[seat], right)
         elif kind is Forfeit:
             state.forfeit(seat, item.points)
         else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
         return True
 
+    def draws_first(self, item: Any, state: DealState) -> bool:
+        """Whether a declaration, show, exchange or pass that breaks a rule now breaks none after the draws due: a
+        written stock lets the record leave the draws out, and where the rules let a player declare or exchange after
+        drawing, a statement that only the cards drawn make legal comes after them. Tried on copies of ``state``."""
+        kind = type(item)
+        if kind not in (Declare, Exchange, Pass) or item.seat not in state.rules.seat_index:
+            return False
+        if kind is Exchange and type(item.card) is not Card:
+            return False  # (an unknown card: nothing to try)
+        trial = state.copy()
+        if self.act(item, trial) and not trial.breaches:
+            return False
+        trial = state.copy()
+        trial.draw_due()
+        return self.act(item, trial) and not trial.breaches
+
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         rules = state.rules
         scores = state.scores()
         offsets = self.offsets
         for value in check.values:
-            key = rules.scorer_named(value.seat)
+            key = self.scorer(value, rules)
             if key < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
                 continue
             diff = value.value - scores[key]
             if diff and diff != offsets[key]:
@@ -612,6 +517,11 @@ class _Replayer:
                 )
             offsets[key] = diff
 
+
+_FIRST_UNKNOWN = (
+    "a declaration before the first trick names every card: unknown cards are completed only from the deal on"
+)
+_UNKNOWN = "this declaration leaves a card unknown where unknown cards are not completed: write its cards"
 
 _SPANS: dict[type, tuple[str, dict[str, str]]] = {
     Exchange: ("card_span", {"BZ202": "span"}),
@@ -639,24 +549,6 @@ def _span(item: Any, breach: Breach, message: str) -> Span:
     return (getattr(item, field) if field else None) or getattr(item, default)
 
 
-def _legal(replayer: _Replayer, item: Any, state: DealState) -> bool:
-    """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal):
-    tried on a copy, the replay's own state being changed in place."""
-    if type(item) not in (Declare, Exchange, Pass):
-        return True
-    if item.seat not in state.rules.seat_index or (type(item) is Exchange and type(item.card) is not Card):
-        return False  # (a seat the game does not have; an unknown card: nothing to try)
-    trial = state.copy()
-    return replayer.act(item, trial) and not trial.breaches
-
-
-def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
-    """The plays of a trick written without their order, sorted from the seat that leads."""
-    rules = state.rules
-    order = {rules.seats[seat]: k for k, seat in enumerate(state.order[state.leader])}
-    return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
-
-
 def replay_record(
     record: Record, complete: Completer | None = None, *, views: bool = True, states: bool = False
 ) -> ReplayResult:
@@ -666,7 +558,10 @@ def replay_record(
     reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views, and with
     ``states`` (and ``views``) the core's state before it (``TrickResult.state``, for the analysis).
     """
-    return _Replayer(record, complete, views, states).run()
+    replayer = _Replayer(record, complete, views, states)
+    for game in record.games:
+        replayer.game(game)
+    return replayer.result
 
 
 def replay_game(

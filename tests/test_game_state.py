@@ -224,3 +224,13 @@ def test_the_winner_line_is_judged_after_the_deals_before_it() -> None:
     problem = game.winner_problem(0, "N", 1)
     assert problem == ("BZ505", "wrong_game_winner", ("N", -1, 300, (120, 90)))
     assert game.winner_problem(1, "S", 2) == ("BZ505", "wrong_game_winner", ("S", 0, 300, (370, 120)))
+
+
+def test_a_winner_line_naming_no_seat_is_refused_at_the_line() -> None:
+    text = generate_game("ua2", 3, deals=30)
+    assert re.search(r"^winner N$", text, re.M)
+    wrong = re.sub(r"^winner N$", "winner E", text, flags=re.M)
+    errors = [d for d in check_text(wrong).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ105"]
+    assert errors[0].message == "E is not a seat or side of the ua2 profile"
+    assert errors[0].span is not None and wrong.split("\n")[errors[0].span.line - 1] == "winner E"

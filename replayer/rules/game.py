@@ -240,7 +240,10 @@ class GameState:
 
     def winner_problem(self, written: int, said: str, deals: int) -> Breach | None:
         """A record's ``winner`` line, standing after the game's first ``deals`` deals and naming ``written`` (a
-        scorer, spelt ``said``): the breach when by then the rules make another scorer the winner, or nobody yet."""
+        scorer, spelt ``said``; -1: no seat or side of the game): the breach when by then the rules make another
+        scorer the winner, or nobody yet."""
+        if written < 0:
+            return ("BZ105", "no_such_winner", (said,))
         decided, totals = self.after(deals)
         if written == decided:
             return None
