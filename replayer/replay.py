@@ -179,6 +179,7 @@ class _Replayer:
                 self.report(problem[0], explain(rules, problem), game.winner_span)
 
     def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
+        """Deal ``number`` of the game replayed; None, reported, when it cannot be (its headers, seats or unknowns)."""
         ok, dealer = take_dealer(deal, rules, self.play, number, dealer_given, self.report)
         if not ok or not seats_named(deal, rules, self.report):
             return None
@@ -200,8 +201,6 @@ class _Replayer:
         self.repaired = deal.repaired
         for item in deal.opening:
             self.item(item, state, [])
-        opening = state.events
-        state.events = []
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
@@ -209,10 +208,11 @@ class _Replayer:
             trump=SUITS[state.trump] if state.trump >= 0 else None,
             turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
             hands={s: sorted_cards(deal.hands.get(s, ())) for s in rules.seats},
-            scoring=[scoring(rules, e) for e in opening],
+            scoring=[scoring(rules, e) for e in state.events],
             comments=list(deal.comments),
             inference=inference,
         )
+        state.events = []
         before = Snapshot.of(state) if self.views else None
         for trick in deal.tricks:
             state, before = self.trick(trick, state, outcome, before)
@@ -224,10 +224,10 @@ class _Replayer:
         return outcome
 
     def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules, fragment: bool) -> None:
-        """The end of a whole deal: the core counts the end of the hand; the deal's brisques, result and game points
-        go into ``outcome``, and the record's end-of-deal lines are checked against them. A fragment may end before
-        the deal does, and what was won before its position is not known: no end of the deal is counted (its result
-        line checks the running scores)."""
+        """The end of a deal: the core counts the end of the hand; the deal's brisques, result and game points go
+        into ``outcome``, and the record's end-of-deal lines are checked against them. A fragment may end before the
+        deal does, and what was won before its position is not known: no end of the hand is counted (its result line
+        checks the running scores)."""
         if fragment:
             outcome.scores = state_scores(state)
             self.end_lines(deal, outcome, rules, fragment=True)
