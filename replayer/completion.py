@@ -4,10 +4,12 @@ The replay does not know the inference (:mod:`replayer.infer`): :mod:`replayer.c
 This module says what one answers, and asks it for a deal that leaves cards unknown (:func:`complete_deal`),
 reporting what stops a completion at the record's lines: a fragment with unknown cards (BZ112), a trick's winner that
 is no seat of the game (BZ105), no completion that fits the record (BZ601, each statement in conflict BZ602).
+What the replay then reads is known, every card of it (:func:`known`).
 """
 
 from __future__ import annotations
 
+from .cards import Card, CardLike
 from .record import Deal, deal_has_unknowns
 from .rules import Rules
 
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
 
     Report = Callable[[str, str, Span | None], None]
 
-__all__ = ["complete_deal"]
+__all__ = ["complete_deal", "known"]
 
 
 def complete_deal(
@@ -89,3 +91,10 @@ def complete_deal(
             report("BZ602", f"conflicting statement: {statement.text}", statement.span)
         return None
     return inference.deal, inference
+
+
+def known(card: CardLike) -> Card:
+    """A card of a completed record (the inference fills every unknown before a replay)."""
+    if not isinstance(card, Card):
+        raise TypeError(f"unknown card {card} reached the replay")
+    return card

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import SUITS, Card, CardLike
+from .cards import SUITS, Card
+from .completion import known
 from .errors import OptionError, RuleProfileError, Span
 from .explain import explain
 from .profiles import load_profile
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     Report = Callable[[str, str, Span | None], None]
     """The replay's report of a fault: its code, its words, where it is."""
 
-__all__ = ["game_rules", "known", "seats_named", "start_state", "take_dealer"]
+__all__ = ["game_rules", "seats_named", "start_state", "take_dealer"]
 
 
 def game_rules(game: Game, report: Report) -> tuple[Rules, dict[str, str | int]] | None:
@@ -247,10 +248,3 @@ def _position_missing(deal: Deal, position: Position, rules: Rules, report: Repo
             report("BZ105", f"{meld.seat} is not a seat of this game", meld.span)
             missing.append("a table of a seat of the game")
     return missing
-
-
-def known(card: CardLike) -> Card:
-    """A card of a completed record (the inference fills every unknown before a replay)."""
-    if not isinstance(card, Card):
-        raise TypeError(f"unknown card {card} reached the replay")
-    return card

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CARDS, SUITS, Card
-from .completion import complete_deal
+from .completion import complete_deal, known
 from .errors import Diagnostic, Span
 from .explain import explain, scoring
-from .headers import game_rules, known, seats_named, start_state, take_dealer
+from .headers import game_rules, seats_named, start_state, take_dealer
 from .profile import RuleProfile
 from .record import (
     Claim,
