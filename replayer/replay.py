@@ -282,17 +282,15 @@ class _Replayer:
             elif check.what == "brisques":
                 self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
 
-    def scorer(self, value: Any, rules: Rules) -> int:
-        """The scorer a stated score names (-1, reported, when it names no seat or side of this game)."""
-        key = rules.scorer_named(value.seat)
-        if key < 0:
-            self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
-        return key
+    def no_scorer(self, value: Any) -> None:
+        """A stated score that names no seat or side of this game."""
+        self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
 
     def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, rules: Rules) -> None:
         for value in check.values:
-            key = self.scorer(value, rules)
+            key = rules.scorer_named(value.seat)
             if key < 0:
+                self.no_scorer(value)
                 continue
             have = actual.get(rules.scorers[key], 0)
             if have != value.value:
@@ -504,8 +502,9 @@ class _Replayer:
         scores = state.scores()
         offsets = self.offsets
         for value in check.values:
-            key = self.scorer(value, rules)
+            key = rules.scorer_named(value.seat)
             if key < 0:
+                self.no_scorer(value)
                 continue
             diff = value.value - scores[key]
             if diff and diff != offsets[key]:
