@@ -25,7 +25,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy kno
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-    from .replay import Completion, DealResult
+    from .completion import Completion
+    from .replay import DealResult
     from .rules import GameState
 
 __all__ = [

@@ -90,6 +90,15 @@ def ordinal(n: int) -> str:
 _CLASS_NAMES = {"M": "marriage or sequence", "B": "bezique", "F": "four of a kind", "S": "trump-seven combination"}
 
 
+_DEALER_RULES = {
+    "alternate": "the deal passes in turn",
+    "no_winner": "the deal passes in turn when nobody won the hand before (inferred)",
+    "redeal": "a misdeal is dealt again by the same dealer",
+}
+"""Which rule names the next dealer (:meth:`replayer.rules.GameState.dealer_rule`), in words; the others are ``the
+winner (loser) of the hand before deals next``."""
+
+
 def _class_name(klass: str) -> str:
     return _CLASS_NAMES.get(klass, f"class {klass}")
 
@@ -360,6 +369,16 @@ _MESSAGES: dict[str, Callable[..., str]] = {
         f"deal {number} is played after the game was won: {r.scorers[winner]} reached the target {target} at the end "
         f"of deal {after} ({', '.join(f'{s} {v}' for s, v in zip(r.scorers, totals, strict=True))}); a game ends "
         f"with the deal in which a player reaches the target"
+    ),
+    "wrong_dealer": lambda r, expected, number, rule: (
+        f"{r.seats[expected]} deals hand {number}: under this profile "
+        f"{_DEALER_RULES.get(rule) or f'the {rule} of the hand before deals next'}"
+    ),
+    "no_such_winner": lambda r, said: f"{said} is not a seat or side of the {r.name} profile",
+    "wrong_game_winner": lambda r, said, won, target, totals: (
+        f"the record names {said} as the winner; by the rules "
+        f"{f'{r.scorers[won]} wins' if won >= 0 else 'nobody has reached the target yet'} (target {target}, totals "
+        f"{', '.join(f'{s} {v}' for s, v in zip(r.scorers, totals, strict=True))})"
     ),
     "one_hand_game": lambda r, number: (
         f"deal {number} is played after the game ended: under the {r.name} profile one hand is the game"

@@ -1,27 +1,28 @@
 """Replaying a record through the rules core: every play, winner, declaration, draw and stated score is checked.
 
-A replay never stops at the first problem. After an illegal action it carries the action out as written (the
-card leaves the hand if it is there, the points claimed by a declaration are what the rules give), and it goes
-on checking; a stated score that disagrees is reported once, and later statements are compared with the same
-discrepancy so that one mistake is not reported again at every later score line.
+A thin driver: the rules are the core's (:mod:`replayer.rules`, the game's between deals in its ``GameState``). This
+module turns each statement into the core's action, on ints, and each breach the core reports into a diagnostic at
+the statement's position (:mod:`replayer.explain` words it). The headers come first (:mod:`replayer.headers`: the
+rules a game plays under, each deal's dealer and the core's state at its first trick), and a deal that leaves cards
+unknown is completed before its replay by the :class:`~replayer.completion.Completer` check.py passes
+(:mod:`replayer.completion`), so that this module does not depend on the inference. With ``views`` it also keeps
+what a view shows of each trick (:class:`TrickResult`); a validation asks for none. The record is never changed.
 
-The rules are the core's (:mod:`replayer.rules`): this module reads the record's statements, hands them to the core
-as ints, and turns what the core reports into diagnostics at the statements' positions (:mod:`replayer.explain`
-words them). With ``views`` it also keeps what a view shows of each trick (:class:`TrickResult`); a validation asks
-for none. A deal that leaves cards unknown is completed first by a :class:`Completer` (``replayer.infer`` has one;
-:mod:`replayer.check` passes it), so that this module does not depend on the inference. The record is never changed.
+A replay never stops at the first problem: an illegal action is carried out as written (the card leaves the hand if
+it is there, a declaration scores what the rules give), and a stated score that disagrees is reported once, later
+ones compared with the same discrepancy.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
-from .cards import CARDS, SUITS, Card, CardLike
-from .errors import Diagnostic, OptionError, RuleProfileError, Span
+from .cards import CARDS, SUITS, Card
+from .completion import complete_deal, known
+from .errors import Diagnostic, Span
 from .explain import explain, scoring
+from .headers import game_rules, seats_named, start_state, take_dealer
 from .profile import RuleProfile
-from .profiles import load_profile
 from .record import (
     Claim,
     ClaimGame,
@@ -35,12 +36,10 @@ from .record import (
     Pass,
     Penalty,
     Play,
-    Position,
     Record,
     ScoreCheck,
     Trick,
     Variation,
-    deal_has_unknowns,
 )
 from .results import (
     DealResult,
@@ -53,12 +52,17 @@ from .results import (
     state_scores,
     to_json,
 )
-from .rules import DealState, GameState, Rules, compile_rules, first_dealer, game_score, redeal_problem
+from .rules import Breach, DealState, GameState, Rules, compile_rules, game_score, redeal_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a validation's start needs none of it)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, Protocol
+    from typing import Any
+
+    from .completion import Completer
+
+    Checkpoint = Callable[[int, GameState, int], tuple[Sequence[DealResult], GameState] | None]
+    """Called before each deal of a game replayed by :func:`replay_game` (see there)."""
 
 __all__ = [
     "DealResult",
@@ -74,37 +78,6 @@ __all__ = [
 ]
 
 
-if TYPE_CHECKING:  # the inference's interface, for the type checker only (a validation's start needs no typing)
-
-    class Completion(Protocol):
-        """What a :class:`Completer` makes of a deal that leaves cards unknown."""
-
-        @property
-        def deal(self) -> Deal | None:
-            """The completed deal (a copy of the record's), or None when no completion exists."""
-
-        @property
-        def unknowns(self) -> Sequence[object]:
-            """The unknown cards."""
-
-        @property
-        def failure(self) -> str:
-            """Why there is no completion."""
-
-        @property
-        def conflict(self) -> Sequence[Any]:
-            """When there is none: statements (each with ``text`` and ``span``) that cannot all hold."""
-
-    class Completer(Protocol):
-        """Completes the unknown cards of a deal (check.py hands the replay one that calls replayer.infer)."""
-
-        def __call__(self, deal: Deal, profile: RuleProfile, options: dict[str, str | int], dealer: str) -> Completion:
-            """Complete ``deal``, dealt by ``dealer`` under ``profile`` and ``options``."""
-
-    Checkpoint = Callable[[int, GameState, int], tuple[Sequence[DealResult], GameState] | None]
-    """Called before each deal of a game replayed by :func:`replay_game` (see there)."""
-
-
 class _Replayer:
     def __init__(
         self, record: Record, complete: Completer | None = None, views: bool = True, states: bool = False
@@ -116,7 +89,7 @@ class _Replayer:
         self.views = views
         self.current_trick = 0.0
         self.problem_tricks: list[float] = []
-        self.play: GameState | None = None
+        self.play: GameState
         """The game being replayed, between its deals: dealers, totals, claims, its end (the core's)."""
         self.offsets: list[int] = []
         self.winners: list[int] = []
@@ -126,30 +99,22 @@ class _Replayer:
 
     def banked(self, scorer: int) -> int:
         """What the scorer has from the earlier deals of the game (a penalty of all points takes it too)."""
-        return self.play.totals[scorer] if self.play is not None else 0
+        return self.play.totals[scorer]
 
-    def report(self, code: str, message: str, span: Span | None) -> None:
-        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path))
-        self.problem_tricks.append(self.current_trick)
-
-    def warn(self, code: str, message: str, span: Span | None) -> None:
-        """A likely slip that breaks no rule: reported, but the record stays valid."""
-        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path, "warning"))
+    def report(self, code: str, message: str, span: Span | None, severity: str = "error") -> None:
+        """A problem at ``span``; a ``warning``, a likely slip that breaks no rule, leaves the record valid."""
+        self.result.diagnostics.append(Diagnostic(code, message, span, self.record.path, severity))
+        if severity == "error":
+            self.problem_tricks.append(self.current_trick)
 
     def breaches(self, state: DealState, span: Span | None, seat_span: Span | None = None) -> None:
-        """Report what the core found wrong with the last action (at ``span``; a player out of turn at
-        ``seat_span``)."""
+        """Report what the core found wrong with the last action (at ``span``; one out of turn at ``seat_span``)."""
         rules = state.rules
         for breach in state.breaches:
             code = breach[0]
             where = seat_span if (code == "BZ202" and seat_span is not None) else span
             self.report(code, explain(rules, breach), where)
         state.breaches.clear()
-
-    def run(self) -> ReplayResult:
-        for game in self.record.games:
-            self.game(game)
-        return self.result
 
     def game(
         self,
@@ -159,50 +124,11 @@ class _Replayer:
         earlier: Sequence[DealResult] = (),
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        try:
-            profile = load_profile(game.profile)
-        except RuleProfileError as exc:
-            self.report("BZ103", str(exc), game.profile_span or game.span)
+        header = game_rules(game, self.report)
+        if header is None:
             return
-        given = dict(game.options)
-        while True:
-            try:
-                options = profile.resolve_options(given)
-                break
-            except OptionError as exc:
-                culprit = exc.option
-                self.report("BZ104", str(exc), game.option_spans.get(culprit or "", game.span))
-                if culprit is None:
-                    options = profile.default_options()
-                    break
-                # The other options still apply (a record of three players is not replayed as one of two).
-                del given[culprit]
-        if game.target is not None:
-            where = game.target_span or game.span
-            if "target" not in profile.options:
-                self.report(
-                    "BZ104",
-                    f"the {profile.name} profile has no target (one hand is the game): a target header does not apply",
-                    where,
-                )
-            elif "target" in given and int(given["target"]) != game.target:
-                self.report(
-                    "BZ104",
-                    f"the target is written twice: options target={given['target']} and target: {game.target}",
-                    where,
-                )
-            else:
-                options["target"] = game.target
-        rules = compile_rules(profile, options)
-        # The seats as the game plays them: an option may change them (three or four players of no-trump).
-        seats = rules.seats
-        for seat in game.players:
-            if seat not in seats:
-                self.report(
-                    "BZ105",
-                    f"seat {seat} is not used by the {profile.name} profile (seats: {' '.join(seats)})",
-                    game.player_spans.get(seat, game.span),
-                )
+        rules, options = header
+        profile, seats = rules.named, rules.seats
         result = GameResult(
             title=game.title or game.headers.get("title") or "Untitled game",
             headers=dict(game.headers),
@@ -214,16 +140,14 @@ class _Replayer:
         result._line = game.span.line
         self.result.games.append(result)
         result.deals.extend(earlier)
-        play = GameState(rules) if play is None else play
-        self.play = play
+        play = self.play = play or GameState(rules)
         for index, deal in enumerate(game.deals, first):
             rest = checkpoint(index, play, len(self.result.diagnostics)) if checkpoint is not None else None
             if rest is not None:  # (the rest of the game as replayed before: the same from the same state)
                 result.deals.extend(rest[0])
                 play = self.play = rest[1]
                 break
-            expected = play.expected_dealer()
-            outcome = self.deal(deal, rules, index + 1, rules.seats[expected] if expected is not None else None)
+            outcome = self.deal(deal, rules, index + 1)
             if outcome is None:
                 return
             result.deals.append(outcome)
@@ -237,78 +161,36 @@ class _Replayer:
             for check in deal.end:
                 if check.what == "total":
                     self.check_values(check, named_totals, "BZ504", "game total after this deal", rules)
+                elif check.what == "game" and outcome.game_scores:
+                    self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
                 elif check.what == "game":
-                    if outcome.game_scores:
-                        self.check_values(check, outcome.game_scores, "BZ504", "game score", rules)
-                    else:
-                        self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
+                    self.report("BZ504", f"the {profile.name} profile plays to a target: no game score", check.span)
         else:
             if checkpoint is not None:  # (after the last deal: where the diagnostics of the game's end begin)
                 checkpoint(len(result.deals), play, len(self.result.diagnostics))
-        named = dict(zip(rules.scorers, play.totals, strict=True))
-        result.scores = named
+        result.scores = dict(zip(rules.scorers, play.totals, strict=True))
         result.winner = rules.scorers[play.decided] if play.decided >= 0 else None
         if game.winner is not None:
-            written = rules.scorer_named(game.winner)
             # The winner line is checked against the game as it stands there: after the deals written before it.
             line = game.winner_span.line if game.winner_span is not None else 1 << 30
-            decided, totals = play.after(sum(1 for d in result.deals if not d.redealt and d._line < line))
-            if written < 0:
-                self.report(
-                    "BZ105", f"{game.winner} is not a seat or side of the {profile.name} profile", game.winner_span
-                )
-            elif written != decided:
-                won = rules.scorers[decided] if decided >= 0 else None
-                said = f"{won} wins" if won else "nobody has reached the target yet"
-                self.report(
-                    "BZ505",
-                    f"the record names {game.winner} as the winner; by the rules {said} "
-                    f"(target {options.get('target')}, totals "
-                    f"{', '.join(f'{s} {v}' for s, v in zip(rules.scorers, totals, strict=True))})",
-                    game.winner_span,
-                )
+            before = sum(1 for d in result.deals if not d.redealt and d._line < line)
+            problem = play.winner_problem(rules.scorer_named(game.winner), game.winner, before)
+            if problem is not None:
+                self.report(problem[0], explain(rules, problem), game.winner_span)
 
-    def deal(
-        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None = None
-    ) -> DealResult | None:
-        ok, dealer = self.dealer(deal, rules, number, expected_dealer, dealer_given)
-        if not ok:
-            return None
-        # A seat the profile does not have can neither play nor draw: the deal is not replayed (nor completed). The
-        # reader noted the seats each deal names, so the deal is walked only to report a seat that is not the game's.
-        index = rules.seat_index
-        named = deal.seats_named
-        if (
-            deal.repeated_seat
-            or any(seat not in index for seat in named)
-            or any(seat not in index for seat in deal.hands)
-        ) and not self.seats_ok(deal, rules):
+    def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
+        """Deal ``number`` of the game replayed; None, reported, when it cannot be (its headers, seats or unknowns)."""
+        ok, dealer = take_dealer(deal, rules, self.play, number, dealer_given, self.report)
+        if not ok or not seats_named(deal, rules, self.report):
             return None
         if deal.redeal and dealer is not None:
             return self.redealt(deal, rules, number, dealer)
-        position = deal.position
-        if position is not None and deal.lossy:
-            if deal.repaired:  # (the unknown cards are those of a line that did not read, already reported)
-                return None
-            self.report(
-                "BZ112",
-                "a fragment's position states every card (hands, table, plays and draws): the inference completes "
-                "only whole deals",
-                position.span,
-            )
+        completed = complete_deal(deal, rules, dealer, self.complete, self.report)
+        if completed is None:
             return None
-        inference = None
-        if (
-            self.complete is not None
-            and dealer is not None
-            and position is None
-            and deal_has_unknowns(deal, rules.profile, dealer)
-        ):
-            inference = self.completed(deal, rules, dealer)
-            if inference is None or inference.deal is None:
-                return None
-            deal = inference.deal
-        state = self.start(deal, rules, number, dealer, position)
+        deal, inference = completed
+        position = deal.position
+        state = start_state(deal, rules, number, dealer, position, self.report)
         if state is None:
             return None
         assert dealer is not None
@@ -318,20 +200,7 @@ class _Replayer:
         self.offsets = [0] * len(rules.scorers)
         self.repaired = deal.repaired
         for item in deal.opening:
-            if deal.lossy and type(item) is Declare and any(type(c) is not Card for c in item.cards):
-                # The completion of unknown cards starts at the deal: a declaration before the first trick must
-                # name its cards (on a line that did not read, the unknown card is that line's, already reported).
-                if not deal.repaired:
-                    self.report(
-                        "BZ603",
-                        "a declaration before the first trick names every card: unknown cards are completed only "
-                        "from the deal on",
-                        item.span,
-                    )
-                continue
             self.item(item, state, [])
-        opening = state.events
-        state.events = []
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
@@ -339,10 +208,11 @@ class _Replayer:
             trump=SUITS[state.trump] if state.trump >= 0 else None,
             turnup=CARDS[state.turnup] if state.turnup >= 0 else None,
             hands={s: sorted_cards(deal.hands.get(s, ())) for s in rules.seats},
-            scoring=[scoring(rules, e) for e in opening],
+            scoring=[scoring(rules, e) for e in state.events],
             comments=list(deal.comments),
             inference=inference,
         )
+        state.events = []
         before = Snapshot.of(state) if self.views else None
         for trick in deal.tricks:
             state, before = self.trick(trick, state, outcome, before)
@@ -350,260 +220,32 @@ class _Replayer:
         outcome._line = deal.span.line
         if self.views:
             outcome._state = state.copy()
-        if position is not None:
-            # A fragment may end before the deal does, and what was won before its position is not known: no
-            # end of the deal is counted (its result line checks the running scores).
-            outcome.scores = state_scores(state)
-            for check in deal.end:
-                outcome.end_comments.extend(check.comments)
-                if check.what == "result":
-                    self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-                elif check.what == "brisques":
-                    self.report(
-                        "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
-                    )
-            return outcome
-        self.finish(deal, state, outcome, rules)
+        self.finish(deal, state, outcome, rules, fragment=position is not None)
         return outcome
 
-    def start(
-        self, deal: Deal, rules: Rules, number: int, dealer: str | None, position: Position | None
-    ) -> DealState | None:
-        """The core's state after the deal (a fragment's: at its position), each fault of the deal reported at the
-        header that states it; None, reported, when the record leaves out what a deal needs."""
-        seats = rules.seats
-        stock = deal.stock
-        if stock is not None and not all(isinstance(c, Card) for c in stock):
-            self.report(
-                "BZ107",
-                "a stated stock must list known cards (leave the stock out when it is unknown)",
-                deal.spans.get("stock", deal.span),
-            )
-            stock = None
-        missing = []
-        if dealer is None:
-            missing.append("dealer (or leader)")
-        if rules.profile.turnup and deal.turnup is None and position is None:
-            missing.append("turnup")
-        sitter = dealer if rules.dealer_sits_out else None  # (the dealer who sits the hand out has none, 004:L117)
-        for seat in seats:
-            if seat not in deal.hands and seat != sitter:
-                missing.append(f"hand {seat}")
-        if position is not None:
-            missing.extend(self.position_missing(deal, position, rules))
-        elif deal.table:
-            self.report("BZ112", "a table header belongs to a fragment: state its position first", deal.spans["table"])
-            return None
-        if missing:
-            self.report("BZ107", f"deal {number} needs {', '.join(missing)} before its first trick", deal.span)
-            return None
-        assert dealer is not None
-        seat_index = rules.seat_index
-        hands = [[c.index for c in deal.hands.get(seat, ())] for seat in rules.seats]
-        tabled = [Counter[int]() for _ in rules.seats]
-        if position is not None:
-            # A card on the table is in its seat's hand; one card may lie in several melds (a king of a marriage
-            # and of four kings), so a seat's table holds the most copies of each card that one meld names.
-            for meld in deal.table:
-                if meld.seat in seat_index:
-                    tabled[seat_index[meld.seat]] |= Counter(_known(c).index for c in meld.cards)
-            for seat_no, on_table in enumerate(tabled):
-                hands[seat_no] += on_table.elements()
-        state = DealState.start(
-            rules,
-            seat_index[dealer],
-            SUITS.index(deal.trump) if deal.trump is not None else -1,
-            deal.turnup.index if deal.turnup is not None else -1,
-            hands,
-            [c.index for c in stock] if stock is not None and position is None else None,
-            seat_index[deal.leader] if deal.leader is not None else None,
-            DealState.position_hand_size(rules, position.trick) if position is not None else None,
-        )
-        if position is not None:
-            state.resume(
-                position.trick,
-                position.stock,
-                [(rules.scorer_named(v.seat), v.value) for v in position.scores],
-                [
-                    (seat_index[m.seat], m.kind, [_known(c).index for c in m.cards])
-                    for m in deal.table
-                    if m.seat in seat_index
-                ],
-                [c.index for c in stock] if stock is not None else None,
-            )
-        for breach in state.breaches:
-            code, key, args = breach
-            span = None
-            if code == "BZ107":
-                span = deal.spans.get("turnup") or deal.spans.get("trump")
-            elif key in ("hand_size", "sits_out"):
-                span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
-            elif key == "stock_size":
-                span = deal.spans.get("stock")
-            elif code == "BZ112" and position is not None:
-                if key == "position_hand":
-                    span = deal.hand_spans.get(rules.seats[int(args[0])])  # type: ignore[call-overload]
-                else:
-                    span = deal.spans.get("stock") if key == "position_listed" else position.span
-            elif code in ("BZ109", "BZ304") and deal.table:
-                span = deal.spans.get("table")
-            self.report(code, explain(rules, breach), span or deal.span)
-        state.breaches.clear()
-        return state
-
-    def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules) -> None:
-        """The end of a whole deal: the core counts the end of the hand; the deal's brisques, result and game points
-        go into ``outcome``, and the record's end-of-deal lines are checked against them."""
+    def finish(self, deal: Deal, state: DealState, outcome: DealResult, rules: Rules, fragment: bool) -> None:
+        """The end of a deal: the core counts the end of the hand; the deal's brisques, result and game points go
+        into ``outcome``, and the record's end-of-deal lines are checked against them. A fragment may end before the
+        deal does, and what was won before its position is not known: no end of the hand is counted (its result line
+        checks the running scores)."""
+        if fragment:
+            outcome.scores = state_scores(state)
+            self.end_lines(deal, outcome, rules, fragment=True)
+            return
         state.finish()
-        last_span = deal.tricks[-1].span if deal.tricks else deal.span
-        self.breaches(state, deal.end[0].span if deal.end else last_span)
-        brisques = [0] * len(rules.scorers)
-        counted = False
-        for scored, kind, _, points in state.events:
-            if kind == "brisques":
-                brisques[rules.scorer[scored]] += points
-                counted = True
-        if counted:
-            outcome.brisques = dict(zip(rules.scorers, brisques, strict=True))
+        self.breaches(state, deal.end[0].span if deal.end else deal.tricks[-1].span if deal.tricks else deal.span)
+        brisques = [(rules.scorer[seat], points) for seat, kind, _, points in state.events if kind == "brisques"]
+        if brisques:
+            outcome.brisques = dict.fromkeys(rules.scorers, 0)
+            for scorer, points in brisques:
+                outcome.brisques[rules.scorers[scorer]] += points
         state.events.clear()
         outcome.scores = state_scores(state)
         won = state.game_points()
         outcome.game_points = dict(zip(rules.seats, won, strict=True)) if won else {}
         if rules.game_scoring is not None:
             outcome.game_scores = game_score(rules.game_scoring, outcome.scores)
-        for check in deal.end:
-            outcome.end_comments.extend(check.comments)
-            if check.what == "brisques":
-                self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
-            elif check.what == "result":
-                self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
-
-    def dealer(
-        self, deal: Deal, rules: Rules, number: int, expected_dealer: str | None, dealer_given: str | None
-    ) -> tuple[bool, str | None]:
-        """The deal's dealer: as written, else as the game's rules expect, else from its leader by the profile's
-        step (the core's); reports a dealer the rules do not expect, a seat the game does not have, and a deal after
-        the game is over. False when the deal cannot be replayed."""
-        profile = rules.named
-        seats = rules.seats
-        dealer = deal.dealer or dealer_given
-        if dealer is None:
-            dealer = expected_dealer
-        elif expected_dealer is not None and dealer != expected_dealer and rules.checks_dealer:
-            rule = self.play.dealer_rule() if self.play is not None else rules.next_dealer
-            said = {
-                "alternate": "the deal passes in turn",
-                "no_winner": "the deal passes in turn when nobody won the hand before (inferred)",
-                "redeal": "a misdeal is dealt again by the same dealer",
-            }.get(rule, f"the {rule} of the hand before deals next")
-            self.report(
-                "BZ110",
-                f"{expected_dealer} deals hand {number}: under this profile {said}",
-                deal.spans.get("dealer", deal.span),
-            )
-        if dealer is None and deal.leader is not None and deal.leader in rules.seat_index:
-            dealer = rules.seats[first_dealer(rules, rules.seat_index[deal.leader])]
-        for name, seat in (("dealer", dealer), ("leader", deal.leader)):
-            if seat is not None and seat not in rules.seat_index:
-                self.report(
-                    "BZ105",
-                    f"{name} {seat} is not a seat of the {profile.name} profile ({' '.join(seats)})",
-                    deal.spans.get(name, deal.span),
-                )
-                return False, None
-        if self.play is not None and dealer is not None:
-            over = self.play.begin_deal(rules.seat_index[dealer])
-            if over is not None:
-                self.report(over[0], explain(rules, over), deal.spans.get("dealer", deal.span))
-        return True, dealer
-
-    def completed(self, deal: Deal, rules: Rules, dealer: str) -> Completion | None:
-        """The completion of a deal that leaves cards unknown (None, reported, when there is none to try; a
-        completion without a deal, reported, when no completion fits the record)."""
-        assert self.complete is not None
-        profile = rules.named
-        seats = rules.seats
-        # The completion encodes the profile's seats: a trick's winner that is none of them is reported here.
-        strangers = [t for t in deal.tricks if t.winner is not None and t.winner not in seats]
-        for trick in strangers:
-            self.report(
-                "BZ105",
-                f"{trick.winner} is not a seat of the {profile.name} profile ({' '.join(seats)})",
-                trick.winner_span or trick.span,
-            )
-        if strangers:
-            return None
-        inference = self.complete(deal, profile, dict(rules.options), dealer)
-        if inference.deal is None:
-            self.report(
-                "BZ601",
-                f"no completion of the {len(inference.unknowns)} unknown card(s) satisfies "
-                f"the record: {inference.failure}",
-                deal.span,
-            )
-            for statement in inference.conflict:
-                self.report("BZ602", f"conflicting statement: {statement.text}", statement.span)
-            return None
-        return inference
-
-    def position_missing(self, deal: Deal, position: Position, rules: Rules) -> list[str]:
-        """What a fragment's position leaves unstated (each named as the deal's missing headers are), and each
-        score written for a seat or side that is not the game's (reported)."""
-        missing = []
-        if deal.leader is None:
-            missing.append("leader")
-        if deal.trump is None and deal.turnup is None and not rules.fixing:
-            missing.append("trump")
-        if position.stock is None:
-            missing.append("the stock's count in its position")
-        stated = set()
-        for value in position.scores:
-            scorer = rules.scorer_named(value.seat)
-            if scorer < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
-                missing.append(f"a score for {value.seat}")
-            stated.add(scorer)
-        missing.extend(f"a score for {name}" for i, name in enumerate(rules.scorers) if i not in stated)
-        for meld in deal.table:
-            if meld.seat not in rules.seat_index:
-                self.report("BZ105", f"{meld.seat} is not a seat of this game", meld.span)
-                missing.append("a table of a seat of the game")
-        return missing
-
-    def seats_ok(self, deal: Deal, rules: Rules) -> bool:
-        """Before replaying a deal (and completing its unknown cards): every seat named is the profile's, and no seat
-        plays twice to a trick."""
-        ok = True
-        seats = rules.seat_index
-        profile = rules.named
-
-        def unknown(seat: str, span: Span | None) -> None:
-            nonlocal ok
-            self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile ({' '.join(rules.seats)})", span)
-            ok = False
-
-        for trick in deal.tricks:
-            plays = trick.plays
-            for play in plays:
-                if play.seat not in seats:
-                    unknown(play.seat, play.seat_span)
-            if len(plays) > 1 and len({p.seat for p in plays}) != len(plays):
-                self.report("BZ202", f"a seat plays twice to trick {trick.number}", trick.span)
-                ok = False
-            for item in trick.items:
-                if type(item) is Draws:
-                    for draw in item.draws:
-                        if draw.seat not in seats:
-                            unknown(draw.seat, draw.seat_span)
-                elif type(item) is not ScoreCheck:
-                    seat = getattr(item, "seat", None)
-                    if seat is not None and seat not in seats:
-                        unknown(seat, item.span)
-        for seat in deal.hands:
-            if seat not in seats:
-                self.report("BZ105", f"{seat} is not a seat of the {profile.name} profile", deal.hand_spans.get(seat))
-                ok = False
-        return ok
+        self.end_lines(deal, outcome, rules)
 
     def redealt(self, deal: Deal, rules: Rules, number: int, dealer: str) -> DealResult:
         """A deal that says ``redeal``: a misdeal, dealt again by the same dealer (002:L18), which scores nothing.
@@ -611,32 +253,44 @@ class _Replayer:
         problem = redeal_problem(rules, len(deal.tricks))
         if problem is not None:
             self.report(problem[0], explain(rules, problem), deal.redeal_span or deal.span)
-        seats = rules.seats
         outcome = DealResult(
             number=deal.number or number,
             dealer=dealer,
             leader=deal.leader or dealer,
             trump=deal.trump,
             turnup=deal.turnup,
-            hands={s: sorted_cards(c for c in deal.hands.get(s, ()) if isinstance(c, Card)) for s in seats},
+            hands={s: sorted_cards(c for c in deal.hands.get(s, ()) if isinstance(c, Card)) for s in rules.seats},
             comments=list(deal.comments),
         )
         outcome.redealt = True
         outcome.scores = dict.fromkeys(rules.scorers, 0)
         self.winners = []
+        self.end_lines(deal, outcome, rules)
+        return outcome
+
+    def end_lines(self, deal: Deal, outcome: DealResult, rules: Rules, fragment: bool = False) -> None:
+        """The record's lines at the end of a deal, its result and brisques, checked against ``outcome`` (a fragment
+        counts no brisques: what was won before it is not known)."""
         for check in deal.end:
             outcome.end_comments.extend(check.comments)
             if check.what == "result":
                 self.check_values(check, outcome.scores, "BZ503", "deal result", rules)
+            elif check.what == "brisques" and fragment:
+                self.report(
+                    "BZ112", "a fragment does not count brisques: what was won before it is not known", check.span
+                )
             elif check.what == "brisques":
-                self.check_values(check, {}, "BZ502", "brisques", rules)
-        return outcome
+                self.check_values(check, outcome.brisques, "BZ502", "brisques", rules)
+
+    def no_scorer(self, value: Any) -> None:
+        """A stated score that names no seat or side of this game."""
+        self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
 
     def check_values(self, check: ScoreCheck, actual: dict[str, int], code: str, what: str, rules: Rules) -> None:
         for value in check.values:
             key = rules.scorer_named(value.seat)
             if key < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+                self.no_scorer(value)
                 continue
             have = actual.get(rules.scorers[key], 0)
             if have != value.value:
@@ -671,7 +325,10 @@ class _Replayer:
             if type(item) is Forfeit and item.seat in seat_index:
                 # The record gives up what this trick wins a seat (002:L13): its plays are the forfeit's to settle.
                 state.will_forfeit(seat_index[item.seat])
-        plays = trick.plays if trick.ordered else _in_playing_order(trick.plays, state)
+        plays = trick.plays
+        if not trick.ordered:  # (the plays written without their order: sorted from the seat that leads)
+            order = {rules.seats[seat]: k for k, seat in enumerate(state.order[state.leader])}
+            plays = sorted(plays, key=lambda p: order.get(p.seat, len(order)))
         winner = -1
         for play in plays:
             done = state.trick_no
@@ -690,36 +347,17 @@ class _Replayer:
             )
         if trick.winner is not None and winner >= 0 and trick.winner != rules.seats[winner]:
             state.check_winner(trick.winner)
-            if state.breaches:
-                self.breaches(state, trick.winner_span)
+            self.breaches(state, trick.winner_span)
         self.winners.append(winner)
         draws: list[tuple[int, int]] = []
         items = trick.items
-        if state.stock is None:
-            for item in items:
-                if type(item) is Draws:  # (the commonest statements, after every trick: taken here)
-                    for draw in item.draws:
-                        drawer, drawn = seat_index[draw.seat], draw.card.index
-                        state.draw(drawer, drawn)
-                        if state.breaches:
-                            self.breaches(state, draw.span, draw.seat_span)
-                        draws.append((drawer, drawn))
-                elif type(item) is ScoreCheck:
-                    self.running_score(item, state)
-                else:
-                    self.item(item, state, draws)
-        else:
-            # The stock is written out, so the record may leave the draws out: where the rules let a player declare or
-            # exchange after drawing, a statement that only the cards drawn make legal comes after them.
-            stated_draws = any(type(item) is Draws for item in items)
-            for item in items:
-                if not stated_draws and state.to_draw and not _legal(item, state):
-                    after_draws = state.copy()
-                    after_draws.draw_due()
-                    if _legal(item, after_draws):
-                        draws.extend(state.draw_due())
-                        state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
-                self.item(item, state, draws)
+        unwritten = state.stock is not None and not any(type(item) is Draws for item in items)
+        for item in items:
+            if unwritten and state.to_draw and self.draws_first(item, state):
+                draws.extend(state.draw_due())
+                state.breaches.clear()  # (the stock's own order: a draw from it is the rules')
+            self.item(item, state, draws)
+        if state.stock is not None:
             draws.extend(state.draw_due())
             state.breaches.clear()
         events = state.events
@@ -731,15 +369,13 @@ class _Replayer:
             return state, None
         after = Snapshot.of(state)
         assert before is not None
-        comments = list(trick.comments)
-        for item in items:
-            comments.extend(item.comments)
+        comments = [*trick.comments, *(comment for item in items for comment in item.comments)]
         outcome.tricks.append(
-            TrickResult(
+            shown := TrickResult(
                 n=trick.number,
                 leader=rules.seats[leader],
                 phase=phase,
-                plays=[(p.seat, _known(p.card)) for p in plays],
+                plays=[(p.seat, known(p.card)) for p in plays],
                 winner=rules.seats[winner] if winner >= 0 else None,
                 scoring=[scoring(rules, e) for e in events],
                 draws=[(rules.seats[s], CARDS[c]) for s, c in draws],
@@ -751,9 +387,8 @@ class _Replayer:
                 line=trick.span.line,
             )
         )
-        outcome.tricks[-1].state = kept if self.states else None
-        outcome.tricks[-1].variations = lines
-        outcome.tricks[-1].variation_comments = [list(v.comments) for v in trick.variations]
+        shown.state, shown.variations = (kept if self.states else None), lines
+        shown.variation_comments = [list(v.comments) for v in trick.variations]
         events.clear()
         return state, after
 
@@ -777,20 +412,20 @@ class _Replayer:
         for question in play.questions:
             if question.answers and not question.better and play.card not in question.answers:
                 accepted = " ".join(str(c) for c in question.answers)
-                self.warn(
+                self.report(
                     "BZ701",
                     f"the question accepts {accepted} but {play.seat} plays {play.card}: accept the card played too, "
                     f"or write {{?[better] ...}} where the book's play was a slip",
                     question.span,
+                    "warning",
                 )
 
     def item(self, item: Any, state: DealState, draws: list[tuple[int, int]]) -> None:
         """One statement after a trick (or a declaration before the first): carried out on ``state`` and checked."""
-        rules = state.rules
-        seat_index = rules.seat_index
         kind = type(item)
         # The commonest statements first: the draws and the running score after every trick.
         if kind is Draws:
+            seat_index = state.rules.seat_index
             for draw in item.draws:
                 seat, card = seat_index[draw.seat], draw.card.index
                 state.draw(seat, card)
@@ -799,66 +434,68 @@ class _Replayer:
                 draws.append((seat, card))
         elif kind is ScoreCheck:
             self.running_score(item, state)
-        elif kind is Exchange:
-            state.exchange(seat_index[item.seat], item.card.index, item.points)
-            self.breaches(state, item.card_span, item.span)
-        elif kind is Pass:
-            state.pass_to(seat_index[item.seat], seat_index.get(item.partner, -1))
-            self.breaches(state, item.partner_span, item.span)
-        elif kind is Declare:
-            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
-                # An unknown card the completion does not fill (a partner's card, a whole hand's): on a line that
-                # did not read it is that line's, already reported.
-                if not self.repaired:
-                    self.report(
-                        "BZ603",
-                        "this declaration leaves a card unknown where unknown cards are not completed: write its cards",
-                        item.span,
-                    )
-                return
-            seat = seat_index[item.seat]
-            cards = [c.index for c in item.cards]
-            if item.scored:
-                partner = seat_index.get(item.partner, -2) if item.partner is not None else -1
-                state.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards], partner)
-            else:
-                state.show(seat, item.kind, cards)
+        elif self.act(item, state):
+            rules = state.rules
             for breach in state.breaches:
                 message = explain(rules, breach)
-                self.report(breach[0], message, _declare_span(item, breach[0], message))
+                self.report(breach[0], message, _span(item, breach, message))
             state.breaches.clear()
+        elif not self.repaired:
+            # An unknown card the completion does not fill: a declaration's before the first trick (the completion
+            # starts at the deal), a partner's card, a whole hand's. On a line that did not read it is that line's,
+            # already reported.
+            first = state.trick_no == 0 and any(type(c) is not Card for c in item.cards)
+            self.report("BZ603", _FIRST_UNKNOWN if first else _UNKNOWN, item.span)
+
+    def act(self, item: Any, state: DealState) -> bool:
+        """Carry out a statement other than draws and a running score as the core's action on ``state`` (its
+        breaches left there); False for a declaration that leaves a card unknown, which is not carried out."""
+        rules = state.rules
+        seat = rules.seat_index[item.seat]
+        kind = type(item)
+        if kind is Declare:
+            if any(type(c) is not Card for c in item.cards) or any(type(c) is not Card for c in item.partner_cards):
+                return False
+            cards = [c.index for c in item.cards]
+            if not item.scored:
+                state.show(seat, item.kind, cards)
+            else:
+                partner = rules.seat_index.get(item.partner, -2) if item.partner is not None else -1
+                state.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards], partner)
+        elif kind is Exchange:
+            state.exchange(seat, item.card.index, item.points)
+        elif kind is Pass:
+            state.pass_to(seat, rules.seat_index.get(item.partner, -1))
         elif kind is GoesOut:
-            state.go_out(seat_index[item.seat], item.points)
-            self.breaches(state, item.span)
+            state.go_out(seat, item.points)
         elif kind is Penalty:
-            seat = seat_index[item.seat]
             state.penalty(seat, item.kind, item.points, self.banked(rules.scorer[seat]))
-            for breach in state.breaches:
-                code = breach[0]
-                span = item.points_span if code == "BZ314" and item.points_span is not None else item.kind_span
-                self.report(code, explain(rules, breach), span)
-            state.breaches.clear()
         elif kind is Claim:
-            self.claim(item, state)
+            state.check_claim(seat, item.kind, item.points)
         elif kind is ClaimGame:
-            seat = seat_index[item.seat]
-            scorer = rules.scorer[seat]
-            right = state.claim_game(seat, self.banked(scorer))
-            self.breaches(state, item.span)
-            if self.play is not None:
-                self.play.claim(scorer, right)
+            right = state.claim_game(seat, self.banked(rules.scorer[seat]))
+            self.play.claim(rules.scorer[seat], right)
         elif kind is Forfeit:
-            state.forfeit(seat_index[item.seat], item.points)
-            for breach in state.breaches:
-                span = item.points_span if breach[1] == "forfeit_points" and item.points_span else item.span
-                self.report(breach[0], explain(rules, breach), span)
-            state.breaches.clear()
+            state.forfeit(seat, item.points)
         else:  # pragma: no cover - the reader makes only the types above
             raise TypeError(item)
+        return True
 
-    def claim(self, item: Claim, state: DealState) -> None:
-        state.check_claim(state.rules.seat_index[item.seat], item.kind, item.points)
-        self.breaches(state, item.span)
+    def draws_first(self, item: Any, state: DealState) -> bool:
+        """Whether a declaration, show, exchange or pass that breaks a rule now breaks none after the draws due: a
+        written stock lets the record leave the draws out, and where the rules let a player declare or exchange after
+        drawing, a statement that only the cards drawn make legal comes after them. Tried on copies of ``state``."""
+        kind = type(item)
+        if kind not in (Declare, Exchange, Pass) or item.seat not in state.rules.seat_index:
+            return False
+        if kind is Exchange and type(item.card) is not Card:
+            return False  # (an unknown card: nothing to try)
+        trial = state.copy()
+        if self.act(item, trial) and not trial.breaches:
+            return False
+        trial = state.copy()
+        trial.draw_due()
+        return self.act(item, trial) and not trial.breaches
 
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         rules = state.rules
@@ -867,7 +504,7 @@ class _Replayer:
         for value in check.values:
             key = rules.scorer_named(value.seat)
             if key < 0:
-                self.report("BZ105", f"{value.seat} is not a seat or side of this game", value.span)
+                self.no_scorer(value)
                 continue
             diff = value.value - scores[key]
             if diff and diff != offsets[key]:
@@ -880,60 +517,35 @@ class _Replayer:
             offsets[key] = diff
 
 
-def _declare_span(item: Declare, code: str, message: str) -> Span:
-    if code == "BZ305" and item.points_span is not None:
-        return item.points_span
-    if code in ("BZ304", "BZ109") and item.kind_span is not None:
-        return item.kind_span
-    if code in ("BZ303", "BZ306", "BZ307"):
+_FIRST_UNKNOWN = (
+    "a declaration before the first trick names every card: unknown cards are completed only from the deal on"
+)
+_UNKNOWN = "this declaration leaves a card unknown where unknown cards are not completed: write its cards"
+
+_SPANS: dict[type, tuple[str, dict[str, str]]] = {
+    Exchange: ("card_span", {"BZ202": "span"}),
+    Pass: ("partner_span", {"BZ202": "span"}),
+    Penalty: ("kind_span", {"BZ314": "points_span"}),
+    Forfeit: ("span", {"forfeit_points": "points_span"}),
+    Declare: ("span", {"BZ305": "points_span", "BZ304": "kind_span", "BZ109": "kind_span"}),
+}
+"""Where a statement's breaches are reported: the field of its default span, and by a breach's code or key another
+field (used when the record wrote it); a statement not listed, at its own span."""
+
+
+def _span(item: Any, breach: Breach, message: str) -> Span:
+    """Where a breach of the statement ``item`` is reported (``message``: its words, which name the cards)."""
+    code = breach[0]
+    if type(item) is Declare and code in ("BZ303", "BZ306", "BZ307"):
         named = message.split(",")[0].split()
         for card, span in zip(item.cards, item.card_spans, strict=False):
             if str(card) in named:
                 return span
         if item.card_spans:
             return item.card_spans[0]
-    return item.span
-
-
-def _legal(item: Any, state: DealState) -> bool:
-    """Whether a declaration, show, exchange or pass breaks no rule in this state (other statements count as legal)."""
-    kind = type(item)
-    if kind not in (Declare, Exchange, Pass):
-        return True
-    seat_index = state.rules.seat_index
-    seat = seat_index.get(item.seat, -1)
-    if seat < 0:
-        return False  # (a seat the game does not have)
-    trial = state.copy()  # a trial: the replay's own state is changed in place
-    if kind is Declare:
-        if not all(type(c) is Card for c in (*item.cards, *item.partner_cards)):
-            return False  # (an unknown card: nothing to try)
-        cards = [c.index for c in item.cards]
-        if item.scored:
-            trial.declare(seat, item.kind, cards, item.points, [c.index for c in item.partner_cards])
-        else:
-            trial.show(seat, item.kind, cards)
-    elif kind is Exchange:
-        if type(item.card) is not Card:
-            return False
-        trial.exchange(seat, item.card.index, item.points)
-    else:
-        trial.pass_to(seat, seat_index.get(item.partner, -1))
-    return not trial.breaches
-
-
-def _known(card: CardLike) -> Card:
-    """A card of a completed record (the inference fills every unknown before a replay)."""
-    if not isinstance(card, Card):
-        raise TypeError(f"unknown card {card} reached the replay")
-    return card
-
-
-def _in_playing_order(plays: list[Play], state: DealState) -> list[Play]:
-    """The plays of a trick written without their order, sorted from the seat that leads."""
-    rules = state.rules
-    order = {rules.seats[seat]: k for k, seat in enumerate(state.order[state.leader])}
-    return sorted(plays, key=lambda p: order.get(p.seat, len(order)))
+    default, fields = _SPANS.get(type(item), ("span", {}))
+    field = fields.get(code) or fields.get(breach[1])
+    return (getattr(item, field) if field else None) or getattr(item, default)
 
 
 def replay_record(
@@ -945,7 +557,10 @@ def replay_record(
     reports its unknown cards); with ``views``, each trick's :class:`TrickResult` is kept for the views, and with
     ``states`` (and ``views``) the core's state before it (``TrickResult.state``, for the analysis).
     """
-    return _Replayer(record, complete, views, states).run()
+    replayer = _Replayer(record, complete, views, states)
+    for game in record.games:
+        replayer.game(game)
+    return replayer.result
 
 
 def replay_game(
@@ -978,5 +593,6 @@ def replay_deal(deal: Deal, profile: RuleProfile, options: dict[str, str | int],
     """Replay one complete deal; the trick numbers at which problems occur (empty when it is valid)."""
     replayer = _Replayer(Record("<completion>", ""), views=False)
     rules = compile_rules(profile, options)
-    replayer.deal(deal, rules, 1, None, dealer_given=dealer)
+    replayer.play = GameState(rules)
+    replayer.deal(deal, rules, 1, dealer_given=dealer)
     return sorted(replayer.problem_tricks)

@@ -185,3 +185,52 @@ def test_a_copy_of_a_game_state_is_not_changed_by_later_deals() -> None:
     assert (kept.totals, kept.deals, kept.decided, len(kept.history)) == ([120, 90], 1, -1, 1)
     assert (game.totals, game.deals, game.decided) == ([370, 120], 2, 0)
     assert kept.rules is game.rules and kept.expected_dealer() == 1
+
+
+def test_the_dealer_is_as_written_else_expected_else_from_the_leader() -> None:
+    rules = compile_rules(load_profile("three-handed"), {"first_leader": "right"})
+    game = GameState(rules)
+    # The first deal: nothing expected, so the written dealer stands, or the leader tells by the profile's step.
+    assert game.dealer_of(2, None, 1) == (2, None)
+    assert game.dealer_of(None, 0, 1) == (first_dealer(rules, 0), None)
+    assert game.dealer_of(None, None, 1) == (None, None)
+    game.begin_deal(0)
+    game.end_deal([100, 50, 20], [], [0])
+    expected = game.expected_dealer()
+    assert expected is not None
+    assert game.dealer_of(None, None, 2) == (expected, None)
+    other = (expected + 1) % rules.players
+    # A profile without a rule for the next dealer lets a record name any.
+    assert game.dealer_of(other, None, 2) == (other, None)
+    # Sixty-six: the winner of the hand before deals next.
+    sixty = GameState(compile_rules(load_profile("sixty-six"), load_profile("sixty-six").default_options()))
+    sixty.begin_deal(0)
+    sixty.end_deal([70, 30], [2, 0], [0])
+    assert sixty.dealer_of(None, None, 2) == (0, None)
+    dealer, breach = sixty.dealer_of(1, None, 2)
+    assert dealer == 1 and breach == ("BZ110", "wrong_dealer", (0, 2, sixty.dealer_rule()))
+    # A name that is no seat is not the expected dealer either.
+    assert sixty.dealer_of(-1, None, 2)[1] is not None
+
+
+def test_the_winner_line_is_judged_after_the_deals_before_it() -> None:
+    rules = compile_rules(load_profile("classic"), {**load_profile("classic").default_options(), "target": 300})
+    game = GameState(rules)
+    game.begin_deal(0)
+    game.end_deal([120, 90], [], [0, 1])
+    game.begin_deal(1)
+    game.end_deal([250, 30], [], [0, 0])
+    assert game.winner_problem(0, "N", 2) is None
+    problem = game.winner_problem(0, "N", 1)
+    assert problem == ("BZ505", "wrong_game_winner", ("N", -1, 300, (120, 90)))
+    assert game.winner_problem(1, "S", 2) == ("BZ505", "wrong_game_winner", ("S", 0, 300, (370, 120)))
+
+
+def test_a_winner_line_naming_no_seat_is_refused_at_the_line() -> None:
+    text = generate_game("ua2", 3, deals=30)
+    assert re.search(r"^winner N$", text, re.M)
+    wrong = re.sub(r"^winner N$", "winner E", text, flags=re.M)
+    errors = [d for d in check_text(wrong).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["BZ105"]
+    assert errors[0].message == "E is not a seat or side of the ua2 profile"
+    assert errors[0].span is not None and wrong.split("\n")[errors[0].span.line - 1] == "winner E"

@@ -431,9 +431,9 @@ def test_the_winner_lets_his_partner_declare(tmp_path: Path) -> None:
 
 
 def test_pass_and_joint_declaration_in_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The record names the shipped profile; the replay reads the edited one in its place.
+    # The record names the shipped profile; the replay (its headers) reads the edited one in its place.
     edited = load_profile(_partnership_profile(tmp_path))
-    monkeypatch.setattr("replayer.replay.load_profile", lambda name: edited)
+    monkeypatch.setattr("replayer.headers.load_profile", lambda name: edited)
     text = "\n".join(
         [
             'game "partners"',
@@ -467,7 +467,7 @@ def test_random_deals_with_partners_declaring_together(tmp_path: Path, monkeypat
     # re-validates to the same scores.
     path = _partnership_profile(tmp_path)
     edited = load_profile(path)
-    monkeypatch.setattr("replayer.replay.load_profile", lambda name: edited)
+    monkeypatch.setattr("replayer.headers.load_profile", lambda name: edited)
     passes = joint = 0
     for seed in range(40):
         text = generate_game(path, seed).replace(f"profile: {path}", "profile: 4h-three-001")

@@ -224,6 +224,31 @@ class GameState:
             return "no_winner"
         return rule
 
+    def dealer_of(self, written: int | None, leader: int | None, number: int) -> tuple[int | None, Breach | None]:
+        """The dealer of deal ``number`` (1-based, misdeals counted), which the record names ``written`` (a seat; -1:
+        a name that is no seat; None: not named) and whose first leader it names ``leader`` (None: not named, or no
+        seat): as written, else as the rules expect, else from the leader by the profile's step. The breach when the
+        written dealer is not the one the rules expect (where the profile checks it); None when nothing tells."""
+        expected = self.expected_dealer()
+        if written is None:
+            written = expected
+        elif expected is not None and written != expected and self.rules.checks_dealer:
+            return written, ("BZ110", "wrong_dealer", (expected, number, self.dealer_rule()))
+        if written is None and leader is not None:
+            written = first_dealer(self.rules, leader)
+        return written, None
+
+    def winner_problem(self, written: int, said: str, deals: int) -> Breach | None:
+        """A record's ``winner`` line, standing after the game's first ``deals`` deals and naming ``written`` (a
+        scorer, spelt ``said``; -1: no seat or side of the game): the breach when by then the rules make another
+        scorer the winner, or nobody yet."""
+        if written < 0:
+            return ("BZ105", "no_such_winner", (said,))
+        decided, totals = self.after(deals)
+        if written == decided:
+            return None
+        return ("BZ505", "wrong_game_winner", (said, decided, self.rules.target, totals))
+
     def begin_deal(self, dealer: int) -> Breach | None:
         """Start a deal dealt by ``dealer``; the breach when the game was already over (the deal is still played, so
         that its own faults are found too)."""
