@@ -1698,23 +1698,14 @@ def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) ->
                 continue
             model = furthest
         if model is not None:
-            values, deal = _decode(enc, model)
-            # A declaration whose statement was let go may keep unknown cards (no choice of its cards holds): it
-            # stood on a line that did not read, already reported, and is left out rather than replayed.
-            for trick in deal.tricks:
-                trick.items = [item for item in trick.items if not _unfilled(item)]
-            deal.opening = [item for item in deal.opening if not _unfilled(item)]
-            return values, deal
+            # (a declaration whose statement was let go may keep unknown cards, no choice of its cards holding: it
+            # stood on a line that did not read, and the replay leaves it out, its points taken as written)
+            return _decode(enc, model)
         core = solver.core()
         if not core:
             return None
         latest = max(core, key=lambda s: _position(enc.statements[s]))
         solver.selectors.remove(latest)
-
-
-def _unfilled(item: object) -> bool:
-    """A declaration that still holds an unknown card."""
-    return isinstance(item, Declare) and any(isinstance(c, CardPattern) for c in (*item.cards, *item.partner_cards))
 
 
 def _position(statement: Statement) -> tuple[int, int]:

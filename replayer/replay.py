@@ -92,6 +92,8 @@ class _Replayer:
         self.play: GameState
         """The game being replayed, between its deals: dealers, totals, claims, its end (the core's)."""
         self.offsets: list[int] = []
+        self.unread: list[int] = []
+        """The points of declarations left out on lines that did not read, per scorer (taken as the record writes)."""
         self.winners: list[int] = []
         """The winner of each trick of the deal being replayed (-1: a trick without one)."""
         self.repaired = False
@@ -180,6 +182,7 @@ class _Replayer:
 
     def deal(self, deal: Deal, rules: Rules, number: int, dealer_given: str | None = None) -> DealResult | None:
         """Deal ``number`` of the game replayed; None, reported, when it cannot be (its headers, seats or unknowns)."""
+        self.unread = [0] * len(rules.scorers)
         ok, dealer = take_dealer(deal, rules, self.play, number, dealer_given, self.report)
         if not ok or not seats_named(deal, rules, self.report):
             return None
@@ -292,13 +295,10 @@ class _Replayer:
             if key < 0:
                 self.no_scorer(value)
                 continue
-            have = actual.get(rules.scorers[key], 0)
+            have = actual.get(rules.scorers[key], 0) + (self.unread[key] if code == "BZ503" else 0)
             if have != value.value:
-                self.report(
-                    code,
-                    f"wrong {what}: the record says {value.seat} {value.value}, the rules give {have}",
-                    value.span,
-                )
+                message = f"wrong {what}: the record says {value.seat} {value.value}, the rules give {have}"
+                self.report(code, message, value.span)
 
     def trick(
         self, trick: Trick, state: DealState, outcome: DealResult, before: Snapshot | None
@@ -395,7 +395,7 @@ class _Replayer:
     def variation(self, variation: Variation, branch: DealState, outcome: DealResult) -> list[TrickResult]:
         """A what-if line, replayed and checked like the main line from a copy of the state before the trick it
         replaces; the main line's own bookkeeping is left as it was. Its tricks as replayed (with views)."""
-        saved = (self.current_trick, self.winners, list(self.offsets), outcome.tricks, outcome.trump_fixed)
+        saved = (self.current_trick, self.winners, [*self.offsets], [*self.unread], outcome.tricks, outcome.trump_fixed)
         self.winners = list(self.winners)
         outcome.tricks = []
         state = branch.copy()
@@ -403,7 +403,7 @@ class _Replayer:
         for trick in variation.tricks:
             state, before = self.trick(trick, state, outcome, before)
         line = outcome.tricks
-        self.current_trick, self.winners, self.offsets, outcome.tricks, outcome.trump_fixed = saved
+        self.current_trick, self.winners, self.offsets, self.unread, outcome.tricks, outcome.trump_fixed = saved
         return line
 
     def questions(self, play: Play) -> None:
@@ -440,10 +440,10 @@ class _Replayer:
                 message = explain(rules, breach)
                 self.report(breach[0], message, _span(item, breach, message))
             state.breaches.clear()
-        elif not self.repaired:
-            # An unknown card the completion does not fill: a declaration's before the first trick (the completion
-            # starts at the deal), a partner's card, a whole hand's. On a line that did not read it is that line's,
-            # already reported.
+        elif self.repaired:  # (on a line that did not read, already reported: its points are taken as written)
+            self.unread[state.rules.scorer[state.rules.seat_index[item.seat]]] += item.points or 0
+        else:  # An unknown card the completion does not fill: a declaration's before the first trick (it starts at
+            # the deal), a partner's card, a whole hand's.
             first = state.trick_no == 0 and any(type(c) is not Card for c in item.cards)
             self.report("BZ603", _FIRST_UNKNOWN if first else _UNKNOWN, item.span)
 
@@ -507,7 +507,7 @@ class _Replayer:
                 self.no_scorer(value)
                 continue
             diff = value.value - scores[key]
-            if diff and diff != offsets[key]:
+            if diff != self.unread[key] and diff != offsets[key]:
                 self.report(
                     "BZ501",
                     f"wrong running score: the record says {value.seat} {value.value}, the rules "

@@ -302,6 +302,21 @@ def test_a_draw_left_out_does_not_hide_a_rule_broken_elsewhere(planted: tuple[st
     assert found_codes == [(code, line_of(text, at))]
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        "N declares sequance ZZ ZZ ZZ ZZ ZZ = 250",  # (a kind and five cards that do not read: too many choices)
+        "N declares sequence AC 10C KC QC JC ZZ = 250",  # (a sixth card that does not read: no choice holds)
+    ],
+)
+def test_a_declaration_left_out_on_a_line_that_does_not_read_keeps_its_points(written: str) -> None:
+    # Its points are taken as written: the scores after it (320 after trick 4, the result) follow from it alone.
+    text = edited(("N declares sequence AC 10C KC QC JC = 250", written), PLANTED)
+    line = line_of(text, written)
+    assert {code for code, at in found(text) if at == line} == {"BZ003"}
+    assert [f for f in found(text) if f[1] != line] == [("BZ501", line_of(text, "score N 330, S 110"))]
+
+
 def test_a_draw_left_out_that_the_rules_do_not_force_is_silent() -> None:
     # The worked deal as printed leaves cards unknown: its draws are not all forced, and nothing is said of them.
     text = (GAMES / "worked-deal-000-as-printed.bzq").read_text(encoding="utf-8")
