@@ -263,6 +263,11 @@ def test_a_trick_numbered_back_is_not_a_copy_nor_a_gap() -> None:
     codes = [code for code, _ in found(text)]
     assert ("BZ106", line_of(text, "trick 9: S 9H")) in found(text)
     assert "BZ116" not in codes and "BZ114" not in codes
+    # Out of order once: the trick after it (11, the 12th played) too, and none of the tricks numbered on from there.
+    assert [line for code, line in found(text) if code == "BZ106"] == [
+        line_of(text, "trick 9: S 9H"),
+        line_of(text, "trick 11: N 8H"),
+    ]
 
 
 def test_a_misnumbered_trick_is_out_of_order_not_missing() -> None:
