@@ -901,6 +901,8 @@ class GameCheck:
             part = read_record(text, self.path, line)
         except NotationError:
             raise NotStreamable(self.path) from None
+        if len(part.games) != 1:
+            raise NotStreamable(self.path)  # (a "game" line inside the deal's text: the whole text reports it)
         (game,) = part.games  # (a deal's text starts at its "deal" line: one game, made for it)
         if game.headers or game.players or game.options or game.target is not None or len(game.deals) != 1:
             raise NotStreamable(self.path)  # (a header after a deal: the whole text reports it)
