@@ -109,7 +109,6 @@ _MAX_WHOLE_SUM = 20_000
 _MAX_SUM_SIZE = 200_000
 """A stated score whose cardinality encoding would be larger than this (unit literals times the bound) is left to
 the replay."""
-"""A trick whose unknown cards have more combinations than this leaves its winner to the replay."""
 
 
 def _load_solver() -> None:
@@ -297,6 +296,9 @@ class _Encoding:
         self.active = [seat for k, seat in enumerate(seats) if self.start.order[k]]
         """The seats that play this deal, in table order (the dealer left out where he sits out)."""
         self.pool = IDPool()
+        self._x: dict[tuple[int, Card], int] = {}
+        self._x_rows: list[tuple[_Play, list[tuple[Card, int]]]] | None = None
+        self._m_rows: list[tuple[_Acq, list[tuple[_Play, int]]]] | None = None
         self.hard: list[list[int]] = []
         self.soft: list[tuple[int, list[int]]] = []
         self.statements: dict[int, Statement] = {}
@@ -308,8 +310,8 @@ class _Encoding:
         self.joint: list[tuple[Declare, float]] = []
         """Joint declarations whose cards are all known, and when they are made."""
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
-        self._defined: set[Any] = set()
         self._barred: dict[tuple[int, tuple[int, ...], int, int, int], bool] = {}
+        self._defined: set[Any] = set()
         self.uses: dict[int, list[tuple[float, int]]] = {}
         self.kinds: dict[tuple[str, str], list[tuple[float, Any]]] = {}
         self.fixed_values: dict[int, Card] = {}
@@ -330,7 +332,48 @@ class _Encoding:
     # variables ---------------------------------------------------------------------------------------------
 
     def x(self, play: _Play, card: Card) -> int:
-        return self.pool.id(("x", play.index, card))
+        # (asked millions of times: a dictionary of its own spares the pool's generic look-up)
+        key = (play.index, card)
+        lit = self._x.get(key)
+        if lit is None:
+            lit = self._x[key] = self.pool.id(("x", play.index, card))
+        return lit
+
+    def model_cards(self, model: _Model) -> list[tuple[_Play, Card, int]]:
+        """The card a model gives each play, as (play, card, its literal), in the order of the plays."""
+        values, size, found = model.values, len(model.values), []
+        for play, lits in self._x_table():
+            for card, lit in lits:
+                if lit <= size and values[lit - 1] > 0:
+                    found.append((play, card, lit))
+                    break
+        return found
+
+    def model_matches(self, model: _Model) -> dict[int, _Play]:
+        """The play each acquisition with a tag is matched with in a model, by the acquisition's index."""
+        values, size, found = model.values, len(model.values), {}
+        for acq, lits in self._m_table():
+            for play, lit in lits:
+                if lit <= size and values[lit - 1] > 0:
+                    found[acq.index] = play
+                    break
+        return found
+
+    def _x_table(self) -> list[tuple[_Play, list[tuple[Card, int]]]]:
+        if self._x_rows is None:
+            self._x_rows = [(play, [(c, self.x(play, c)) for c in play.domain]) for play in self.plays]
+        return self._x_rows
+
+    def _m_table(self) -> list[tuple[_Acq, list[tuple[_Play, int]]]]:
+        if self._m_rows is None:
+            get = self.pool.obj2id.get
+            self._m_rows = []
+            for acq in self.acqs:
+                if acq.tag is None:
+                    continue
+                lits = [(play, get(("m", acq.index, play.index))) for play in self.plays]
+                self._m_rows.append((acq, [(play, lit) for play, lit in lits if lit]))
+        return self._m_rows
 
     def m(self, acq: _Acq, play: _Play) -> int:
         return self.pool.id(("m", acq.index, play.index))
@@ -1406,20 +1449,14 @@ class _Solver:
         enc = self.enc
         lits: list[int] = []
         card_of: dict[int, Card] = {}
-        for play in enc.plays:
-            for c in play.domain:
-                if model.get(enc.x(play, c)):
-                    card_of[play.index] = c
-                    if play.time <= upto and play.play is not None and len(play.domain) > 1:
-                        lits.append(-enc.x(play, c))
+        for play, card, lit in enc.model_cards(model):
+            card_of[play.index] = card
+            if play.time <= upto and play.play is not None and len(play.domain) > 1:
+                lits.append(-lit)
+        matches = enc.model_matches(model)
         for acq in enc.acqs:
-            if acq.time > upto or acq.tag is None:
-                continue
-            for play in enc.plays:
-                lit = enc.pool.obj2id.get(("m", acq.index, play.index))
-                if lit and model.get(lit):
-                    lits.append(-self.value(acq, card_of[play.index]))
-                    break
+            if acq.time <= upto and acq.index in matches:
+                lits.append(-self.value(acq, card_of[matches[acq.index].index]))
         for _item, moment, options in enc.declarations:
             if moment <= upto:
                 lits.extend(-lit for lit, _ in options if model.get(lit))
@@ -1460,11 +1497,7 @@ def _copied(value: Any) -> Any:
 
 def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
     values: dict[int, Card] = dict(enc.fixed_values)
-    card_of: dict[int, Card] = {}
-    for play in enc.plays:
-        for c in play.domain:
-            if model.get(enc.x(play, c)):
-                card_of[play.index] = c
+    card_of = {play.index: card for play, card, _ in enc.model_cards(model)}
     tag_of_play = {}
     for tag, target in enc.targets.items():
         if target[0] == "attr" and target[2] == "card":
@@ -1472,13 +1505,10 @@ def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
     for play in enc.plays:
         if play.play is not None and id(play.play) in tag_of_play:
             values[tag_of_play[id(play.play)]] = card_of[play.index]
+    matches = enc.model_matches(model)
     for acq in enc.acqs:
-        if acq.tag is None:
-            continue
-        for play in enc.plays:
-            lit = enc.pool.obj2id.get(("m", acq.index, play.index))
-            if lit and model.get(lit):
-                values[acq.tag] = card_of[play.index]
+        if acq.tag is not None and acq.index in matches:
+            values[acq.tag] = card_of[matches[acq.index].index]
     chosen: dict[int, list[Card]] = {}
     for index, (_item, _, options) in enumerate(enc.declarations):
         for lit, cards in options:
