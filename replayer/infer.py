@@ -713,9 +713,12 @@ class _Encoding:
         cards are all accounted for, at most when some stay in the stock (a hand that ended early)."""
         real = [p for p in self.plays if not p.give]
         kind = "equals" if len(real) == sum(self.copies.values()) else "atmost"
+        # A deal that ends before the stock runs out leaves the turn-up (or the seven exchanged for it) beside the
+        # stock: that copy is never drawn, and never played.
+        stuck = self.last_value if kind == "atmost" and not self.last_draws else None
         for card in self.pack:
             lits = [self.x(p, card) for p in real if card in p.domain]
-            self.card_constraint(lits, self.copies[card], kind)
+            self.card_constraint(lits, self.copies[card] - (card == stuck), kind)
 
     def _possession(self) -> None:
         """Each seat's plays are matched one to one with what it acquired before playing them."""
@@ -1521,6 +1524,12 @@ def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
             for index, (item, _, _) in enumerate(enc.declarations):
                 if seq is item.cards and index in chosen:
                     values[tag] = chosen[index][position]
+    return values, _written(enc, values, chosen, model)
+
+
+def _written(enc: _Encoding, values: dict[int, Card], chosen: dict[int, list[Card]], model: _Model | None) -> Deal:
+    """A copy of the deal with the unknown cards written: ``values`` by tag, ``chosen`` the cards of declarations
+    by their index."""
     deal, targets, decls = _copied((enc.deal, enc.targets, [d[0] for d in enc.declarations]))
     for tag, card in values.items():
         _set(targets[tag], card)
@@ -1528,18 +1537,99 @@ def _decode(enc: _Encoding, model: _Model) -> tuple[dict[int, Card], Deal]:
         if index in chosen and any(isinstance(c, CardPattern) for c in item.cards):
             item.cards = list(chosen[index])
     _order_autodraws(deal, enc, model)
-    return values, deal
+    return deal
 
 
-def _order_autodraws(deal: Deal, enc: _Encoding, model: _Model) -> None:
-    """Draws the record left out are written in the order the rules draw them."""
-    for trick in deal.tricks:
+def _as_played(enc: _Encoding) -> tuple[dict[int, Card], Deal] | None:
+    """A completion of a deal that leaves out only cards acquired (draws, a hand), for when the rules allow none:
+    each unknown card acquired is the first card its seat then plays without holding it, of the cards no other
+    acquisition accounts for; the rest of those cards in the pack's order. Not checked by a replay: the replay that
+    follows reports, on their lines, the plays still not held and every other rule broken, where a rule broken in
+    a written card (a card not held, a suit not followed) admits no completion at all (the solver's possession and
+    obligations are hard). None when a written card is unknown, or the cards left do not fit what is left out."""
+    if any(len(p.domain) != 1 for p in enc.plays if not p.kept):
+        return None
+    left = Counter(enc.copies)
+    for acq in enc.acqs:
+        if isinstance(acq.pattern, Card):
+            left[acq.pattern] -= 1
+    for play in enc.plays:
+        if play.give:
+            left[play.domain[0]] += 1  # (the seven exchanged takes the turn-up's place: it is acquired again)
+    # The turn-up (or the seven in its place) is the last card drawn: only a last draw takes it (when the record
+    # does not write it taken).
+    last = enc.last_value
+    if any(a.pattern == last for a in enc.last_draws if isinstance(a.pattern, Card)):
+        last = None
+    if last is not None:
+        left[last] -= 1
+    lasts = {a.index for a in enc.last_draws}
+
+    def fits(acq: _Acq, card: Card) -> bool:
+        if not _fits(acq.pattern, card):
+            return False
+        return left[card] > 0 or (card == last and acq.index in lasts)
+
+    def take(acq: _Acq, card: Card) -> None:
+        nonlocal last
+        values[acq.tag] = card  # type: ignore[index]
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            last = None  # (the turn-up is taken)
+
+    values: dict[int, Card] = dict(enc.fixed_values)
+    pending: list[_Acq] = []
+    for seat in enc.profile.seats:
+        # (at one moment the plays come first: a card acquired then is held only after them)
+        timeline = sorted(
+            [(a.time, 1, a.index, a) for a in enc.acqs if a.seat == seat]
+            + [(p.time, 0, p.index, p) for p in enc.plays if p.seat == seat and not p.kept]
+        )
+        hand: Counter[Card] = Counter()
+        waiting: list[_Acq] = []
+        for *_, event in timeline:
+            if isinstance(event, _Acq):
+                if isinstance(event.pattern, Card):
+                    hand[event.pattern] += 1
+                elif event.tag is not None:
+                    waiting.append(event)
+                continue
+            card = event.domain[0]
+            if hand[card] > 0:
+                hand[card] -= 1
+                continue
+            taken = next((a for a in waiting if fits(a, card)), None)
+            if taken is not None:
+                waiting.remove(taken)
+                take(taken, card)
+        pending += waiting
+    for acq in sorted(pending, key=lambda a: a.index in lasts):  # (the last draws last: they alone take the turn-up)
+        choice = next((c for c in enc.pack if fits(acq, c)), None)
+        if choice is None:
+            return None
+        take(acq, choice)
+    if any(tag not in values for tag in enc.targets):
+        return None
+    return values, _written(enc, values, {}, None)
+
+
+def _order_autodraws(deal: Deal, enc: _Encoding, model: _Model | None) -> None:
+    """Draws the record left out are written in the order the rules draw them (without a ``model``: after the
+    winner and leader the record writes)."""
+    for k, trick in enumerate(deal.tricks):
         winners = enc.winners.get(trick.number)
         if not isinstance(winners, dict):
             continue
-        winner = next((s for s, lit in winners.items() if model.get(lit)), None)
+        if model is None:
+            following = deal.tricks[k + 1] if k + 1 < len(deal.tricks) else None
+            winner = trick.winner or (following.plays[0].seat if following and following.plays else None)
+        else:
+            winner = next((s for s, lit in winners.items() if model.get(lit)), None)
         if trick.ordered and trick.plays:
             leader: str | None = trick.plays[0].seat
+        elif model is None:
+            leader = None
         else:
             leader = next((s for s, lit in enc.leaders.get(trick.number, {}).items() if model.get(lit)), None)
         seats, index = enc.rules.seats, enc.rules.seat_index
@@ -1678,6 +1768,8 @@ def _infer_deal(
         inference.failure = f"no completion found after {max_replays} candidate replays"
     if found is None and lenient:
         found = _lenient(enc, solver, furthest[0][1] if furthest else None)
+        if found is None and not (deal.lossy or deal.repaired):
+            found = _as_played(enc)
         if found is not None:
             inference.failure = ""
             inference.lenient = True

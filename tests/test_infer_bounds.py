@@ -11,7 +11,7 @@ from conftest import DATA, GAMES
 
 from replayer.cards import CARDS, Card, CardPattern
 from replayer.check import check_text, check_text_record
-from replayer.infer import _fits, _multisets
+from replayer.infer import _COMPLETIONS, _fits, _multisets
 
 RUBICON = (GAMES / "constructed-rubicon-000.bzq").read_text(encoding="utf-8")
 FOUR_PACKS = (GAMES / "constructed-no-trump-packs-4.bzq").read_text(encoding="utf-8")
@@ -137,11 +137,20 @@ def test_the_analysis_questions_have_a_budget(monkeypatch: pytest.MonkeyPatch) -
             assert before.status(unknown)[0] == "forced"
 
 
-def test_the_first_search_has_the_budget_too() -> None:
+def test_the_first_search_has_the_budget_too(monkeypatch: pytest.MonkeyPatch) -> None:
     # seed 30, case 5178: an eight-pack deal cut short, two header lines garbled: the search for a first completion
-    # ran inside the solver for minutes (a C call no alarm interrupts). It now gives up, and says so.
+    # ran inside the solver for minutes (a C call no alarm interrupts). It now gives up, and says so ...
     text = (DATA / "fuzz-30-5178-eight-packs.bzq").read_text(encoding="utf-8")
-    _, result = check_text_record(text, "eight.bzq", analyse=True)
+    with monkeypatch.context() as patched:
+        patched.setattr("replayer.infer._as_played", lambda enc: None)
+        _, result = check_text_record(text, "eight.bzq", analyse=True)
+    _COMPLETIONS.clear()  # (else the next check finds this completion made)
     (gave_up,) = [d for d in result.diagnostics if d.code == "BZ601"]
     assert gave_up.span is not None and gave_up.span.line == 23
     assert gave_up.message.endswith("no completion found: the solver's search gave up after 20,000 conflicts")
+    # ... and as the deal leaves out only what the rules complete (a hand), the cards left out are then given as
+    # the plays need them, and the replay finds what the record breaks: 27 cards dealt to N, ten aces of hearts.
+    _, result = check_text_record(text, "eight.bzq", analyse=True)
+    found = {(d.code, d.span.line) for d in result.diagnostics if d.span is not None}
+    assert {("BZ108", 27), ("BZ404", 23)} <= found
+    assert "BZ601" not in {code for code, _ in found}

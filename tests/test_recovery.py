@@ -307,6 +307,35 @@ def test_a_draw_left_out_does_not_hide_a_rule_broken_elsewhere(planted: tuple[st
     assert found_codes == [(code, line_of(text, at))]
 
 
+@pytest.mark.parametrize(("profile", "seed"), [("classic", 0), ("classic", 1), ("rubicon-000", 0), ("sixty-six", 0)])
+def test_a_draw_left_out_does_not_hide_a_card_not_held_or_a_suit_not_followed(profile: str, seed: int) -> None:
+    # A rule broken in a written card (a card not held, a revoke) admits no completion of the draw left out at all:
+    # the completion then gives each card left out to the first play that needs it, and the replay reports the
+    # mutant's rule on its line, where one BZ601 for the whole deal used to be all.
+    import random
+
+    from mutate import mutants, walk
+
+    from replayer.generate import generate_game
+
+    rng = random.Random(seed)
+    checked = set()
+    for mutant in mutants(walk(generate_game(profile, seed)), per_operator=1, rng=rng):
+        lines = mutant.text.split("\n")
+        draws = [
+            n for n, line in enumerate(lines, 1) if line.lstrip().startswith("draws ") and abs(n - mutant.line) > 1
+        ]
+        gone = rng.choice(draws)
+        text = "\n".join(line for n, line in enumerate(lines, 1) if n != gone)
+        at = mutant.line - (gone < mutant.line)
+        # (a trick numbered on past a trick whose draws are left out reads as a trick left out: BZ114 on its line)
+        codes = mutant.codes | {"BZ114"} if mutant.operator == "trick-number" else mutant.codes
+        errors = [(d.code, d.span.line) for d in check_text(text, "r.bzq").diagnostics if d.severity == "error"]
+        assert any(code in codes and line == at for code, line in errors), (mutant.description, gone, errors)
+        checked.add(mutant.operator)
+    assert {"card-not-held", "wrong-winner", "wrong-running-score"} <= checked
+
+
 @pytest.mark.parametrize(
     "written",
     [
