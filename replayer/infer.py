@@ -310,13 +310,15 @@ class _Encoding:
         self.joint: list[tuple[Declare, float]] = []
         """Joint declarations whose cards are all known, and when they are made."""
         self.autodraws: list[tuple[Draws, list[_Acq]]] = []
-        self._barred: dict[tuple[int, tuple[int, ...], int, int, int], bool] = {}
         self._defined: set[Any] = set()
+        self._barred: dict[tuple[int, tuple[int, ...], int, int, int], bool] = {}
         self.uses: dict[int, list[tuple[float, int]]] = {}
         self.kinds: dict[tuple[str, str], list[tuple[float, Any]]] = {}
         self.fixed_values: dict[int, Card] = {}
         self.leaders: dict[int, dict[str, int]] = {}
         self.winners: dict[int, dict[str, int] | str] = {}
+        self.stated: dict[int, str] = {}
+        """The winner the record states of each trick (or shows: the next trick's leader, a declarer)."""
         self.unencoded: set[str] = set()
         """Seats with a declaration the encoding leaves to the replay: their stated scores are not encoded."""
         self.fix_moment: float | None = None
@@ -785,6 +787,7 @@ class _Encoding:
                     stated = item.seat
             selector = None
             if stated is not None:
+                self.stated[trick.number] = stated
                 selector = self.selector(f"{stated} wins trick {trick.number}", trick.winner_span or trick.span)
             if trick.ordered:
                 order = plays
@@ -1616,14 +1619,13 @@ def _as_played(enc: _Encoding) -> tuple[dict[int, Card], Deal] | None:
 
 def _order_autodraws(deal: Deal, enc: _Encoding, model: _Model | None) -> None:
     """Draws the record left out are written in the order the rules draw them (without a ``model``: after the
-    winner and leader the record writes)."""
-    for k, trick in enumerate(deal.tricks):
+    winner the record states, :attr:`_Encoding.stated`)."""
+    for trick in deal.tricks:
         winners = enc.winners.get(trick.number)
         if not isinstance(winners, dict):
             continue
         if model is None:
-            following = deal.tricks[k + 1] if k + 1 < len(deal.tricks) else None
-            winner = trick.winner or (following.plays[0].seat if following and following.plays else None)
+            winner = enc.stated.get(trick.number)
         else:
             winner = next((s for s, lit in winners.items() if model.get(lit)), None)
         if trick.ordered and trick.plays:
