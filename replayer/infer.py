@@ -104,6 +104,13 @@ _MAX_CONFLICTS = 20_000
 of the analysis (a few seconds at most)."""
 _MAX_QUESTION_CONFLICTS = _MAX_CONFLICTS
 """The budget of each question of the analysis (may this unknown card be that one?)."""
+_MAX_PROPAGATIONS = 30_000_000
+"""The solver's budget of propagations for each search, beside its conflicts: where three packs' running scores are
+cardinality constraints, one conflict can cost twenty thousand propagations and 20,000 conflicts a minute. About three
+seconds; the largest search of 1,600 fuzz cases and of games/ and tests/data used 5.6 million."""
+_MAX_DEAL_PROPAGATIONS = 100_000_000
+"""The budget of propagations of all of a deal's searches together (candidates, questions, the conflict's
+shrinking): about ten seconds; the most any deal of that survey used was 29 million."""
 _MAX_WHOLE_SUM = 20_000
 """A stated score larger than this as a whole sum is stated as the difference from the scorer's previous one."""
 _MAX_SUM_SIZE = 200_000
@@ -1394,7 +1401,8 @@ class _GaveUp(Exception):
 
 
 class _OutOfConflicts(_GaveUp):
-    """The solver's search for another candidate ran past its budget of conflicts (see :data:`_MAX_CONFLICTS`)."""
+    """The solver's search ran past its budget of conflicts or propagations (see :data:`_MAX_CONFLICTS`,
+    :data:`_MAX_PROPAGATIONS` and :data:`_MAX_DEAL_PROPAGATIONS`)."""
 
 
 class _TimeUp(_GaveUp):
@@ -1427,21 +1435,37 @@ class _Solver:
         self.blocker = enc.pool.id(("blocker",))
         """Assumed while the completions the replay rejected are excluded (:meth:`block`)."""
         self.blocking = False
+        self.propagations_left = _MAX_DEAL_PROPAGATIONS
+        """What is left of the deal's budget of propagations (:data:`_MAX_DEAL_PROPAGATIONS`)."""
 
-    def solve(self, extra: Sequence[int] = (), budget: int | None = None) -> _Model | None:
+    def limited(self, assumptions: list[int], conflicts: int = _MAX_CONFLICTS) -> bool:
+        """Whether the clauses and ``assumptions`` are satisfiable, within a budget of ``conflicts`` and of
+        propagations (a search's and what is left of the deal's); raises :class:`_OutOfConflicts` past it."""
+        if self.propagations_left <= 0:
+            raise _OutOfConflicts(f"the deal's {_MAX_DEAL_PROPAGATIONS:,} propagations")
+        propagations = min(_MAX_PROPAGATIONS, self.propagations_left)
+        self.solver.conf_budget(conflicts)
+        # (pysat's budgets count from the call that sets them: each search sets both)
+        self.solver.prop_budget(propagations)
+        before = self.solver.accum_stats()
+        found = self.solver.solve_limited(assumptions=assumptions)
+        after = self.solver.accum_stats()
+        used = after["propagations"] - before["propagations"]
+        self.propagations_left -= used
+        if found is None:
+            if after["conflicts"] - before["conflicts"] >= conflicts:
+                raise _OutOfConflicts(f"{conflicts:,} conflicts")
+            if propagations < _MAX_PROPAGATIONS:
+                raise _OutOfConflicts(f"the deal's {_MAX_DEAL_PROPAGATIONS:,} propagations")
+            raise _OutOfConflicts(f"{_MAX_PROPAGATIONS:,} propagations")
+        return found
+
+    def solve(self, extra: Sequence[int] = (), budget: int = _MAX_CONFLICTS) -> _Model | None:
         """A model of the statements (and ``extra``), none excluded by :meth:`block`; None when there is none;
-        with a ``budget`` of conflicts, raises :class:`_OutOfConflicts` past it."""
+        raises :class:`_OutOfConflicts` past a budget of ``budget`` conflicts or of propagations (:meth:`limited`)."""
         self.calls += 1
         blocking = [self.blocker] if self.blocking else []
-        assumptions = [*self.selectors, *blocking, *extra]
-        if budget is None:
-            found = self.solver.solve(assumptions=assumptions)
-        else:
-            self.solver.conf_budget(budget)
-            found = self.solver.solve_limited(assumptions=assumptions)
-            if found is None:
-                raise _OutOfConflicts
-        if not found:
+        if not self.limited([*self.selectors, *blocking, *extra], budget):
             return None
         return _Model(self.solver.get_model() or [])
 
@@ -1476,9 +1500,9 @@ class _Solver:
 
     def unblocked(self) -> bool:
         """Whether some completion satisfies every stated fact, the ones the replay rejected included (when not,
-        :meth:`core` names the statements)."""
+        :meth:`core` names the statements); raises :class:`_OutOfConflicts` past the budget."""
         self.calls += 1
-        return bool(self.solver.solve(assumptions=list(self.selectors)))
+        return self.limited(list(self.selectors))
 
     def value(self, acq: _Acq, card: Card) -> int:
         """A literal true whenever the card acquired is ``card`` (whichever play it is matched with)."""
@@ -1757,13 +1781,13 @@ def _infer_deal(
     except _TimeUp:
         found = None
         inference.failure = f"no completion found within the time limit ({time_limit:g} s)"
-    except _OutOfConflicts:
+    except _OutOfConflicts as spent:
         found = None
         inference.failure = (
             f"no completion found after {solver.replays} candidate replays (the search for another gave up after "
-            f"{_MAX_CONFLICTS:,} conflicts)"
+            f"{spent})"
             if solver.replays
-            else f"no completion found: the solver's search gave up after {_MAX_CONFLICTS:,} conflicts"
+            else f"no completion found: the solver's search gave up after {spent}"
         )
     except _GaveUp:
         found = None
@@ -1775,16 +1799,21 @@ def _infer_deal(
         if found is not None:
             inference.failure = ""
             inference.lenient = True
-    if found is None:
-        if inference.failure:
-            pass
-        elif solver.blocking and solver.unblocked():
-            # Every completion was replayed (each choice of the cards written once, whichever copy is which).
-            inference.failure = f"each of the {solver.replays} completions the rules allow breaks a rule when replayed"
+    if found is None and not inference.failure:
+        try:
+            replayed = solver.blocking and solver.unblocked()
+        except _OutOfConflicts as spent:
+            inference.failure = f"no completion found: the solver's search gave up after {spent}"
         else:
-            inference.conflict = _minimal_conflict(solver)
-            inference.failure = "no completion satisfies every stated fact"
-    else:
+            if replayed:
+                # Every completion was replayed (each choice of the cards written once, whichever copy is which).
+                inference.failure = (
+                    f"each of the {solver.replays} completions the rules allow breaks a rule when replayed"
+                )
+            else:
+                inference.conflict = _minimal_conflict(solver)
+                inference.failure = "no completion satisfies every stated fact"
+    if found is not None:
         inference.values, inference.deal = found
         if analyse and not inference.lenient:  # (a completion that lets statements go: "forced" would say nothing)
             tick = None
@@ -1808,13 +1837,13 @@ def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) ->
     whose replay went furthest (``furthest``)."""
     while True:
         try:
-            model = solver.solve(budget=_MAX_CONFLICTS)
+            model = solver.solve()
             gave_up = False
         except _OutOfConflicts:
             model, gave_up = None, True
         if gave_up and not solver.blocking:
             return None  # (the solver's budget spent without an answer: no conflict to let go is known)
-        if model is None and solver.blocking and (gave_up or solver.unblocked()):
+        if model is None and solver.blocking and (gave_up or _unblocked_or_unknown(solver)):
             # Every completion that satisfies the statements left was replayed and rejected: the one whose replay
             # went furthest (it satisfies them all).
             if furthest is None:
@@ -1832,6 +1861,15 @@ def _lenient(enc: _Encoding, solver: _Solver, furthest: _Model | None = None) ->
         solver.selectors.remove(latest)
 
 
+def _unblocked_or_unknown(solver: _Solver) -> bool:
+    """:meth:`_Solver.unblocked`, or True when its search runs past the budget (the replayed completions are then
+    taken as all there is: the one that went furthest is used, never a conflict the solver did not prove)."""
+    try:
+        return solver.unblocked()
+    except _OutOfConflicts:
+        return True
+
+
 def _position(statement: Statement) -> tuple[int, int]:
     span = statement.span
     return (span.line, span.column) if span is not None else (0, 0)
@@ -1847,8 +1885,11 @@ def _minimal_conflict(solver: _Solver) -> list[Statement]:
     for lit in list(current):
         trial = [s for s in current if s != lit]
         # Statements outside the core are dropped too (assumed false) so that only the core's subset is tested.
-        if not solver.solver.solve(assumptions=[*trial, *[-s for s in others], -lit]):
-            current = trial
+        try:
+            if not solver.limited([*trial, *[-s for s in others], -lit]):
+                current = trial
+        except _OutOfConflicts:
+            break  # (past the budget the core is kept as it stands: still a conflict, only perhaps not minimal)
     return [solver.enc.statements[s] for s in current]
 
 
