@@ -7,7 +7,8 @@ traceback or a hang.
 
 Every case runs in the campaign's processes (``--jobs``, each given ``--batch`` cases at a time), made from its own
 random generator: the same seed gives the same cases whatever the processes, and ``--seed 23 --case 551`` runs that
-case again.
+case again. The cases are numbered in order and finished in order: a campaign stopped by ``--stop-after`` after
+cases 1 to N goes on later, on the same code, with ``--first N+1``.
 
 Each case takes a record (every record of games/ and tests/data/invalid/, and generated records of every profile),
 nine times in ten only its first lines (``--max-lines``: a record cut short is a case too, and a short one is
@@ -386,6 +387,12 @@ def _run(cases: list[int]) -> list[tuple[str, bool, float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=100_000)
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        help="the number of the first case (a campaign stopped by --stop-after goes on from the case after its last)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hang", type=float, default=30.0, help="CPU seconds after which a case is a hang")
     parser.add_argument("--out", type=Path, default=None, help="folder for the failing cases")
@@ -414,7 +421,7 @@ def main() -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="bezique-fuzz-"))
     out.mkdir(parents=True, exist_ok=True)
     setup = (args.seed, args.hang, out, args.max_lines, args.planted, args.isolate)
-    numbers = iter(args.case or range(1, args.cases + 1))
+    numbers = iter(args.case or range(args.first, args.first + args.cases))
     started = time.perf_counter()
 
     def batches() -> Iterator[list[int]]:
@@ -455,8 +462,9 @@ def main() -> int:
         if pool is not None:
             pool.terminate()
     seconds = time.perf_counter() - started
+    last = f", cases {args.first} to {args.first + done - 1}" if done and not args.case else ""
     print(
-        f"done: {done} cases ({planted} with planted errors) in "
+        f"done: {done} cases{last} ({planted} with planted errors) in "
         f"{seconds:.0f} s with {args.jobs} process(es) (seed {args.seed}), {counts['fail']} failures, "
         f"{counts['hang']} hangs (longer than {args.hang:g} s of CPU), slowest case {slowest:.2f} s; "
         f"failing cases in {out}"

@@ -13,6 +13,7 @@ question stays where it was; only spellings, spacing and indentation change:
 - comments and questions keep their words and the author's line breaks; each of their lines is re-spaced
   (one space between words), a line longer than :data:`WIDTH` is wrapped, and continuation lines are indented
   2 more than the comment (4 more than the statement for a comment or question written inside a statement line);
+  a comment of one line that holds a ``{`` is not wrapped (over two lines it would read as one left open);
 - runs of blank lines become one blank line; there is none at the start or the end, and the file ends with one
   newline.
 
@@ -215,6 +216,9 @@ def _render_braced(piece: _Braced, cur: str, out: list[str], cont: int, close: i
     else:
         rows[-1] = ["}"]
     last = len(rows) - 1
+    # A comment of one line with a "{" in its words stays on one line: spread over two, the reader would take that
+    # "{" for a comment left open that runs on over the statements (BZ004, replayer/reader.py _suspect_comment).
+    wraps = last > 0 or "{" not in " ".join(rows[0])[len(piece.opening) :]
     for index, row in enumerate(rows):
         if index == 0:
             cur += row[0]
@@ -225,7 +229,7 @@ def _render_braced(piece: _Braced, cur: str, out: list[str], cont: int, close: i
                 continue
             cur = " " * (close if index == last and row == ["}"] else cont) + row[0]
         for unit in row[1:]:
-            cur = _emit(cur, unit, cont, out)
+            cur = _emit(cur, unit, cont, out) if wraps else f"{cur} {unit}"
     return cur
 
 

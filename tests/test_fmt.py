@@ -163,6 +163,18 @@ def test_comment_words_and_line_breaks_are_kept() -> None:
     assert format_text(out) == out
 
 
+def test_a_comment_with_a_brace_in_its_words_stays_on_its_line() -> None:
+    # seed 37, case 19784: a long comment of one line with a "{" among its words reads (a comment does not nest),
+    # but wrapped over two lines it would read as a comment left open (BZ004): the formatter refused the record.
+    words = " ".join(f"word{i}" for i in range(40))
+    for comment in (f"{{ {words} {{ {words} }}", f"{{ {{{words} {words} }}"):
+        text = f"game\ndeal\ntrick 1: N QC, S KC -> S  {comment}\n  {comment}\n"
+        assert format_text(text) == text
+    # A comment of several lines is wrapped as before (one with a "{" does not read at all).
+    wrapped = format_text(f"game\n{{ {words} {words}\nmore }}\n").splitlines()
+    assert len(wrapped) > 3 and all(len(line) <= WIDTH for line in wrapped) and wrapped[-1] == "  more }"
+
+
 def test_a_word_longer_than_the_width_stays_whole() -> None:
     text = "game\n{ " + "x" * (WIDTH + 10) + " y }\n"
     assert format_text(text) == f"game\n{{ {'x' * (WIDTH + 10)}\n  y }}\n"
