@@ -136,8 +136,9 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "not_in_pack": lambda r, card: f"{_card(card)} is not in the {r.name} pack",
     "too_many_copies": lambda r, card, n, copies: f"{_card(card)} appears {n} times; the {r.name} deck holds {copies}",
     # Tricks.
-    "draws_due": lambda r, n, seats: (
-        f"trick {n} is not finished: {', '.join(r.seats[s] for s in seats)} must still draw"
+    "draws_due": lambda r, n, seats, left: (
+        f"no draws after trick {n}: {' and '.join(r.seats[s] for s in seats)} must draw before the next trick "
+        f"(the stock has {left} cards)"
     ),
     "leads": lambda r, expected, n, seat: f"{r.seats[expected]} leads to trick {n}, not {r.seats[seat]}",
     "plays_next": lambda r, expected, n, seat: f"{r.seats[expected]} plays next to trick {n}, not {r.seats[seat]}",

@@ -21,7 +21,6 @@ and converts between the two.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import Counter
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, Card, CardParseError, CardPattern, Suit, parse_card_like
 from .check import GameCheck, check_text_record
+from .collector import no_cycle_collection
 from .errors import Diagnostic, NotationError, Span
 from .reader import SEAT_ALIASES
 
@@ -410,16 +410,10 @@ class _Game:
         self.text = text
         self.path = path
         self.lines = text.split("\n")
-        # A game's reading and replay make many short-lived objects and no reference cycle: the collector, paused,
-        # does not walk the other games' objects again and again meanwhile (as replayer/check.py does for a file).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        # (the collector, paused, does not walk the other games' objects again and again meanwhile)
+        with no_cycle_collection():
             self.checked: GameCheck = GameCheck(text, path, previous=previous.checked if previous is not None else None)
             self.diagnostics: list[Diagnostic] = self.checked.diagnostics
-        finally:
-            if collecting:
-                gc.enable()
         self._viewed: GameCheck | None = None
         # The replay with views that the first answer to need one resumes from: the previous game's (or the one
         # it would have resumed from, when no answer needed it).

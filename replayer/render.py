@@ -12,11 +12,9 @@ translations.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,6 +23,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
+from .collector import no_cycle_collection
 from .files import write_atomic
 from .lesson import (
     GLOSSARY_PAGE,
@@ -252,23 +251,6 @@ def _index_groups(lessons: Sequence[Lesson], profiles: Sequence[RuleProfile]) ->
     return groups
 
 
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause Python's collector of reference cycles.
-
-    A render allocates some ten thousand objects a page and frees every one of them by reference counting: it makes
-    no cycles (a test checks it). The collector would still go through them, and its full passes through everything
-    the caller holds (the replayed games, some seven hundred objects each) as well: about a tenth of a render.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def render_site(
     results: Iterable[ReplayResult],
     out: Path,
@@ -290,7 +272,8 @@ def render_site(
     (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
     """
     results = list(results)  # whatever replays them does so before the collector is paused
-    with _no_cycle_collection():
+    # (a render allocates some ten thousand objects a page and makes no cycle: a test checks it)
+    with no_cycle_collection():
         return _render_site(results, Path(out), lang, force, warnings if warnings is not None else [])
 
 

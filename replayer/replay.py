@@ -308,16 +308,10 @@ class _Replayer:
         expected = state.trick_no + 1
         if trick.number != expected and trick.number != previous + 1:  # (once, not at every trick numbered on from it)
             self.report("BZ106", f"trick {trick.number} is out of order: trick {expected} comes next", trick.span)
-        if state.to_draw:
-            names = " and ".join(rules.seats[s] for s in state.to_draw)
-            self.report(
-                "BZ402",
-                f"no draws after trick {state.trick_no}: {names} must draw before the next trick "
-                f"(the stock has {state.stock_count} cards)",
-                trick.span,
-            )
-            state.to_draw = []
-        phase = 1 if (state.stock_left or state.turnup_waiting) else 2  # (no draws are due: see above)
+        if state.to_draw:  # (before the copy a variation starts from: its plays would report them again)
+            state.close_draws()
+            self.breaches(state, trick.span)
+        phase = state.phase  # (no draws are due now: see above)
         leader = state.leader
         seat_index = rules.seat_index
         kept = state.copy() if (self.states or trick.variations) else None

@@ -752,8 +752,7 @@ class DealState:
         rules = self.rules
         breaches = self.breaches
         if self.to_draw:
-            breaches.append(("BZ402", "draws_due", (self.trick_no, tuple(self.to_draw))))
-            self.to_draw = []
+            self.close_draws()
         self.window_open = False
         self.winner = -1
         self.blanche_card[seat] = -1
@@ -806,6 +805,13 @@ class DealState:
                 self._score(seat, "seven_played", (card,), bonus)
         if len(plays) == self.playing:
             self._finish_trick(phase)
+
+    def close_draws(self) -> None:
+        """The next trick starts: draws still due after the last one are a breach, and are not made (the seats
+        play on with the cards they hold). Asked by :meth:`play`, and by a replay before a trick's first play."""
+        if self.to_draw:
+            self.breaches.append(("BZ402", "draws_due", (self.trick_no, tuple(self.to_draw), self.stock_count)))
+            self.to_draw = []
 
     def check_winner(self, stated: str) -> None:
         """The record names ``stated`` as the winner of the trick just completed: a breach when the rules give it to
