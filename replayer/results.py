@@ -93,6 +93,17 @@ class Snapshot:
         return self._hands
 
     @property
+    def in_hand(self) -> dict[str, tuple[Card, ...]]:
+        """Each seat's concealed hand, in no order: for a caller that numbers the cards and sorts the numbers (a
+        lesson's board), which costs less than sorting the cards."""
+        return self._in_hand
+
+    @property
+    def on_table(self) -> dict[str, tuple[Card, ...]]:
+        """Each seat's declared cards lying face up, in no order (see :attr:`in_hand`)."""
+        return self._on_table
+
+    @property
     def tables(self) -> dict[str, list[Card]]:
         """Each seat's declared cards lying face up, sorted."""
         if self._tables is None:

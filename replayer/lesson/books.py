@@ -692,8 +692,8 @@ class BookKeeper:
         ``memory`` keeps each seat's last book of the deal for the next (empty at the deal's start)."""
         pack = self.pack
         if board is None:
-            hands = [pack.ids(snap.hands.get(s, ())) for s in self.seats]
-            tables = [pack.ids(snap.tables.get(s, ())) for s in self.seats]
+            hands = [sorted(pack.ids(snap.in_hand.get(s, ()))) for s in self.seats]
+            tables = [sorted(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
         else:
             hands, tables = board.hands, board.tables
         on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}

@@ -720,12 +720,15 @@ class Builder(BookKeeper):
     def board(self, trick: TrickResult, trump: str, trump_red: bool, sheet: int) -> Board:
         """The table before a trick, its cards numbered for the page's script."""
         before = trick.before
-        hands = [self.pack.ids(before.hands.get(s, ())) for s in self.seats]
+        # (the pack numbers cards in display order: its numbers sorted are the sorted hand's, at less cost)
+        ids = self.pack.ids
+        in_hand, on_table = before.in_hand, before.on_table
+        hands = [sorted(ids(in_hand.get(s, ()))) for s in self.seats]
         played = dict(trick.plays)
         number = self.pack.number
         self.hidden_label(max(map(len, hands), default=0))
         scorer = self.profile.scorer
-        tables = [self.pack.ids(before.tables.get(s, ())) for s in self.seats]
+        tables = [sorted(ids(on_table.get(s, ()))) for s in self.seats]
         cards = [number(played[s]) if s in played else -1 for s in self.seats]
         marked = []
         for card, hand, table in zip(cards, hands, tables, strict=True):
