@@ -722,13 +722,13 @@ class Builder(BookKeeper):
         before = trick.before
         # (the pack numbers cards in display order: its numbers sorted are the sorted hand's, at less cost)
         ids = self.pack.ids
-        in_hand, on_table = before.in_hand, before.on_table
+        in_hand, tabled = before.in_hand, before.on_table
         hands = [sorted(ids(in_hand.get(s, ()))) for s in self.seats]
         played = dict(trick.plays)
         number = self.pack.number
         self.hidden_label(max(map(len, hands), default=0))
         scorer = self.profile.scorer
-        tables = [sorted(ids(on_table.get(s, ()))) for s in self.seats]
+        tables = [sorted(ids(tabled.get(s, ()))) for s in self.seats]
         cards = [number(played[s]) if s in played else -1 for s in self.seats]
         marked = []
         for card, hand, table in zip(cards, hands, tables, strict=True):
