@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import resource
+import subprocess
+import sys
 
 import pytest
 from conftest import DATA, GAMES
@@ -93,6 +96,39 @@ def test_sets_of_cards_are_listed_as_every_choice_was() -> None:
             fits = [c for c in pack if _fits(pattern, c)]
             domains.append(rng.sample(fits, min(len(fits), rng.randint(1, 6))) if rng.random() < 0.3 else fits)
         assert list(_multisets(domains)) == _listing(domains), patterns
+
+
+def _within_a_gigabyte() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_eleven_unknown_cards_of_a_declaration_are_listed_lazily() -> None:
+    # seed 38, case 30522: a comment's words read on as a declaration of eleven unknown cards. itertools.product made
+    # a tuple of each run's choices before it yielded any, C(42, 11), four billion: the check ran out of memory. The
+    # listing is lazy now, and the record is checked, in a process limited to a gigabyte.
+    code = (
+        "import itertools\n"
+        "from replayer.cards import CARDS\n"
+        "from replayer.infer import _multisets\n"
+        "pack = [c for c in CARDS if not c.is_wild]\n"
+        "first = list(itertools.islice(_multisets([pack] * 11), 3))\n"
+        "assert first == list(itertools.islice(itertools.combinations_with_replacement(pack, 11), 3)), first\n"
+    )
+    listed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, preexec_fn=_within_a_gigabyte
+    )
+    assert listed.returncode == 0, listed.stderr
+    record = DATA / "fuzz-38-30522-eleven-unknowns.bzq"
+    checked = subprocess.run(
+        [sys.executable, "-m", "replayer", "validate", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_within_a_gigabyte,
+    )
+    assert checked.returncode == 1, checked.stderr
+    assert f"{record}:178:18: error: BZ003 not a card: 'ten'" in checked.stderr
+    assert "Traceback" not in checked.stderr
 
 
 def test_the_search_for_another_candidate_has_a_budget() -> None:
