@@ -310,7 +310,7 @@ def read_record(text: str, path: str = "<record>", first_line: int = 1, whole: b
     if first_line == 1 and text.startswith("\ufeff"):
         text = text[1:]
     builder = _Builder(path, text)
-    with no_cycle_collection():  # (a file of 1,000 games is read four times faster: see replayer/collector.py)
+    with no_cycle_collection():  # (a file of 1,000 games is read twice as fast: see replayer/collector.py)
         read = builder.build(first_line)
     if not read:
         # (a comment left open before the statement that does not read is the likelier cause)
