@@ -210,7 +210,9 @@ def per_profile(deals: int, repeat: int) -> None:
             print(f"  {profile:<20} {spread(rates, 'events/s')}; ratio {spread(ratios, digits=2)}")
 
 
-def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
+def render(games: list[str], count: int, repeat: int, lang: str = "en", jobs: int = 1) -> None:
+    """Lesson pages a second: render only (the records replayed beforehand) over ``jobs`` processes and in one, and
+    end to end (text to HTML) over ``jobs``."""
     from replayer.check import check_record
     from replayer.lesson.books import KITS
     from replayer.reader import read_record
@@ -218,7 +220,7 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
 
     sample = games[:count]
     results = [check_record(read_record(g)) for g in sample]
-    only, whole, cpu = [], [], []
+    only, whole, cpu, single = [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         render_site(results[:1], Path(folder) / "warm", lang=lang)
         written: list[list[Path]] = []
@@ -226,16 +228,21 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
             # Every repetition starts as a fresh `bezique render` would: without the combination states that the
             # lessons of a profile share (a repetition would otherwise find all of its own already worked out).
             KITS.clear()
-            # The CPU time of the process as well: on a machine shared with other work the wall-clock rate is a
+            # As `bezique render` writes a site: its lessons over one process per CPU (its default).
+            only.append(
+                timed(lambda k=k: written.append(render_site(results, Path(folder) / f"a{k}", lang=lang, jobs=jobs)))
+            )
+            KITS.clear()
+            # And in one process, with its CPU time: on a machine shared with other work the wall-clock rate is a
             # floor, and the CPU-time rate is what the load changes least.
             started = time.process_time()
-            only.append(timed(lambda k=k: written.append(render_site(results, Path(folder) / f"a{k}", lang=lang))))
+            single.append(timed(lambda k=k: render_site(results, Path(folder) / f"c{k}", lang=lang)))
             cpu.append(time.process_time() - started)
             KITS.clear()
             whole.append(
                 timed(
                     lambda k=k: render_site(
-                        [check_record(read_record(g)) for g in sample], Path(folder) / f"b{k}", lang=lang
+                        [check_record(read_record(g)) for g in sample], Path(folder) / f"b{k}", lang=lang, jobs=jobs
                     )
                 )
             )
@@ -251,8 +258,16 @@ def render(games: list[str], count: int, repeat: int, lang: str = "en") -> None:
             p.read_text(encoding="utf-8").count('<svg class="score-chart"') for p in written[0] if p.suffix == ".html"
         )
     print(f"\nlessons ({lang}): {pages} lesson pages (of {len(sample)} games), {charts} score charts")
-    target(f"render only ({lang})", [pages / t for t in only], 300, higher=True, unit="pages/s", digits=1)
+    target(
+        f"render only ({lang}, {jobs} process{'es' if jobs > 1 else ''})",
+        [pages / t for t in only],
+        300,
+        higher=True,
+        unit="pages/s",
+        digits=1,
+    )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"  render only ({lang}), one process: {spread([pages / t for t in single], 'pages/s', 1)}")
     print(f"  render only ({lang}), CPU time: {spread([pages / t for t in cpu], 'lessons/CPU-s', 1)} (load {load})")
     # What a page costs the process, which the machine's load changes least: 1000 / ms is the rate of an idle core.
     print(f"  render only ({lang}), CPU time a page: {spread([1000 * t / pages for t in cpu], 'ms', 2)}")
@@ -710,6 +725,8 @@ def _burst(text: str, rng: random.Random) -> float:
 
 
 def main() -> int:
+    from replayer.distribute import usable_cpus
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000, help="classic deals in the main corpus")
     parser.add_argument("--mixed", type=int, default=2_000, help="deals in the mixed-profile corpus")
@@ -717,7 +734,12 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=15, help="whole-process runs for the cold start")
     parser.add_argument("--pages", type=int, default=100, help="lessons to render")
     parser.add_argument("--memory-games", type=int, default=100_000, help="games in the file of the memory run")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the memory run")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=usable_cpus(),
+        help="processes for the memory run and the lessons' render (default: one per CPU, as bezique render)",
+    )
     parser.add_argument("--infer-runs", type=int, default=3, help="runs of the inference of the worked game")
     parser.add_argument(
         "--only-render", action="store_true", help="measure only the lessons' rendering (both languages)"
@@ -771,7 +793,7 @@ def main() -> int:
     if args.only_render:
         games = split_games(generate_corpus(args.pages))
         for lang in ("en", "ru"):
-            render(games, args.pages, args.repeat, lang)
+            render(games, args.pages, args.repeat, lang, args.jobs)
         return 0
 
     print(f"generating {args.deals} classic deals and {args.mixed} deals of {', '.join(tables())} ...")
@@ -785,7 +807,7 @@ def main() -> int:
     per_profile(max(1, args.mixed // 8), args.repeat)
     games = split_games(classic)
     for lang in ("en", "ru"):
-        render(games, args.pages, args.repeat, lang)
+        render(games, args.pages, args.repeat, lang, args.jobs)
     cold_start(games[0], chess_corpus(100)[0], args.starts)
     memory(games, args.memory_games, args.jobs)
     inference(args.infer_runs)

@@ -302,12 +302,16 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     from .check import check_path, print_diagnostics
+    from .distribute import usable_cpus
     from .render import parse_languages, render_site
 
     try:
         langs = parse_languages(args.lang)
     except ValueError as exc:
         raise UsageError(f"--lang: {exc}") from None
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs takes a whole number of at least 1")
+    jobs = args.jobs if args.jobs is not None else usable_cpus()
     files = list(find_records(args.paths))
     if not files:
         raise UsageError(f"no records (*.bzq) found in {' '.join(args.paths)}")
@@ -323,7 +327,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             print(f"{path}: not rendered: the record is invalid", file=sys.stderr)
     warnings: list[str] = []
     try:
-        written = render_site(results, Path(args.out), lang=langs, force=args.force, warnings=warnings)
+        written = render_site(results, Path(args.out), lang=langs, force=args.force, warnings=warnings, jobs=jobs)
     except FileExistsError as exc:
         raise UsageError(str(exc)) from None
     for warning in warnings:
@@ -669,6 +673,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--force", action="store_true", help="write into an existing folder that the renderer did not create"
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="write the lessons in N processes (default: one per CPU this process may use); the pages are the same",
     )
     p.set_defaults(func=cmd_render)
 

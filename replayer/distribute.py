@@ -1,5 +1,5 @@
-"""Where the work of ``analyse --all``, ``puzzles`` and ``match`` runs: in this process, in ``--jobs`` forked
-processes, or on a Dask distributed scheduler (``--cluster ADDRESS``, the optional ``cluster`` extra).
+"""Where the work of ``analyse --all``, ``puzzles``, ``match`` and ``render`` runs: in this process, in ``--jobs``
+forked processes, or on a Dask distributed scheduler (``--cluster ADDRESS``, the optional ``cluster`` extra).
 
 Each caller hands over a function of one task and the tasks; the answers come back in the tasks' order, so a
 result is the same wherever it was computed (every task carries its own seed). Dask is imported only when an
@@ -8,12 +8,13 @@ address is given; without the extra installed, :func:`check_cluster` says so as 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .errors import UsageError
 
-__all__ = ["check_cluster", "run_tasks"]
+__all__ = ["check_cluster", "run_tasks", "usable_cpus"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,3 +63,11 @@ def run_tasks(
                 return pool.map(forked, range(len(tasks)), chunksize=chunksize)
             return pool.map(function, tasks, chunksize=chunksize)
     return [function(task) for task in tasks]
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system says, else the machine's count)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(len(affinity(0)), 1)
+    return os.cpu_count() or 1

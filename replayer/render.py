@@ -13,17 +13,19 @@ translations.
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from .collector import no_cycle_collection
+from .distribute import run_tasks
 from .files import write_atomic
 from .lesson import (
     GLOSSARY_PAGE,
@@ -56,6 +58,8 @@ __all__ = [
     "parse_languages",
     "render_site",
 ]
+
+R = TypeVar("R")
 
 MARKER = ".bezique-site"
 """Written into every output folder; a non-empty folder without it is not ours to write into."""
@@ -257,6 +261,7 @@ def render_site(
     lang: str | Sequence[str] = "en",
     force: bool = False,
     warnings: list[str] | None = None,
+    jobs: int = 1,
 ) -> list[Path]:
     """Write the site into ``out``; returns the files written (the marker file is not in the list).
 
@@ -268,13 +273,48 @@ def render_site(
     sampled analysis in its lessons: every play's value, its mistakes, the book's judgments beside the analysis, the
     expected margin in the chart. A stale or unreadable sidecar is left out, with a line in ``warnings``.
 
+    ``jobs``: the lesson pages are built and written in that many forked processes (where the system forks), the
+    other pages here; the site is the same byte for byte whatever the number.
+
     Raises ``FileExistsError`` when ``out`` is a file, or a non-empty folder without the renderer's marker file
     (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
     """
     results = list(results)  # whatever replays them does so before the collector is paused
     # (a render allocates some ten thousand objects a page and makes no cycle: a test checks it)
     with no_cycle_collection():
-        return _render_site(results, Path(out), lang, force, warnings if warnings is not None else [])
+        return _render_site(results, Path(out), lang, force, warnings if warnings is not None else [], jobs)
+
+
+@dataclass
+class _LessonPage:
+    """A lesson page written (built here or in a forked process): the lesson's facts for the index, its file, and
+    the source lines it cites (for the sources page)."""
+
+    lesson: Lesson
+    path: Path
+    cited: frozenset[tuple[str, int, int]]
+
+
+_FORKED: Callable[[int], Any] | None = None
+"""The task maker of the render under way, where a forked process finds it (nothing is pickled to it)."""
+
+
+def _forked(index: int) -> Any:
+    assert _FORKED is not None
+    return _FORKED(index)
+
+
+def _in_processes(make: Callable[[int], R], count: int, jobs: int, chunksize: int = 1) -> list[R]:
+    """``make`` of each index below ``count``, in order: here, or over ``jobs`` forked processes where the system
+    forks (each given ``chunksize`` neighbouring indices at a time)."""
+    global _FORKED
+    if jobs <= 1 or count < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [make(index) for index in range(count)]
+    _FORKED = make
+    try:
+        return run_tasks(make, range(count), jobs=min(jobs, count), forked=_forked, chunksize=chunksize)
+    finally:
+        _FORKED = None
 
 
 RENDER_BUDGET = 20_000
@@ -283,10 +323,13 @@ Every two-scorer endgame of games/ needs far fewer; the three- and four-seat one
 not finish within 100,000 either, which cost the site about 2 s each."""
 
 
-def _analyse(game: GameResult) -> list[dict[str, Any]] | None:
-    """Each deal's endgame analysis, for a game replayed with the core's states (None otherwise)."""
-    if not any(t.state is not None for d in game.deals for t in d.tricks):
-        return None
+def _has_states(game: GameResult) -> bool:
+    """The game was replayed with the core's states (the endgame analysis needs them)."""
+    return any(t.state is not None for d in game.deals for t in d.tricks)
+
+
+def _analyse(game: GameResult) -> list[dict[str, Any]]:
+    """Each deal's endgame analysis, for a game replayed with the core's states."""
     from .analysis import analyse_deal
 
     return [analyse_deal(deal, RENDER_BUDGET) for deal in game.deals]
@@ -311,7 +354,12 @@ def _sampled(result: ReplayResult, warnings: list[str]) -> list[list[dict[str, A
 
 
 def _render_site(
-    results: Iterable[ReplayResult], out: Path, lang: str | Sequence[str], force: bool, warnings: list[str]
+    results: Iterable[ReplayResult],
+    out: Path,
+    lang: str | Sequence[str],
+    force: bool,
+    warnings: list[str],
+    jobs: int = 1,
 ) -> list[Path]:
     langs = [lang] if isinstance(lang, str) else list(lang)
     if not langs:
@@ -342,11 +390,16 @@ def _render_site(
     # A record's sidecar gives its games' analysis, sampled at every play; the others get the endgame's, made here.
     sidecars = [deals for result in results for deals in _sampled(result, warnings)]
     profiles = _profiles(game.profile for _, game in games)
-    # The endgame analysis of each game replayed with the core's states (bezique render does): once for every language.
-    analyses = {
-        id(game): sampled if sampled is not None else _analyse(game)
-        for (_, game), sampled in zip(games, sidecars, strict=True)
-    }
+    # The endgame analysis of each game replayed with the core's states (bezique render does): once for every
+    # language, each game a task of its own (one may take seconds, most take milliseconds).
+    unsampled = [game for (_, game), sampled in zip(games, sidecars, strict=True) if sampled is None]
+    to_solve = [game for game in unsampled if _has_states(game)]
+    solved = _in_processes(lambda index: _analyse(to_solve[index]), len(to_solve), jobs)
+    analyses: dict[int, list[dict[str, Any]] | None] = {id(game): None for game in unsampled}
+    analyses.update((id(game), deals) for game, deals in zip(to_solve, solved, strict=True))
+    analyses.update(
+        (id(game), sampled) for (_, game), sampled in zip(games, sidecars, strict=True) if sampled is not None
+    )
     languages = [
         _Language(code, out if i == 0 else out / code, "" if i == 0 else "../", "" if i == 0 else f"{code}/")
         for i, code in enumerate(langs)
@@ -363,7 +416,7 @@ def _render_site(
 
     loaded: dict[str, Template] = {}  # (each page's template looked up once a render)
 
-    def write(language: _Language, name: str, template: str, **context: Any) -> None:
+    def page(language: _Language, name: str, template: str, **context: Any) -> Path:
         # Each page links to itself in the other languages: up to the top of the site, then down into theirs.
         translations = [
             (other.code, interface(other.code)[f"lang_name_{other.code}"], f"{language.root}{other.prefix}{name}")
@@ -373,7 +426,7 @@ def _render_site(
         found = loaded.get(template)
         if found is None:
             found = loaded[template] = env.get_template(template)
-        page = found.render(
+        text = found.render(
             t=_words(language.code),
             lang=language.code,
             root=language.root,
@@ -384,24 +437,45 @@ def _render_site(
             **context,
         )
         target = language.folder / name
-        write_atomic(target, page.encode("utf-8"), durable=False)
-        written.append(target)
+        write_atomic(target, text.encode("utf-8"), durable=False)
+        return target
+
+    def write(language: _Language, name: str, template: str, **context: Any) -> None:
+        written.append(page(language, name, template, **context))
 
     CITED.lines.clear()
     set_records(records)
-    for language in languages:
+
+    def lesson_page(task: int) -> _LessonPage:
         # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
         # once, which would also give the garbage collector's full passes all of them to go through.
-        listed: list[Lesson] = []
-        for slug, game in games:
+        language = languages[task // len(games)]
+        slug, game = games[task % len(games)]
+        outer, CITED.lines = CITED.lines, set()  # (the lines this page cites, wherever it is built)
+        try:
             lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
             steps = lesson_steps(lesson)
-            write(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
-            # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy
-            # its forty fields one by one)
-            lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}
-            listed.append(lesson)
+            target = page(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
+            cited = CITED.lines
+        finally:
+            CITED.lines = outer
+        # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy its
+        # forty fields one by one)
+        lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}
+        return _LessonPage(lesson, target, frozenset(cited))
+
+    # Every lesson of every language first (in one set of processes when there are several), then the other pages.
+    # Each process is given runs of neighbouring lessons, a few runs a process, so that an expensive run does not
+    # keep the others waiting.
+    tasks = len(languages) * len(games)
+    built = _in_processes(lesson_page, tasks, jobs, chunksize=-(-tasks // (4 * max(jobs, 1))))
+    for at, language in enumerate(languages):
+        listed: list[Lesson] = []
+        for lesson_written in built[at * len(games) : (at + 1) * len(games)]:
+            listed.append(lesson_written.lesson)
+            written.append(lesson_written.path)
+            CITED.add(lesson_written.cited)
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
         for profile in profiles:
             rules = build_rules(profile, language.code)

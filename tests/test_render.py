@@ -762,3 +762,31 @@ def test_a_render_compiles_the_templates_once_and_picks_up_an_edited_one(tmp_pat
     assert _environment(tmp_path) is env
     (tmp_path / "page.html").write_text("second, longer {{ n }}", encoding="utf-8")
     assert _environment(tmp_path).get_template("page.html").render(n=2) == "second, longer 2"
+
+
+def test_a_site_written_over_several_processes_is_the_same_byte_for_byte(
+    tmp_path: Path, worked: ReplayResult, generated: tuple[str, ReplayResult]
+) -> None:
+    """The lessons built in forked processes: every page, the index and the sources page (which lists the lines the
+    lessons cite, gathered from each process) are those of a site written in one process, in the same order."""
+    # (a comment citing a line that no rules page cites: only a lesson built in another process adds it)
+    cites = generate_game("classic", SEED + 1).replace("trick 2:", "{ The lead follows 003:L2. }\ntrick 2:", 1)
+    results = [worked, generated[1], _replay(cites, "cites.bzq")]
+    one, three = tmp_path / "one", tmp_path / "three"
+    written_one = render_site(results, one, lang=["en", "ru"])
+    written_three = render_site(results, three, lang=["en", "ru"], jobs=3)
+    assert [p.relative_to(one) for p in written_one] == [p.relative_to(three) for p in written_three]
+    for path in written_one:
+        assert path.read_bytes() == (three / path.relative_to(one)).read_bytes(), path.relative_to(one)
+    for site in (one, three):
+        assert 'id="src-003-L2"' in (site / "sources.html").read_text(encoding="utf-8")
+        assert 'id="src-003-L2"' in (site / "ru" / "sources.html").read_text(encoding="utf-8")
+
+
+def test_cli_render_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from replayer.cli import main
+
+    assert main(["render", str(WORKED), "--out", str(tmp_path / "two"), "--jobs", "2", "--lang", "en"]) == 0
+    assert (tmp_path / "two" / "worked-deal-000-1.html").is_file()
+    assert main(["render", str(WORKED), "--out", str(tmp_path / "none"), "--jobs", "0"]) == 2
+    assert "--jobs takes a whole number of at least 1" in capsys.readouterr().err
