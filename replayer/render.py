@@ -286,11 +286,11 @@ def render_site(
 
 
 @dataclass
-class _LessonPage:
-    """A lesson page written (built here or in a forked process): the lesson's facts for the index, its file, and
-    the source lines it cites (for the sources page)."""
+class _Written:
+    """A page written (here or in a forked process): its file, the source lines it cites (for the sources page),
+    and for a lesson, the lesson's facts (for the index)."""
 
-    lesson: Lesson
+    lesson: Lesson | None
     path: Path
     cited: frozenset[tuple[str, int, int]]
 
@@ -446,41 +446,61 @@ def _render_site(
     CITED.lines.clear()
     set_records(records)
 
-    def lesson_page(task: int) -> _LessonPage:
+    def noted(make: Callable[[], tuple[Path, Lesson | None]]) -> _Written:
+        # The lines a page cites, wherever it is built: the sources page, written last, lists those of every page.
+        outer, CITED.lines = CITED.lines, set()
+        try:
+            path, lesson = make()
+            return _Written(lesson, path, frozenset(CITED.lines))
+        finally:
+            CITED.lines = outer
+
+    def lesson_page(language: _Language, slug: str, game: GameResult) -> tuple[Path, Lesson]:
         # Each lesson is written as soon as it is built, and the index, written after them, keeps only what it shows
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
         # once, which would also give the garbage collector's full passes all of them to go through.
-        language = languages[task // len(games)]
-        slug, game = games[task % len(games)]
-        outer, CITED.lines = CITED.lines, set()  # (the lines this page cites, wherever it is built)
-        try:
-            lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
-            steps = lesson_steps(lesson)
-            target = page(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
-            cited = CITED.lines
-        finally:
-            CITED.lines = outer
+        lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
+        steps = lesson_steps(lesson)
+        target = page(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
         # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy its
         # forty fields one by one)
         lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}
-        return _LessonPage(lesson, target, frozenset(cited))
+        return target, lesson
 
-    # Every lesson of every language first (in one set of processes when there are several), then the other pages.
-    # Each process is given runs of neighbouring lessons, a few runs a process, so that an expensive run does not
-    # keep the others waiting.
-    tasks = len(languages) * len(games)
-    built = _in_processes(lesson_page, tasks, jobs, chunksize=-(-tasks // (4 * max(jobs, 1))))
+    def reference_page(language: _Language, profile: RuleProfile | None) -> tuple[Path, None]:
+        # A profile's rules page, or (None) the glossary: neither depends on the lessons.
+        if profile is None:
+            glossary = build_glossary(language.code, profiles)
+            return page(language, GLOSSARY_PAGE, "glossary.html", glossary=glossary), None
+        rules = build_rules(profile, language.code)
+        return page(language, f"{rules.slug}.html", "rules.html", rules=rules), None
+
+    # Every lesson, rules page and glossary of every language is a task (in one set of processes when there are
+    # several); the index of each language, which lists its lessons, and the sources page are written here after
+    # them. Each process is given runs of neighbouring tasks, a few runs a process, so that an expensive run does
+    # not keep the others waiting.
+    lessons = [(language, slug, game) for language in languages for slug, game in games]
+    references = [(language, profile) for language in languages for profile in [*profiles, None]]
+
+    def site_page(task: int) -> _Written:
+        if task < len(lessons):
+            return noted(lambda: lesson_page(*lessons[task]))
+        return noted(lambda: reference_page(*references[task - len(lessons)]))
+
+    tasks = len(lessons) + len(references)
+    built = _in_processes(site_page, tasks, jobs, chunksize=-(-tasks // (4 * max(jobs, 1))))
+    for found in built:
+        CITED.add(found.cited)
+    per_language = len(profiles) + 1
     for at, language in enumerate(languages):
         listed: list[Lesson] = []
         for lesson_written in built[at * len(games) : (at + 1) * len(games)]:
+            assert lesson_written.lesson is not None
             listed.append(lesson_written.lesson)
             written.append(lesson_written.path)
-            CITED.add(lesson_written.cited)
         write(language, "index.html", "index.html", groups=_index_groups(listed, profiles))
-        for profile in profiles:
-            rules = build_rules(profile, language.code)
-            write(language, f"{rules.slug}.html", "rules.html", rules=rules)
-        write(language, GLOSSARY_PAGE, "glossary.html", glossary=build_glossary(language.code, profiles))
+        first = len(lessons) + at * per_language
+        written.extend(found.path for found in built[first : first + per_language])
     # Written last: it lists every line the pages of every language cite.
     for language in languages:
         write(language, SOURCES_PAGE, "sources.html", sources=_sources(language.code))
