@@ -273,8 +273,9 @@ def render_site(
     sampled analysis in its lessons: every play's value, its mistakes, the book's judgments beside the analysis, the
     expected margin in the chart. A stale or unreadable sidecar is left out, with a line in ``warnings``.
 
-    ``jobs``: the lesson pages are built and written in that many forked processes (where the system forks), the
-    other pages here; the site is the same byte for byte whatever the number.
+    ``jobs``: the endgame analyses, then the lessons, the rules pages and the glossary, are worked out and written
+    in that many forked processes (where the system forks), the index and the sources page here after them; the
+    site is the same byte for byte whatever the number.
 
     Raises ``FileExistsError`` when ``out`` is a file, or a non-empty folder without the renderer's marker file
     (unless ``force``), and ``ValueError`` for an interface language other than ``en`` and ``ru``.
