@@ -8,9 +8,10 @@ address is given; without the extra installed, :func:`check_cluster` says so as 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import UsageError
 
@@ -35,18 +36,29 @@ def check_cluster(address: str | None) -> None:
         raise UsageError(MISSING) from None
 
 
+_PENDING: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+"""The function and tasks of the run under way, where the forked processes find them: a task (a core's state, a
+lesson's game) reaches them without being pickled, and the function may be a closure."""
+
+
+def _pending(index: int) -> Any:
+    assert _PENDING is not None
+    function, tasks = _PENDING
+    return function(tasks[index])
+
+
 def run_tasks(
     function: Callable[[T], R],
     tasks: Sequence[T],
     cluster: str | None = None,
     jobs: int = 1,
-    forked: Callable[[int], R] | None = None,
     chunksize: int = 1,
 ) -> list[R]:
     """``function`` of every task, in the tasks' order: on the Dask scheduler at ``cluster`` (the tasks are
-    pickled to its workers; ``function`` must be importable there), else over ``jobs`` forked processes, else
-    here. ``forked``, when given, is what the forked processes run instead, by the task's index: a caller that has
-    put the tasks where the fork copies them (module state) need not pickle them."""
+    pickled to its workers; ``function`` must be importable there), else over ``jobs`` forked processes (where the
+    system forks; each is handed ``chunksize`` neighbouring tasks at a time, and only the answers are pickled),
+    else here."""
+    global _PENDING
     if cluster is not None:
         check_cluster(cluster)
         from distributed import Client
@@ -55,13 +67,13 @@ def run_tasks(
             futures = client.map(function, list(tasks), pure=False)
             found: list[R] = client.gather(futures)
             return list(found)
-    if jobs > 1 and len(tasks) > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            if forked is not None:
-                return pool.map(forked, range(len(tasks)), chunksize=chunksize)
-            return pool.map(function, tasks, chunksize=chunksize)
+    if jobs > 1 and len(tasks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _PENDING = (function, tasks)
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+                return pool.map(_pending, range(len(tasks)), chunksize=chunksize)
+        finally:
+            _PENDING = None
     return [function(task) for task in tasks]
 
 

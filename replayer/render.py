@@ -13,13 +13,12 @@ translations.
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from markupsafe import Markup
@@ -58,8 +57,6 @@ __all__ = [
     "parse_languages",
     "render_site",
 ]
-
-R = TypeVar("R")
 
 MARKER = ".bezique-site"
 """Written into every output folder; a non-empty folder without it is not ours to write into."""
@@ -296,28 +293,6 @@ class _Written:
     cited: frozenset[tuple[str, int, int]]
 
 
-_FORKED: Callable[[int], Any] | None = None
-"""The task maker of the render under way, where a forked process finds it (nothing is pickled to it)."""
-
-
-def _forked(index: int) -> Any:
-    assert _FORKED is not None
-    return _FORKED(index)
-
-
-def _in_processes(make: Callable[[int], R], count: int, jobs: int, chunksize: int = 1) -> list[R]:
-    """``make`` of each index below ``count``, in order: here, or over ``jobs`` forked processes where the system
-    forks (each given ``chunksize`` neighbouring indices at a time)."""
-    global _FORKED
-    if jobs <= 1 or count < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [make(index) for index in range(count)]
-    _FORKED = make
-    try:
-        return run_tasks(make, range(count), jobs=min(jobs, count), forked=_forked, chunksize=chunksize)
-    finally:
-        _FORKED = None
-
-
 RENDER_BUDGET = 20_000
 """Nodes the solver may visit per deal of a lesson (past it, the deal's values are left out and the reason said).
 Every two-scorer endgame of games/ needs far fewer; the three- and four-seat ones that do not finish within it did
@@ -395,7 +370,7 @@ def _render_site(
     # language, each game a task of its own (one may take seconds, most take milliseconds).
     unsampled = [game for (_, game), sampled in zip(games, sidecars, strict=True) if sampled is None]
     to_solve = [game for game in unsampled if _has_states(game)]
-    solved = _in_processes(lambda index: _analyse(to_solve[index]), len(to_solve), jobs)
+    solved = run_tasks(_analyse, to_solve, jobs=jobs)
     analyses: dict[int, list[dict[str, Any]] | None] = {id(game): None for game in unsampled}
     analyses.update((id(game), deals) for game, deals in zip(to_solve, solved, strict=True))
     analyses.update(
@@ -489,7 +464,7 @@ def _render_site(
         return noted(lambda: reference_page(*references[task - len(lessons)]))
 
     tasks = len(lessons) + len(references)
-    built = _in_processes(site_page, tasks, jobs, chunksize=-(-tasks // (4 * max(jobs, 1))))
+    built = run_tasks(site_page, range(tasks), jobs=jobs, chunksize=-(-tasks // (4 * max(jobs, 1))))
     for found in built:
         CITED.add(found.cited)
     per_language = len(profiles) + 1

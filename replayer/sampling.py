@@ -466,16 +466,10 @@ def seed_for(seed: int, *place: object) -> random.Random:
 # --- a replayed record, every play -----------------------------------------------------------------------------
 
 _Task = tuple[str, DealState, int, Facts, int, tuple[int, ...]]
-_TASKS: list[_Task] = []
-"""The plays and declarations a run judges (kind, state, seat, facts, samples, place), set before the worker
-processes fork so that the core's states reach them without being pickled."""
+"""A play or declaration a run judges: (kind, state, seat, facts, samples, place)."""
 
 _WINDOW = 99
 """The last part of a declaration's place in the record, apart from the plays of its trick (its seed)."""
-
-
-def _judge_task(index: int) -> tuple[list[str] | None, Judgement]:
-    return _judge(_TASKS[index])
 
 
 def _judge(task: _Task) -> tuple[list[str] | None, Judgement]:
@@ -527,11 +521,7 @@ def judge_deals(
             rows.clear()
             continue
         tasks.extend(mine)
-    _TASKS[:] = tasks
-    try:
-        judged = run_tasks(_judge, tasks, cluster, jobs, forked=_judge_task)
-    finally:
-        _TASKS.clear()
+    judged = run_tasks(_judge, tasks, cluster, jobs)
     for deal, rows in zip(found, where, strict=True):
         if deal["plays"] is None:
             continue
