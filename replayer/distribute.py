@@ -41,10 +41,23 @@ _PENDING: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 lesson's game) reaches them without being pickled, and the function may be a closure."""
 
 
-def _pending(index: int) -> Any:
+def _pending(run: tuple[int, int]) -> list[Any]:
     assert _PENDING is not None
     function, tasks = _PENDING
-    return function(tasks[index])
+    return [function(tasks[index]) for index in range(*run)]
+
+
+def runs(count: int, jobs: int, largest: int) -> list[tuple[int, int]]:
+    """The runs of neighbouring tasks (start, end) handed to ``jobs`` processes one at a time: at most ``largest``
+    tasks, and shrinking towards the end (each a share of what is left), so that the processes finish together
+    rather than one waiting for another's last long run."""
+    found: list[tuple[int, int]] = []
+    start = 0
+    while start < count:
+        size = max(1, min(largest, -(-(count - start) // (2 * jobs))))
+        found.append((start, start + size))
+        start += size
+    return found
 
 
 def run_tasks(
@@ -56,8 +69,8 @@ def run_tasks(
 ) -> list[R]:
     """``function`` of every task, in the tasks' order: on the Dask scheduler at ``cluster`` (the tasks are
     pickled to its workers; ``function`` must be importable there), else over ``jobs`` forked processes (where the
-    system forks; each is handed ``chunksize`` neighbouring tasks at a time, and only the answers are pickled),
-    else here."""
+    system forks; each is handed runs of at most ``chunksize`` neighbouring tasks at a time, shorter towards the
+    end (:func:`runs`), and only the answers are pickled), else here."""
     global _PENDING
     if cluster is not None:
         check_cluster(cluster)
@@ -71,7 +84,8 @@ def run_tasks(
         _PENDING = (function, tasks)
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-                return pool.map(_pending, range(len(tasks)), chunksize=chunksize)
+                done = pool.map(_pending, runs(len(tasks), jobs, chunksize), chunksize=1)
+                return [answer for run in done for answer in run]
         finally:
             _PENDING = None
     return [function(task) for task in tasks]
