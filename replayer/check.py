@@ -601,7 +601,7 @@ class Progress:
 _GAME_LINE = re.compile(rb"^[ \t\f]*game(?![\w])(?![ \t\f]*score(?![\w]))", re.IGNORECASE | re.MULTILINE)
 # What str.splitlines() breaks at besides "\n": the whole-file path numbers lines with it when it prints a
 # diagnostic's source line, so a part holding one of these is left to that path.
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _BLOCK = 1 << 20
 """Bytes read from a file at a time while it is split into games (memory stays that of a block and a game)."""
 
@@ -668,9 +668,14 @@ def read_part(first: int, data: bytes, path: str, deal_by_deal: bool = False) ->
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotStreamable(path) from None
-    text = text.replace("\r\n", "\n")
-    if (first == 1 and text.startswith("\ufeff")) or _OTHER_BREAKS.search(text):
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if first == 1 and text.startswith("\ufeff"):
         raise NotStreamable(path)
+    # (a search for each character is many times faster than one for a class of them: each is a scan in C)
+    for char in _OTHER_BREAKS:
+        if char in text:
+            raise NotStreamable(path)
     from .reader import read_record
 
     try:
