@@ -357,6 +357,18 @@ def _starts(items: Any, flags: int) -> Starts:
     return result
 
 
+def _atomic(regex: str) -> str:
+    """A terminal's expression committed, as the lexer takes a token (no backtracking into it): ``(?>X)``, or, where
+    X is one greedy repetition (``_NL``'s ``(?:\\r?\\n[\\t \\f]*)+``), X made possessive, which ``re`` documents as the
+    same (``X++`` is ``(?>X+)``) and runs faster (a line break ends every statement)."""
+    from re import _constants, _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(regex, 0)
+    if len(parsed) == 1 and parsed[0][0] is _constants.MAX_REPEAT and regex[-1] in "*+?}":
+        return regex + "+"
+    return f"(?>{regex})"
+
+
 def _can_meet(a: Starts, b: Starts) -> bool:
     """Whether two terminals can both match at one place: some start of each agrees with the other's."""
     for seq_a, _ in a:
@@ -866,7 +878,7 @@ class _Compiler:
         guards = self.same((self.g.guards(s, self.ignore) for s in stacks), f"{where}: blanks")
         if not guards:
             return self.ignored()
-        return f"(?:{self.lookaheads(guards)}(?>{self.g.terminals[self.ignore].regex}))?"
+        return f"(?:{self.lookaheads(guards)}{_atomic(self.g.terminals[self.ignore].regex)})?"
 
     def ignored(self) -> str:
         """The blanks, taken whole or not at all: ``[...]*+`` for a class repeated, as ``%ignore`` usually is (the
@@ -875,7 +887,7 @@ class _Compiler:
         regex = self.g.terminals[self.ignore].regex
         if re.fullmatch(r"\[[^\]\\]+\]\+", regex):
             return regex[:-1] + "*+"
-        return f"(?:(?>{regex}))?"
+        return f"(?:{_atomic(regex)})?"
 
     def token(self, name: str, stacks: frozenset[Stack], where: str, group: str | None) -> tuple[str, frozenset[Stack]]:
         terminal = self.g.terminals[name]
@@ -886,7 +898,7 @@ class _Compiler:
             if next_stack is None:
                 raise GrammarCompileError(f"{where}: the parser rejects {name} where the grammar puts it")
             after.add(next_stack)
-        body = terminal.regex if terminal.literal is not None else f"(?>{terminal.regex})"
+        body = terminal.regex if terminal.literal is not None else _atomic(terminal.regex)
         if group is not None:
             body = f"(?P<{group}>{body})"
         return self.blanks(stacks, where) + self.lookaheads(guards) + body, frozenset(after)
@@ -904,7 +916,7 @@ class _Compiler:
                 raise GrammarCompileError(f"{rule}: the text cannot end where the rule does")
         guards = self.same((self.g.guards(s, _NEWLINE) for s in stacks), f"{rule}: the line break")
         newline = self.g.terminals[_NEWLINE].regex
-        return f"{self.blanks(stacks, rule)}(?:{self.lookaheads(guards)}(?>{newline})|\\Z)"
+        return f"{self.blanks(stacks, rule)}(?:{self.lookaheads(guards)}{_atomic(newline)}|\\Z)"
 
     def ends(self, regex: str, ends: list[str]) -> str:
         """A statement's expression with its ends (marked by ``_END_MARK``) written in: one group ``nl`` at the end
@@ -916,7 +928,7 @@ class _Compiler:
             regex = regex.replace(_END_MARK, f"(?={end})", 1)
         newline = self.g.terminals[_NEWLINE].regex
         blanks = self.ignored() if self.ignore is not None else ""
-        return regex + f"(?P<nl>{blanks}(?:(?>{newline}))?)"
+        return regex + f"(?P<nl>{blanks}(?:{_atomic(newline)})?)"
 
     def statements(self) -> list[_Pattern]:
         """Every statement rule's expansions, keyed by the name of the tree Lark makes (its alias, if any)."""
@@ -974,9 +986,9 @@ class _Compiler:
         regex = ""
         if self.ignore is not None:
             guards = self.same((self.g.guards(s, self.ignore) for s in start), "the start: blanks")
-            regex = f"(?:{self.lookaheads(guards)}(?>{self.g.terminals[self.ignore].regex}))?"
+            regex = f"(?:{self.lookaheads(guards)}{_atomic(self.g.terminals[self.ignore].regex)})?"
         guards = self.same((self.g.guards(s, _NEWLINE) for s in start), "the start: a line break")
-        return regex + f"(?:{self.lookaheads(guards)}(?>{self.g.terminals[_NEWLINE].regex}))?"
+        return regex + f"(?:{self.lookaheads(guards)}{_atomic(self.g.terminals[_NEWLINE].regex)})?"
 
     def dispatch(self, statements: list[_Pattern]) -> dict[str, tuple[str, ...]]:
         """For each character a statement can start with, the statements to try, the commonest first."""
