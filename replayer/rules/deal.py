@@ -746,54 +746,41 @@ class DealState:
     def play(self, seat: int, card: int, checked: bool = False) -> None:
         """Play a card to the current trick; completing a trick decides its winner and its automatic scores.
 
-        ``checked``: the card is one :meth:`play_restriction` has just allowed (a playout's move taken from the
-        legal moves, as python-chess's ``push`` trusts its move), so the obligation is not worked out again; a
-        record's play is always checked."""
+        ``checked``: the card is one of the legal moves just asked (a playout's, as python-chess's ``push`` trusts
+        its move: the seat to play, a card held that the obligation and a lead's restriction allow, the hand not
+        over), so no rule of play is looked at again; a record's play is always checked."""
         rules = self.rules
-        breaches = self.breaches
         if self.to_draw:
             self.close_draws()
         self.window_open = False
         self.winner = -1
         self.blanche_card[seat] = -1
         plays = self.plays
-        expected = self.next_seat[plays[-1][0]] if plays else self.leader
-        if seat != expected:
-            breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
-        if self.trick_no >= rules.total_tricks:
-            breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
-        elif self.out >= 0:
-            breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
-        elif self.claimed >= 0:
-            breaches.append(("BZ208", "hand_over_claimed", (self.claimed, self.trick_no)))
-        if self.must_lead and not plays:
-            if seat == self.leader and card not in self.must_lead:
-                breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
-            self.must_lead = ()
         held = self.held[seat]
         phase = 1 if (self.stock_left > 0 or self.turnup_waiting) else 2  # (no draws are due: see above)
-        if not held[card]:
-            holding = _by_display([c for c, count in enumerate(held) for _ in range(count)])
-            breaches.append(("BZ201", "not_held", (seat, card, holding)))
-        else:
-            rule = rules.phase2_play if phase == 2 else rules.phase1_play
-            if plays and rule != FREE and not checked:  # (under the free rule any card held may follow)
-                played = [c for _, c in plays]
-                allowed, _ = obligation(rule, held, played, self.trump, False)
-                if allowed is not None and card not in allowed:
-                    # (the breach's words are worked out only for a card the rule refuses)
-                    _, (code, key, args) = obligation(rule, held, played, self.trump)
-                    led = plays[0][1] >> 3
-                    if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
-                        # Not following suit at all is the first fault (a revoke), even when a winning card of the
-                        # suit is held.
-                        same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
-                        code, key, args = "BZ203", "must_follow", (tuple(same), led)
-                    if seat in self.forfeits and self.forfeit_trick == self.trick_no + 1 and rules.forfeit:
-                        # The seat says it forfeits what this play won (002:L13): settled by the forfeit, not a breach.
-                        self.revokes.append((seat, (code, key, (seat, card, *args))))
-                    else:
-                        breaches.append((code, key, (seat, card, *args)))
+        if not checked:  # (the rules of play, before the card leaves the hand)
+            breaches = self.breaches
+            expected = self.next_seat[plays[-1][0]] if plays else self.leader
+            if seat != expected:
+                breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
+            if self.trick_no >= rules.total_tricks:
+                breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
+            elif self.out >= 0:
+                breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
+            elif self.claimed >= 0:
+                breaches.append(("BZ208", "hand_over_claimed", (self.claimed, self.trick_no)))
+            if self.must_lead and not plays and seat == self.leader and card not in self.must_lead:
+                breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
+            if not held[card]:
+                holding = _by_display([c for c, count in enumerate(held) for _ in range(count)])
+                breaches.append(("BZ201", "not_held", (seat, card, holding)))
+            elif plays:
+                rule = rules.phase2_play if phase == 2 else rules.phase1_play
+                if rule != FREE:  # (under the free rule any card held may follow)
+                    self._check_obligation(seat, card, rule)
+        if self.must_lead and not plays:
+            self.must_lead = ()
+        if held[card]:
             if self.world_base is None and not self.tables[seat]:
                 held[card] -= 1  # (what _take does when nothing lies on the table: no copy to choose)
             else:
@@ -805,6 +792,28 @@ class DealState:
                 self._score(seat, "seven_played", (card,), bonus)
         if len(plays) == self.playing:
             self._finish_trick(phase)
+
+    def _check_obligation(self, seat: int, card: int, rule: int) -> None:
+        """A card held that follows to the current trick against the phase's play ``rule``: the breach appended to
+        :attr:`breaches` (to :attr:`revokes` where the seat forfeits the trick)."""
+        held = self.held[seat]
+        plays = self.plays
+        played = [c for _, c in plays]
+        allowed, _ = obligation(rule, held, played, self.trump, False)
+        if allowed is None or card in allowed:
+            return
+        # (the breach's words are worked out only for a card the rule refuses)
+        _, (code, key, args) = obligation(rule, held, played, self.trump)
+        led = plays[0][1] >> 3
+        if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
+            # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is held.
+            same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
+            code, key, args = "BZ203", "must_follow", (tuple(same), led)
+        if seat in self.forfeits and self.forfeit_trick == self.trick_no + 1 and self.rules.forfeit:
+            # The seat says it forfeits what this play won (002:L13): settled by the forfeit, not a breach.
+            self.revokes.append((seat, (code, key, (seat, card, *args))))
+        else:
+            self.breaches.append((code, key, (seat, card, *args)))
 
     def close_draws(self) -> None:
         """The next trick starts: draws still due after the last one are a breach, and are not made (the seats
@@ -941,8 +950,10 @@ class DealState:
                     breaches.append(("BZ403", "draw_not_next", (seat, card, stock[0])))
                 drawn = stock.pop(0)
             else:
-                self.seen[card] += 1
-                self._conservation(self.seen, (card,))
+                seen = self.seen
+                seen[card] += 1
+                if seen[card] > rules.copies[card]:  # (asked at every draw of a record: mostly no card is over)
+                    self._conservation(seen, (card,))
             self.stock_left -= 1
         elif self.turnup >= 0 and self.turnup_waiting:
             if card != self.turnup:
@@ -1082,7 +1093,11 @@ class DealState:
         seven = exchange_card(rules, self.trump)
         found: list[tuple[int, int]] = []
         done = None
-        for seat, held in enumerate(self.held):
+        hands = self.held
+        # (outside ``exchange_any_time`` :meth:`window_problem` lets the trick's winner alone act: the others' sevens
+        # are not looked at)
+        for seat in range(len(hands)) if rules.exchange_any_time else (self.winner,):
+            held = hands[seat]
             if held[seven] <= 0:
                 continue  # (asked before every draw and lead of the first phase: mostly nobody holds it)
             if done is None:
@@ -1160,11 +1175,9 @@ class DealState:
                 elif gained_problem is None:
                     gained_problem = ("BZ315", "gained_declared", (seat, gained, spec.kind, trick))
             per_part.append(options)
-        choices = [[c] for c in per_part[0]] if len(per_part) == 1 else [list(c) for c in itertools.product(*per_part)]
-        if gained_problem is not None:
-            return choices[0], gained_problem
-        if not check_reuse:
-            return choices[0], None
+        if gained_problem is not None or not check_reuse:
+            return [options[0] for options in per_part], gained_problem
+        choices = list(itertools.product(*per_part))  # (one part: its options, each alone in a tuple)
         rules = self.rules
         # The whole side's table: a combination declared with the partner's cards is still intact (not refillable)
         # while the partner's part lies on his table.
@@ -1187,9 +1200,9 @@ class DealState:
                 problem = extends_problem(spec, merged, table)
             if problem is None:
                 if found is None:
-                    found = choice
+                    found = list(choice)
                 elif others is not None:
-                    others.append(choice)
+                    others.append(list(choice))
                 continue
             # A choice that takes a fresh card from the hand names the real breach (a card scored again in the same
             # kind, BZ307) better than one that adds no card from the hand (BZ306), which is only the first choice
@@ -1198,7 +1211,7 @@ class DealState:
                 first_problem = problem
         if found is not None:
             return found, None
-        return choices[0], first_problem
+        return list(choices[0]), first_problem
 
     def _place(
         self,
