@@ -150,7 +150,7 @@ class Rules:
         meld enumeration fills it as it asks)."""
         self.sketches: dict[
             int,
-            tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], int], ...]],
+            tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int, int, int, int], ...]],
         ] = {}
         """Per trump suit, what any meld needs at least (:func:`replayer.rules.melds.may_form_any`)."""
 

@@ -642,6 +642,11 @@ class DealState:
     @property
     def phase(self) -> int:
         """1 while the stock (with the turn-up) has cards or draws are due, else 2."""
+        return self.phase_now()
+
+    def phase_now(self) -> int:
+        """:attr:`phase`, as a call: cheaper than the property where a playout asks it (before a follow, a
+        declaration)."""
         return 1 if (self.stock_left > 0 or self.turnup_waiting or self.to_draw) else 2
 
     @property
@@ -654,10 +659,10 @@ class DealState:
         """Cards left to draw, the turn-up included."""
         return self.stock_left + (1 if self.turnup >= 0 and self.turnup_waiting else 0)
 
-    @property
     def next_card(self) -> int:
         """The card the next draw takes from a stock whose order is known: its top card, then the turn-up (-1: none
-        left, or the order is not known)."""
+        left, or the order is not known). A call, not a property: a playout asks before every draw, and a property
+        costs more."""
         if self.stock_left > 0:
             return self.stock[0] if self.stock else -1
         return self.turnup if self.turnup_waiting else -1
@@ -838,7 +843,7 @@ class DealState:
         if self.stock is None:
             return drawn
         for seat in list(self.to_draw):
-            card = self.next_card
+            card = self.next_card()
             if card < 0:
                 break
             self.draw(seat, card)
@@ -918,7 +923,7 @@ class DealState:
                     return led
             return None
         rules = self.rules
-        rule = rules.phase2_play if self.phase == 2 else rules.phase1_play
+        rule = rules.phase2_play if self.phase_now() == 2 else rules.phase1_play
         if rule == FREE:
             return None
         allowed, _ = obligation(rule, self.held[seat], [c for _, c in plays], self.trump, False)
@@ -929,37 +934,39 @@ class DealState:
     def draw(self, seat: int, card: int) -> None:
         """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
         rules = self.rules
-        breaches = self.breaches
         to_draw = self.to_draw
         if to_draw and to_draw[0] == seat:
             del to_draw[0]  # (the draw due: what ``remove`` finds first)
         elif not to_draw:
             why = "draw_exhausted" if self.stock_count == 0 else "draw_not_due"
-            breaches.append(("BZ402", why, (seat, card)))
+            self.breaches.append(("BZ402", why, (seat, card)))
         else:
-            breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
+            self.breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
             if seat in to_draw:
                 to_draw.remove(seat)
         if rules.declare_until_draw:
             self.window_open = False
-        drawn = card
-        if self.stock_left > 0:
+        stock_left = self.stock_left
+        if stock_left > 0:
             stock = self.stock
             if stock:  # (a stated stock shorter than the deal leaves was reported at the start, BZ108)
-                if card != stock[0]:
-                    breaches.append(("BZ403", "draw_not_next", (seat, card, stock[0])))
                 drawn = stock.pop(0)
+                if card != drawn:
+                    self.breaches.append(("BZ403", "draw_not_next", (seat, card, drawn)))
             else:
+                drawn = card
                 seen = self.seen
                 seen[card] += 1
                 if seen[card] > rules.copies[card]:  # (asked at every draw of a record: mostly no card is over)
                     self._conservation(seen, (card,))
-            self.stock_left -= 1
+            self.stock_left = stock_left = stock_left - 1
         elif self.turnup >= 0 and self.turnup_waiting:
             if card != self.turnup:
-                breaches.append(("BZ403", "draw_not_turnup", (seat, card, self.turnup)))
+                self.breaches.append(("BZ403", "draw_not_turnup", (seat, card, self.turnup)))
             drawn = self.turnup
             self.turnup_waiting = False
+        else:
+            drawn = card
         self.held[seat][drawn] += 1
         if self.blanche[seat] == 1:
             # RULES.md §2.e rule 9 (001:L60): each non-court card drawn may be shown for another carte blanche,
@@ -967,7 +974,7 @@ class DealState:
             court = COURT[drawn]
             self.blanche[seat] = 2 if court else 1
             self.blanche_card[seat] = -1 if court else drawn
-        if not to_draw and self.stock_left == 0 and not (self.turnup >= 0 and self.turnup_waiting):
+        if not to_draw and stock_left == 0 and not (self.turnup >= 0 and self.turnup_waiting):
             # Phase 2 begins: the declared cards go back into the hands and shown combinations lapse.
             for seat_index in range(rules.players):
                 self.tables[seat_index] = []
@@ -983,7 +990,7 @@ class DealState:
         rules = self.rules
         if self.out >= 0:
             return ("BZ208", "window_hand_over", (seat, what, self.out, rules.hand_target))
-        if self.phase not in rules.declare_phases:
+        if self.phase_now() not in rules.declare_phases:
             return ("BZ302", "window_phase_2", (what, self.trick_no))
         if self.winner < 0 or not self.window_open:
             return ("BZ301", "window_closed", (seat, what, rules.declare_until_draw))
@@ -1556,12 +1563,13 @@ class DealState:
     def _may_offer(self, seat: int, pool: Sequence[int]) -> bool:
         """False when :meth:`_offers` has nothing for ``seat`` and ``pool``: he may not declare now, or has declared
         after this trick where one declaration a trick is the rule, or the cards form no meld at all (most hands
-        after most tricks: answered without the enumeration)."""
-        if self.window_problem(seat, "declare") is not None:
-            return False
+        after most tricks: answered without the enumeration). The cards are asked first: a playout asks in every
+        window of the first phase, where they mostly form nothing."""
         if self.declared and self.rules.one_per_trick:
             return False
-        return bool(pool[WILD_INDEX]) or may_form_any(self.rules, pool, self.trump)
+        if not pool[WILD_INDEX] and not may_form_any(self.rules, pool, self.trump):
+            return False
+        return self.window_problem(seat, "declare") is None
 
     def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
         """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""

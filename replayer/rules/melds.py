@@ -112,13 +112,14 @@ def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
     sketch = rules.sketches.get(trump)
     if sketch is None:
         sets: set[frozenset[int]] = set()
-        ranks: set[tuple[tuple[int, ...], int]] = set()
+        ranks: set[tuple[int, int, int, int, int]] = set()
         for spec in rules.melds:
             if spec.whole_hand:
                 continue
             for t in trumps_to_try(rules, spec, trump):
                 if spec.rank is not None and not spec.distinct:
-                    ranks.add((tuple(s * 8 + int(spec.rank) for s in range(4)), spec.count))
+                    rank = int(spec.rank)
+                    ranks.add((rank, 8 + rank, 16 + rank, 24 + rank, spec.count))  # (the rank in each suit)
                 else:
                     sets.update(frozenset(cards) for cards, _ in meld_targets(rules, spec, t))
         # A set that holds another is held only where the other is (a sequence holds the royal marriage): the
@@ -136,7 +137,7 @@ def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
                 break
         else:
             return True
-    for (a, b, c, d), count in ranks_needed:  # noqa: SIM110 (a rank's four suits; a loop makes no generator)
+    for a, b, c, d, count in ranks_needed:  # noqa: SIM110 (a rank's four suits; a loop makes no generator)
         if held[a] + held[b] + held[c] + held[d] >= count:
             return True
     return False
