@@ -731,8 +731,9 @@ class DealState:
                 return
             self.world_base = ((_copy_world(self.tables, self.pending),), self.next_uid)
         self.world_log.append(("take", seat, card, held[card]))
-        if table:
-            _take_in([(self.tables, self.pending)], seat, card, held[card], False)
+        chosen = _taken_first(table, card)  # (the choice kept first: the others are _take_in's, when asked)
+        if chosen is not None:
+            _remove((self.tables, self.pending), seat, chosen)
 
     def _reach_target(self, seat: int) -> None:
         """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
@@ -1873,8 +1874,8 @@ def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool
         return worlds
     successors: list[_World] = []
     for tables, pending in worlds:
-        copies = sorted((t for t in tables[seat] if t.card == card), key=lambda t: -len(t.kinds))
-        choices: list[TabledCard | None] = list(copies)  # (the first: the instance scored in most kinds)
+        copies = sorted((t for t in tables[seat] if t.card == card), key=_kinds_scored, reverse=True)
+        choices: list[TabledCard | None] = list(copies)  # (the first: :func:`_taken_first`'s)
         if left + 1 > len(copies):
             choices.append(None)  # a copy from the concealed hand
         branches = []
@@ -1888,6 +1889,17 @@ def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool
         successors.append((tables, pending))
         successors.extend(branches)
     return [successors[0], *_distinct(successors[0], successors[1:])]
+
+
+def _kinds_scored(tabled: TabledCard) -> int:
+    return len(tabled.kinds)
+
+
+def _taken_first(table: Sequence[TabledCard], card: int) -> TabledCard | None:
+    """The tabled copy of ``card`` a play takes under the choice of copies kept first: the one scored in most kinds
+    (the first of them, as :func:`_take_in` orders its choices); None when no copy lies on the table."""
+    copies = [t for t in table if t.card == card]
+    return max(copies, key=_kinds_scored) if copies else None
 
 
 def _place_in(
