@@ -311,7 +311,7 @@ class _Replayer:
         if state.to_draw:  # (before the copy a variation starts from: its plays would report them again)
             state.close_draws()
             self.breaches(state, trick.span)
-        phase = state.phase  # (no draws are due now: see above)
+        phase = state.phase_now()  # (no draws are due now: see above)
         leader = state.leader
         seat_index = rules.seat_index
         kept = state.copy() if (self.states or trick.variations) else None
@@ -493,10 +493,12 @@ class _Replayer:
 
     def running_score(self, check: ScoreCheck, state: DealState) -> None:
         rules = state.rules
-        scores = state.scores()
+        # (each seat its own scorer: the seats' scores, read where they are, not summed into a copy)
+        scores = state.scores() if rules.has_sides else state.score
         offsets = self.offsets
+        scorer_named = rules.scorer_named
         for value in check.values:
-            key = rules.scorer_named(value.seat)
+            key = scorer_named(value.seat)
             if key < 0:
                 self.no_scorer(value)
                 continue

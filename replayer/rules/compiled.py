@@ -148,7 +148,10 @@ class Rules:
         self.targets: dict[tuple[str, int], list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
         """The exact card sets each meld can be under each trump suit, each with its cards counted (the core's
         meld enumeration fills it as it asks)."""
-        self.sketches: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], int], ...]]] = {}
+        self.sketches: dict[
+            int,
+            tuple[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int, int, int, int], ...]],
+        ] = {}
         """Per trump suit, what any meld needs at least (:func:`replayer.rules.melds.may_form_any`)."""
 
         # The end of a hand and of a game.

@@ -77,15 +77,15 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     The wild card has no value of its own (RULES.md §2.l rule 10, option wild_trick): it wins no trick, and when it
     is led the next card played wins over it.
     """
-    best = 0
+    best = i = 0
     top = cards[0]
-    for i in range(1, len(cards)):
-        card = cards[i]
+    for card in cards:  # (the first card is compared with itself: never higher; no range made for two cards)
         if card >> 3 == top >> 3:
             if card & 7 > top & 7:
                 best, top = i, card
         elif card >> 3 == trump or top == WILD_INDEX:
             best, top = i, card
+        i += 1  # noqa: SIM113 (enumerate's pairs cost more than the count, at every trick of a playout)
     return best
 
 
@@ -642,6 +642,11 @@ class DealState:
     @property
     def phase(self) -> int:
         """1 while the stock (with the turn-up) has cards or draws are due, else 2."""
+        return self.phase_now()
+
+    def phase_now(self) -> int:
+        """:attr:`phase`, as a call: cheaper than the property where a playout asks it (before a follow, a
+        declaration)."""
         return 1 if (self.stock_left > 0 or self.turnup_waiting or self.to_draw) else 2
 
     @property
@@ -654,10 +659,10 @@ class DealState:
         """Cards left to draw, the turn-up included."""
         return self.stock_left + (1 if self.turnup >= 0 and self.turnup_waiting else 0)
 
-    @property
     def next_card(self) -> int:
         """The card the next draw takes from a stock whose order is known: its top card, then the turn-up (-1: none
-        left, or the order is not known)."""
+        left, or the order is not known). A call, not a property: a playout asks before every draw, and a property
+        costs more."""
         if self.stock_left > 0:
             return self.stock[0] if self.stock else -1
         return self.turnup if self.turnup_waiting else -1
@@ -726,8 +731,9 @@ class DealState:
                 return
             self.world_base = ((_copy_world(self.tables, self.pending),), self.next_uid)
         self.world_log.append(("take", seat, card, held[card]))
-        if table:
-            _take_in([(self.tables, self.pending)], seat, card, held[card], False)
+        chosen = _taken_first(table, card)  # (the choice kept first: the others are _take_in's, when asked)
+        if chosen is not None:
+            _remove((self.tables, self.pending), seat, chosen)
 
     def _reach_target(self, seat: int) -> None:
         """A seat whose score reaches ``hand_target`` ends the hand at once: no more draws, declarations or tricks."""
@@ -746,54 +752,41 @@ class DealState:
     def play(self, seat: int, card: int, checked: bool = False) -> None:
         """Play a card to the current trick; completing a trick decides its winner and its automatic scores.
 
-        ``checked``: the card is one :meth:`play_restriction` has just allowed (a playout's move taken from the
-        legal moves, as python-chess's ``push`` trusts its move), so the obligation is not worked out again; a
-        record's play is always checked."""
+        ``checked``: the card is one of the legal moves just asked (a playout's, as python-chess's ``push`` trusts
+        its move: the seat to play, a card held that the obligation and a lead's restriction allow, the hand not
+        over), so no rule of play is looked at again; a record's play is always checked."""
         rules = self.rules
-        breaches = self.breaches
         if self.to_draw:
             self.close_draws()
         self.window_open = False
         self.winner = -1
         self.blanche_card[seat] = -1
         plays = self.plays
-        expected = self.next_seat[plays[-1][0]] if plays else self.leader
-        if seat != expected:
-            breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
-        if self.trick_no >= rules.total_tricks:
-            breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
-        elif self.out >= 0:
-            breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
-        elif self.claimed >= 0:
-            breaches.append(("BZ208", "hand_over_claimed", (self.claimed, self.trick_no)))
-        if self.must_lead and not plays:
-            if seat == self.leader and card not in self.must_lead:
-                breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
-            self.must_lead = ()
         held = self.held[seat]
         phase = 1 if (self.stock_left > 0 or self.turnup_waiting) else 2  # (no draws are due: see above)
-        if not held[card]:
-            holding = _by_display([c for c, count in enumerate(held) for _ in range(count)])
-            breaches.append(("BZ201", "not_held", (seat, card, holding)))
-        else:
-            rule = rules.phase2_play if phase == 2 else rules.phase1_play
-            if plays and rule != FREE and not checked:  # (under the free rule any card held may follow)
-                played = [c for _, c in plays]
-                allowed, _ = obligation(rule, held, played, self.trump, False)
-                if allowed is not None and card not in allowed:
-                    # (the breach's words are worked out only for a card the rule refuses)
-                    _, (code, key, args) = obligation(rule, held, played, self.trump)
-                    led = plays[0][1] >> 3
-                    if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
-                        # Not following suit at all is the first fault (a revoke), even when a winning card of the
-                        # suit is held.
-                        same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
-                        code, key, args = "BZ203", "must_follow", (tuple(same), led)
-                    if seat in self.forfeits and self.forfeit_trick == self.trick_no + 1 and rules.forfeit:
-                        # The seat says it forfeits what this play won (002:L13): settled by the forfeit, not a breach.
-                        self.revokes.append((seat, (code, key, (seat, card, *args))))
-                    else:
-                        breaches.append((code, key, (seat, card, *args)))
+        if not checked:  # (the rules of play, before the card leaves the hand)
+            breaches = self.breaches
+            expected = self.next_seat[plays[-1][0]] if plays else self.leader
+            if seat != expected:
+                breaches.append(("BZ202", "plays_next" if plays else "leads", (expected, self.trick_no + 1, seat)))
+            if self.trick_no >= rules.total_tricks:
+                breaches.append(("BZ207", "no_more_tricks", (rules.total_tricks,)))
+            elif self.out >= 0:
+                breaches.append(("BZ208", "hand_over", (self.out, rules.hand_target, self.trick_no)))
+            elif self.claimed >= 0:
+                breaches.append(("BZ208", "hand_over_claimed", (self.claimed, self.trick_no)))
+            if self.must_lead and not plays and seat == self.leader and card not in self.must_lead:
+                breaches.append(("BZ209", "must_lead", (seat, tuple(dict.fromkeys(self.must_lead)))))
+            if not held[card]:
+                holding = _by_display([c for c, count in enumerate(held) for _ in range(count)])
+                breaches.append(("BZ201", "not_held", (seat, card, holding)))
+            elif plays:
+                rule = rules.phase2_play if phase == 2 else rules.phase1_play
+                if rule != FREE:  # (under the free rule any card held may follow)
+                    self._check_obligation(seat, card, rule)
+        if self.must_lead and not plays:
+            self.must_lead = ()
+        if held[card]:
             if self.world_base is None and not self.tables[seat]:
                 held[card] -= 1  # (what _take does when nothing lies on the table: no copy to choose)
             else:
@@ -805,6 +798,28 @@ class DealState:
                 self._score(seat, "seven_played", (card,), bonus)
         if len(plays) == self.playing:
             self._finish_trick(phase)
+
+    def _check_obligation(self, seat: int, card: int, rule: int) -> None:
+        """A card held that follows to the current trick against the phase's play ``rule``: the breach appended to
+        :attr:`breaches` (to :attr:`revokes` where the seat forfeits the trick)."""
+        held = self.held[seat]
+        plays = self.plays
+        played = [c for _, c in plays]
+        allowed, _ = obligation(rule, held, played, self.trump, False)
+        if allowed is None or card in allowed:
+            return
+        # (the breach's words are worked out only for a card the rule refuses)
+        _, (code, key, args) = obligation(rule, held, played, self.trump)
+        led = plays[0][1] >> 3
+        if code == "BZ204" and card >> 3 != led and any(held[led * 8 : led * 8 + 8]):
+            # Not following suit at all is the first fault (a revoke), even when a winning card of the suit is held.
+            same = [led * 8 + r for r in range(7, -1, -1) if held[led * 8 + r]]
+            code, key, args = "BZ203", "must_follow", (tuple(same), led)
+        if seat in self.forfeits and self.forfeit_trick == self.trick_no + 1 and self.rules.forfeit:
+            # The seat says it forfeits what this play won (002:L13): settled by the forfeit, not a breach.
+            self.revokes.append((seat, (code, key, (seat, card, *args))))
+        else:
+            self.breaches.append((code, key, (seat, card, *args)))
 
     def close_draws(self) -> None:
         """The next trick starts: draws still due after the last one are a breach, and are not made (the seats
@@ -829,7 +844,7 @@ class DealState:
         if self.stock is None:
             return drawn
         for seat in list(self.to_draw):
-            card = self.next_card
+            card = self.next_card()
             if card < 0:
                 break
             self.draw(seat, card)
@@ -909,7 +924,7 @@ class DealState:
                     return led
             return None
         rules = self.rules
-        rule = rules.phase2_play if self.phase == 2 else rules.phase1_play
+        rule = rules.phase2_play if self.phase_now() == 2 else rules.phase1_play
         if rule == FREE:
             return None
         allowed, _ = obligation(rule, self.held[seat], [c for _, c in plays], self.trump, False)
@@ -920,35 +935,39 @@ class DealState:
     def draw(self, seat: int, card: int) -> None:
         """Draw a card from the stock after a trick; the last card drawn is the turn-up."""
         rules = self.rules
-        breaches = self.breaches
         to_draw = self.to_draw
         if to_draw and to_draw[0] == seat:
             del to_draw[0]  # (the draw due: what ``remove`` finds first)
         elif not to_draw:
             why = "draw_exhausted" if self.stock_count == 0 else "draw_not_due"
-            breaches.append(("BZ402", why, (seat, card)))
+            self.breaches.append(("BZ402", why, (seat, card)))
         else:
-            breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
+            self.breaches.append(("BZ401", "draw_order", (to_draw[0], seat, self.trick_no)))
             if seat in to_draw:
                 to_draw.remove(seat)
         if rules.declare_until_draw:
             self.window_open = False
-        drawn = card
-        if self.stock_left > 0:
+        stock_left = self.stock_left
+        if stock_left > 0:
             stock = self.stock
             if stock:  # (a stated stock shorter than the deal leaves was reported at the start, BZ108)
-                if card != stock[0]:
-                    breaches.append(("BZ403", "draw_not_next", (seat, card, stock[0])))
                 drawn = stock.pop(0)
+                if card != drawn:
+                    self.breaches.append(("BZ403", "draw_not_next", (seat, card, drawn)))
             else:
-                self.seen[card] += 1
-                self._conservation(self.seen, (card,))
-            self.stock_left -= 1
+                drawn = card
+                seen = self.seen
+                seen[card] += 1
+                if seen[card] > rules.copies[card]:  # (asked at every draw of a record: mostly no card is over)
+                    self._conservation(seen, (card,))
+            self.stock_left = stock_left = stock_left - 1
         elif self.turnup >= 0 and self.turnup_waiting:
             if card != self.turnup:
-                breaches.append(("BZ403", "draw_not_turnup", (seat, card, self.turnup)))
+                self.breaches.append(("BZ403", "draw_not_turnup", (seat, card, self.turnup)))
             drawn = self.turnup
             self.turnup_waiting = False
+        else:
+            drawn = card
         self.held[seat][drawn] += 1
         if self.blanche[seat] == 1:
             # RULES.md §2.e rule 9 (001:L60): each non-court card drawn may be shown for another carte blanche,
@@ -956,7 +975,7 @@ class DealState:
             court = COURT[drawn]
             self.blanche[seat] = 2 if court else 1
             self.blanche_card[seat] = -1 if court else drawn
-        if not to_draw and self.stock_left == 0 and not (self.turnup >= 0 and self.turnup_waiting):
+        if not to_draw and stock_left == 0 and not (self.turnup >= 0 and self.turnup_waiting):
             # Phase 2 begins: the declared cards go back into the hands and shown combinations lapse.
             for seat_index in range(rules.players):
                 self.tables[seat_index] = []
@@ -972,7 +991,7 @@ class DealState:
         rules = self.rules
         if self.out >= 0:
             return ("BZ208", "window_hand_over", (seat, what, self.out, rules.hand_target))
-        if self.phase not in rules.declare_phases:
+        if self.phase_now() not in rules.declare_phases:
             return ("BZ302", "window_phase_2", (what, self.trick_no))
         if self.winner < 0 or not self.window_open:
             return ("BZ301", "window_closed", (seat, what, rules.declare_until_draw))
@@ -1082,7 +1101,11 @@ class DealState:
         seven = exchange_card(rules, self.trump)
         found: list[tuple[int, int]] = []
         done = None
-        for seat, held in enumerate(self.held):
+        hands = self.held
+        # (outside ``exchange_any_time`` :meth:`window_problem` lets the trick's winner alone act: the others' sevens
+        # are not looked at)
+        for seat in range(len(hands)) if rules.exchange_any_time else (self.winner,):
+            held = hands[seat]
             if held[seven] <= 0:
                 continue  # (asked before every draw and lead of the first phase: mostly nobody holds it)
             if done is None:
@@ -1160,11 +1183,9 @@ class DealState:
                 elif gained_problem is None:
                     gained_problem = ("BZ315", "gained_declared", (seat, gained, spec.kind, trick))
             per_part.append(options)
-        choices = [[c] for c in per_part[0]] if len(per_part) == 1 else [list(c) for c in itertools.product(*per_part)]
-        if gained_problem is not None:
-            return choices[0], gained_problem
-        if not check_reuse:
-            return choices[0], None
+        if gained_problem is not None or not check_reuse:
+            return [options[0] for options in per_part], gained_problem
+        choices = list(itertools.product(*per_part))  # (one part: its options, each alone in a tuple)
         rules = self.rules
         # The whole side's table: a combination declared with the partner's cards is still intact (not refillable)
         # while the partner's part lies on his table.
@@ -1187,9 +1208,9 @@ class DealState:
                 problem = extends_problem(spec, merged, table)
             if problem is None:
                 if found is None:
-                    found = choice
+                    found = list(choice)
                 elif others is not None:
-                    others.append(choice)
+                    others.append(list(choice))
                 continue
             # A choice that takes a fresh card from the hand names the real breach (a card scored again in the same
             # kind, BZ307) better than one that adds no card from the hand (BZ306), which is only the first choice
@@ -1198,7 +1219,7 @@ class DealState:
                 first_problem = problem
         if found is not None:
             return found, None
-        return choices[0], first_problem
+        return list(choices[0]), first_problem
 
     def _place(
         self,
@@ -1543,12 +1564,13 @@ class DealState:
     def _may_offer(self, seat: int, pool: Sequence[int]) -> bool:
         """False when :meth:`_offers` has nothing for ``seat`` and ``pool``: he may not declare now, or has declared
         after this trick where one declaration a trick is the rule, or the cards form no meld at all (most hands
-        after most tricks: answered without the enumeration)."""
-        if self.window_problem(seat, "declare") is not None:
-            return False
+        after most tricks: answered without the enumeration). The cards are asked first: a playout asks in every
+        window of the first phase, where they mostly form nothing."""
         if self.declared and self.rules.one_per_trick:
             return False
-        return bool(pool[WILD_INDEX]) or may_form_any(self.rules, pool, self.trump)
+        if not pool[WILD_INDEX] and not may_form_any(self.rules, pool, self.trump):
+            return False
+        return self.window_problem(seat, "declare") is None
 
     def legal_declarations(self, seat: int) -> list[tuple[MeldSpec, tuple[int, ...]]]:
         """Every combination ``seat`` could score now (after winning the last trick, before drawing)."""
@@ -1852,8 +1874,8 @@ def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool
         return worlds
     successors: list[_World] = []
     for tables, pending in worlds:
-        copies = sorted((t for t in tables[seat] if t.card == card), key=lambda t: -len(t.kinds))
-        choices: list[TabledCard | None] = list(copies)  # (the first: the instance scored in most kinds)
+        copies = sorted((t for t in tables[seat] if t.card == card), key=_kinds_scored, reverse=True)
+        choices: list[TabledCard | None] = list(copies)  # (the first: :func:`_taken_first`'s)
         if left + 1 > len(copies):
             choices.append(None)  # a copy from the concealed hand
         branches = []
@@ -1867,6 +1889,17 @@ def _take_in(worlds: list[_World], seat: int, card: int, left: int, branch: bool
         successors.append((tables, pending))
         successors.extend(branches)
     return [successors[0], *_distinct(successors[0], successors[1:])]
+
+
+def _kinds_scored(tabled: TabledCard) -> int:
+    return len(tabled.kinds)
+
+
+def _taken_first(table: Sequence[TabledCard], card: int) -> TabledCard | None:
+    """The tabled copy of ``card`` a play takes under the choice of copies kept first: the one scored in most kinds
+    (the first of them, as :func:`_take_in` orders its choices); None when no copy lies on the table."""
+    copies = [t for t in table if t.card == card]
+    return max(copies, key=_kinds_scored) if copies else None
 
 
 def _place_in(

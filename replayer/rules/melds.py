@@ -111,25 +111,33 @@ def may_form_any(rules: Rules, held: Sequence[int], trump: int) -> bool:
     winner can declare nothing: this answers it without the enumeration."""
     sketch = rules.sketches.get(trump)
     if sketch is None:
-        sets: set[tuple[int, ...]] = set()
-        ranks: set[tuple[tuple[int, ...], int]] = set()
+        sets: set[frozenset[int]] = set()
+        ranks: set[tuple[int, int, int, int, int]] = set()
         for spec in rules.melds:
             if spec.whole_hand:
                 continue
             for t in trumps_to_try(rules, spec, trump):
                 if spec.rank is not None and not spec.distinct:
-                    ranks.add((tuple(s * 8 + int(spec.rank) for s in range(4)), spec.count))
+                    rank = int(spec.rank)
+                    ranks.add((rank, 8 + rank, 16 + rank, 24 + rank, spec.count))  # (the rank in each suit)
                 else:
-                    sets.update(tuple(sorted(set(cards))) for cards, _ in meld_targets(rules, spec, t))
-        sketch = rules.sketches[trump] = (tuple(sorted(sets)), tuple(sorted(ranks)))
-    sets_needed, ranks_needed = sketch
+                    sets.update(frozenset(cards) for cards, _ in meld_targets(rules, spec, t))
+        # A set that holds another is held only where the other is (a sequence holds the royal marriage): the
+        # smallest sets answer alone, and most are two cards (a marriage, the bezique), tested without a loop.
+        least = sorted(tuple(sorted(s)) for s in sets if not any(other < s for other in sets))
+        pairs = tuple((cards[0], cards[1]) for cards in least if len(cards) == 2)
+        sketch = rules.sketches[trump] = (pairs, tuple(c for c in least if len(c) != 2), tuple(sorted(ranks)))
+    pairs, sets_needed, ranks_needed = sketch
+    for a, b in pairs:
+        if held[a] and held[b]:
+            return True
     for cards in sets_needed:
         for c in cards:
             if not held[c]:
                 break
         else:
             return True
-    for (a, b, c, d), count in ranks_needed:  # noqa: SIM110 (a rank's four suits; a loop makes no generator)
+    for a, b, c, d, count in ranks_needed:  # noqa: SIM110 (a rank's four suits; a loop makes no generator)
         if held[a] + held[b] + held[c] + held[d] >= count:
             return True
     return False
@@ -214,6 +222,8 @@ def choose_instances(cards: Sequence[int], hand: Sequence[int], tabled: Sequence
         for card, n in need.items():
             if hand[card] < n:
                 return []
+        if len(need) == len(cards):  # (no card needed twice: the cards as they are)
+            return [Assignment((), tuple(cards))]
         return [Assignment((), tuple(card for card, n in need.items() for _ in range(n)))]
     per_card = []
     for card, n in need.items():

@@ -99,13 +99,23 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
     place drawn as ``Random._randbelow`` draws it (the fewest bits that hold the count, drawn again while too large).
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        count = i + 1
-        bits = count.bit_length()
+    for i, count, bits in _swaps(len(cards)):
         j = getrandbits(bits)
         while j >= count:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The places :func:`shuffle` swaps in a pack of ``size`` cards, last first, each with the count of places it
+    draws from and the bits that hold it: worked out once per size."""
+    steps = _SWAPS.get(size)
+    if steps is None:
+        steps = _SWAPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
+
+
+_SWAPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def served(rules: Rules, dealer: int) -> list[int]:
@@ -219,7 +229,7 @@ class Position:
         else:
             moves = None
         if to_draw:
-            draw = _SIMPLE[DRAW][to_draw[0]][deal.next_card]
+            draw = _SIMPLE[DRAW][to_draw[0]][deal.next_card()]
             if not moves:
                 return [draw]
             moves.append(draw)
