@@ -453,8 +453,8 @@ def _render_site(
 
     # Every lesson, rules page and glossary of every language is a task (in one set of processes when there are
     # several); the index of each language, which lists its lessons, and the sources page are written here after
-    # them. Each process is given runs of neighbouring tasks, shorter towards the end (distribute.runs), so that
-    # the processes finish together.
+    # them. Each process is given runs of neighbouring tasks, shorter towards the end (distribute.runs, no cap on
+    # the first: a page takes milliseconds), so that the processes finish together.
     lessons = [(language, slug, game) for language in languages for slug, game in games]
     references = [(language, profile) for language in languages for profile in [*profiles, None]]
 
@@ -464,7 +464,7 @@ def _render_site(
         return noted(lambda: reference_page(*references[task - len(lessons)]))
 
     tasks = len(lessons) + len(references)
-    built = run_tasks(site_page, range(tasks), jobs=jobs, chunksize=-(-tasks // (2 * max(jobs, 1))))
+    built = run_tasks(site_page, range(tasks), jobs=jobs, chunksize=tasks)
     for found in built:
         CITED.add(found.cited)
     per_language = len(profiles) + 1
