@@ -22,7 +22,10 @@ It measures:
     classic deals (the sampler with ``--match-samples`` a card);
   * issue 15 (``--only-analysis`` alone): the endgame solver on 8+8 classic endgames with every first lead, the
     brute-force minimax of the tests as the anchor on the same endgames, ``analyse`` of a whole deal, and
-    ``bezique puzzles`` over 1,000 generated deals with ``--jobs``.
+    ``bezique puzzles`` over 1,000 generated deals with ``--jobs``;
+  * with ``--reference TREE`` (another version's source tree, ``git worktree add TREE COMMIT``), that version's
+    validation of the same corpora (the games it holds valid), timed in a child process in the same repetitions:
+    the ratio to python-chess moves with the machine's state, so a version is compared with another in one run.
 It ends with a table of the targets of issue #6 and issue 15.
 """
 
@@ -154,24 +157,77 @@ def read_chess(pgn: str) -> None:
             raise RuntimeError(game.errors)
 
 
-def throughput(name: str, text: str, path: Path, repeat: int) -> None:
-    """Parse-only and full validation rates of a corpus, each paired with a python-chess run of the same size."""
+_REFERENCE_CODE = r"""
+import json, sys, time
+from replayer.check import validate_file
+path, mode = sys.argv[1], sys.argv[2]
+if mode == "faults":
+    outcome = validate_file(path, False, True)
+    print(json.dumps(sorted({e["line"] or 0 for e in outcome.errors})))
+else:
+    validate_file(path, False, True)  # (warm, as the in-process runs after the first are)
+    start = time.perf_counter()
+    outcome = validate_file(path, False, True)
+    print(json.dumps([time.perf_counter() - start, outcome.valid, outcome.games]))
+"""
+
+
+def reference_run(tree: Path, path: Path, mode: str) -> Any:
+    """Run another version's validation (``tree``, a source tree) of ``path`` in a child process: ``faults``, the
+    lines it reports; else the seconds of a warm ``validate_file``, whether the file is valid, its games."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(
+        [sys.executable, "-c", _REFERENCE_CODE, str(path), mode], env=env, cwd=tree, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the reference tree {tree} failed: {done.stderr[-500:]}")
+    import json
+
+    return json.loads(done.stdout)
+
+
+def common_games(text: str, path: Path, tree: Path) -> str:
+    """The games of ``text`` (written at ``path``) that the reference ``tree`` reports nothing in: another version
+    may hold other rules, and both versions must validate the same games for their times to compare."""
+    faults = reference_run(tree, path, "faults")
+    games = split_games(text)
+    kept, line = [], 1
+    for game in games:
+        lines = game.count("\n") + 1
+        if not any(line <= fault < line + lines for fault in faults):
+            kept.append(game)
+        line += lines
+    return "\n".join(kept)
+
+
+def throughput(name: str, text: str, path: Path, repeat: int, reference: Path | None = None) -> None:
+    """Parse-only and full validation rates of a corpus, each paired with a python-chess run of the same size; with
+    a ``reference`` source tree, that version's full validation of the same games too, in the same repetitions."""
     from replayer.check import Outcome, validate_file
     from replayer.reader import read_record
 
+    if reference is not None:
+        before = len(split_games(text))
+        text = common_games(text, path, reference)
+        path.write_text(text, encoding="utf-8")
+        print(f"\n{name}: {len(split_games(text))} of {before} games that the reference ({reference}) holds valid")
     games = split_games(text)
     events = count_events(text)
     size_mb = len(text.encode("utf-8")) / 1e6
     pgn, plies, chess_games = chess_corpus(events)
     print(f"\n{name}: {len(games)} games, {events} events, {size_mb:.1f} MB")
     print(f"python-chess corpus: {chess_games} games, {plies} plies")
-    chess_rates, parse_rates, full_rates = [], [], []
+    chess_rates, parse_rates, full_rates, reference_rates = [], [], [], []
     for _ in range(repeat):
         chess_rates.append(plies / timed(lambda: read_chess(pgn)))
         parse_rates.append(events / timed(lambda: [read_record(g) and None for g in games]))
         outcome: list[Outcome] = []
         full_rates.append(events / timed(lambda out=outcome: out.append(validate_file(str(path), False, True))))
         assert outcome[0].valid and outcome[0].games == len(games), outcome[0].stderr[:500]
+        if reference is not None:
+            seconds, valid, count = reference_run(reference, path, "time")
+            assert valid and count == len(games), f"the reference does not hold the {count} games valid"
+            reference_rates.append(events / seconds)
     print(f"  python-chess read_game: {spread(chess_rates, 'plies/s')}")
     print(f"  parse only:             {spread(parse_rates, 'events/s')}")
     print(
@@ -186,6 +242,12 @@ def throughput(name: str, text: str, path: Path, repeat: int) -> None:
         3,
         higher=True,
     )
+    if reference is not None:
+        print(f"  the reference's full validation: {spread(reference_rates, 'events/s')}")
+        ratios = [r / c for r, c in zip(reference_rates, chess_rates, strict=True)]
+        print(f"  the reference's ratio to python-chess: {spread(ratios, digits=2)}")
+        paired = [f / r for f, r in zip(full_rates, reference_rates, strict=True)]
+        print(f"  this tree's full validation / the reference's: {spread(paired, digits=3)}")
 
 
 def per_profile(deals: int, repeat: int) -> None:
@@ -766,6 +828,13 @@ def main() -> int:
     parser.add_argument("--only-playouts", action="store_true", help="measure only the core's random playouts")
     parser.add_argument("--keystrokes", type=int, default=30, help="keystrokes re-validated in each large file")
     parser.add_argument("--only-keystrokes", action="store_true", help="measure only the keystrokes (issue 23)")
+    parser.add_argument("--only-throughput", action="store_true", help="measure only the validation of the two corpora")
+    parser.add_argument(
+        "--reference",
+        type=lambda text: Path(text).resolve(),
+        help="another version's source tree (git worktree add DIR COMMIT): its validation of the same games is "
+        "timed in the same repetitions",
+    )
     args = parser.parse_args()
     if args.only_playouts:
         playouts(args.playouts, args.repeat)
@@ -803,7 +872,12 @@ def main() -> int:
         for name, text in (("classic corpus", classic), ("mixed-profile corpus", mixed)):
             path = Path(folder) / "corpus.bzq"
             path.write_text(text, encoding="utf-8")
-            throughput(name, text, path, args.repeat)
+            throughput(name, text, path, args.repeat, args.reference)
+    if args.only_throughput:
+        print("\ntargets: median (min–max)")
+        for name, measured, reached in TARGETS:
+            print(f"  {'reached' if reached else 'NOT reached':<12} {name}: {measured}")
+        return 0
     per_profile(max(1, args.mixed // 8), args.repeat)
     games = split_games(classic)
     for lang in ("en", "ru"):
