@@ -3,10 +3,10 @@ are timed however the loop draws its random numbers."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
-from types import ModuleType
+
+from benchmodule import load_bench
 
 from replayer.profiles import load_profile
 from replayer.rules import compile_rules
@@ -15,19 +15,11 @@ from replayer.rules.position import Position
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_playouts", ROOT / "bench" / "bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_random_playouts_choose_as_random_choice() -> None:
     profile = load_profile("classic")
     rules = compile_rules(profile, profile.default_options())
     fast = random.Random(7)
-    made = _bench().random_playouts(rules, 6, fast)
+    made = load_bench().random_playouts(rules, 6, fast)
     slow = random.Random(7)
     moves: list[list[str]] = []
     for n in range(6):

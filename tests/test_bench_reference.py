@@ -3,25 +3,17 @@ version holds valid, and the reference's validation runs in a child process unde
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
+
+from benchmodule import load_bench
 
 from replayer.generate import generate_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_reference", ROOT / "bench" / "bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_common_games_leave_out_what_the_reference_rejects(tmp_path: Path) -> None:
-    bench = _bench()
+    bench = load_bench()
     games = [generate_game("classic", seed) for seed in (1, 2, 3)]
     # The second game's last stated score is made wrong: the reference (here this tree) reports it.
     lines = games[1].rstrip("\n").split("\n")
@@ -36,7 +28,7 @@ def test_common_games_leave_out_what_the_reference_rejects(tmp_path: Path) -> No
 
 
 def test_reference_run_times_a_warm_validation(tmp_path: Path) -> None:
-    bench = _bench()
+    bench = load_bench()
     path = tmp_path / "corpus.bzq"
     path.write_text("\n".join(generate_game("classic", seed) for seed in (4, 5)), encoding="utf-8")
     seconds, valid, games = bench.reference_run(ROOT, path, "time")
