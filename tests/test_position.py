@@ -182,3 +182,39 @@ def test_shuffle_is_random_shuffle(size: int) -> None:
         theirs.shuffle(expected)
         assert cards == expected
         assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("profile", ["infuzorka", "8p-000", "chinese-000", "4h-six-000"])
+def test_a_declaration_numbers_its_cards_as_when_every_choice_is_laid_out(
+    profile: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once copies leave a choice open, a declaration that is laid out under the choice kept first alone (the other
+    choices of its cards are not laid out) leaves the state exactly as laying them all out does: the same tables,
+    and the same uid to number the next cards from."""
+    rules = _rules(profile)
+    place = DealState._place
+
+    def every_choice(self: DealState, *args: object) -> object:
+        return place(self, *args[:6], True)  # type: ignore[arg-type]
+
+    branched = 0
+    for seed in range(3):
+        moves: list[Move] = []
+        fingerprints = []
+        one = Position.new(rules, seed % rules.players, random.Random(seed))
+        rng = random.Random(100 + seed)
+        while not one.over and len(moves) < 400:
+            legal = one.legal_moves()
+            if not legal:
+                break
+            branched += one.deal.world_base is not None
+            moves.append(rng.choice(legal))
+            one.push(moves[-1])
+            fingerprints.append(_fingerprint(one.deal))
+        with monkeypatch.context() as patched:
+            patched.setattr(DealState, "_place", every_choice)
+            other = Position.new(rules, seed % rules.players, random.Random(seed))
+            for move, fingerprint in zip(moves, fingerprints, strict=True):
+                other.push(move)
+                assert _fingerprint(other.deal) == fingerprint
+    assert branched, "no deal left a choice of copies open: the test would prove nothing"

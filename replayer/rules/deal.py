@@ -1229,11 +1229,12 @@ class DealState:
         cards: Sequence[int],
         check_reuse: bool,
         score: bool,
+        branch: bool = True,
     ) -> tuple[Breach | None, list[_World], _World | None]:
         """Lay out the cards of a declaration (``score``: marked as scored in ``spec``; a shown combination of the
         same cards is scored as it lies) or of a show, in the tables kept first; the rule the choice of cards breaks,
-        the worlds of the other legal choices of copies (a declaration's copies are not written either), and when
-        there are any, the tables as they were before."""
+        the worlds of the other legal choices of copies (a declaration's copies are not written either; none made
+        unless ``branch``), and when there are any, the tables as they were before."""
         if score:
             pending = self._pending_match(seat, spec, cards) if len(parts) == 1 else -1
             if pending >= 0:
@@ -1246,6 +1247,16 @@ class DealState:
             return problem, [], None
         if not score:
             self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
+            return problem, [], None
+        if not branch:
+            # The other choices are not kept, but the cards laid out next are numbered as when they are: from past
+            # the most new cards any choice lays out.
+            first = self.next_uid
+            uids = tuple(u for (owner, _), a in zip(parts, assignments, strict=True) for u in self._lay_out(owner, a))
+            for owner, _ in parts:
+                mark_scored(self.tables[owner], uids, spec, self.trick_no)
+            drawn = max((sum(len(a.from_hand) for a in choice) for choice in others or ()), default=0)
+            self.next_uid = max(self.next_uid, first + drawn)
             return problem, [], None
         spawned = [(_copy_world(self.tables, self.pending), choice) for choice in others or ()]
         before = _copy_world(self.tables, self.pending) if spawned else None
@@ -1916,7 +1927,7 @@ def _place_in(
         for world in worlds:
             state.tables, state.pending = world
             state.next_uid = uid
-            problem, spawned, _ = state._place(seat, parts, spec, cards, reuse, score)
+            problem, spawned, _ = state._place(seat, parts, spec, cards, reuse, score, branch)
             results.append((world, problem, spawned if branch else [], state.next_uid))
     finally:
         state.held, state.trick_no, state.gained = saved
