@@ -34,6 +34,7 @@ from .lesson import (
     build_lesson,
     build_rules,
     card_html,
+    cards_html,
     data_json,
     interface,
     lesson_steps,
@@ -84,8 +85,10 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A lesson's data block (``tojson``) is read only by its script: written compactly, its keys in the order the
     # builder gives them rather than sorted.
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
-    # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
+    # A card's markup, and a row of cards', is written in one place, replayer/lesson/html.py, for the templates as
+    # for the steps.
     env.globals["card"] = card_html
+    env.globals["cards"] = cards_html
     env.globals["data_json"] = data_json
     env.globals["sources_page"] = SOURCES_PAGE
     env.filters["cite"] = _cite

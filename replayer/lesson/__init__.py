@@ -18,7 +18,7 @@ The package's parts, each with one job:
 from __future__ import annotations
 
 from .build import build_lesson
-from .html import card_html, data_json, lesson_steps
+from .html import card_html, cards_html, data_json, lesson_steps
 from .rules_pages import (
     GLOSSARY_PAGE,
     GlossaryEntry,
@@ -80,6 +80,7 @@ __all__ = [
     "build_rules",
     "card_html",
     "card_view",
+    "cards_html",
     "data_json",
     "interface",
     "lesson_steps",

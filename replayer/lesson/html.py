@@ -24,7 +24,7 @@ from .citations import cite
 from .views import CardView, DealView, Lesson, LineView, QuestionView, ScoreView, SheetRow, Step, TextView
 from .words import interface
 
-__all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", "words"]
+__all__ = ["Written", "card_html", "cards_html", "data_json", "lesson_notes", "lesson_steps", "words"]
 
 _BACK = '<span class="card back"></span>'
 
@@ -415,6 +415,14 @@ def _cards(cards: Sequence[CardView], empty: str) -> str:
     if not cards:
         return f'<span class="none">{empty}</span>'
     return f'<span class="cards">{"".join(_card(c) for c in cards)}</span>'
+
+
+def cards_html(cards: Sequence[CardView], empty: str = "") -> Written:
+    """A row of cards as every page writes it (the templates' ``cards``), or ``empty`` when there is none.
+
+    Written here, the one place, rather than by a template macro: the rules pages show some four hundred rows of
+    cards, and a macro's call costs more than its row."""
+    return Written(_cards(cards, _e(empty)))
 
 
 def _trump(text: str, red: bool) -> str:
