@@ -384,11 +384,6 @@ def _render_site(
         for i, code in enumerate(langs)
     ]
 
-    # The site's menu of rules pages, each profile's title in each language (the same on every page).
-    menus = {
-        code: [(f"{rules_slug(p.name)}.html", profile_text(code, p.name, "title", p.title)) for p in profiles]
-        for code in langs
-    }
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -424,6 +419,15 @@ def _render_site(
 
     CITED.lines.clear()
     set_records(records)
+    # The site's menu of rules pages, each profile's title in each language in a learner's words, without links (the
+    # same on every page: written once, not once a page).
+    menus = {
+        code: [
+            (f"{rules_slug(p.name)}.html", learner_text(profile_text(code, p.name, "title", p.title), code))
+            for p in profiles
+        ]
+        for code in langs
+    }
 
     def noted(make: Callable[[], tuple[Path, Lesson | None]]) -> _Written:
         # The lines a page cites, wherever it is built: the sources page, written last, lists those of every page.
