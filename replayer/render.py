@@ -29,6 +29,7 @@ from .files import write_atomic
 from .lesson import (
     GLOSSARY_PAGE,
     LANGUAGES,
+    Encoded,
     Lesson,
     build_glossary,
     build_lesson,
@@ -38,6 +39,7 @@ from .lesson import (
     data_json,
     interface,
     lesson_steps,
+    page_bytes,
     profile_text,
     rules_slug,
 )
@@ -89,7 +91,6 @@ def make_environment(templates: Path | None = None) -> Environment:
     # for the steps.
     env.globals["card"] = card_html
     env.globals["cards"] = cards_html
-    env.globals["data_json"] = data_json
     env.globals["sources_page"] = SOURCES_PAGE
     env.filters["cite"] = _cite
     env.filters["plain"] = _plain
@@ -400,7 +401,8 @@ def _render_site(
         found = loaded.get(template)
         if found is None:
             found = loaded[template] = env.get_template(template)
-        text = found.render(
+        # (a lesson's steps and data block come encoded already: the page is written as bytes around them)
+        pieces = found.generate(
             t=_words(language.code),
             lang=language.code,
             root=language.root,
@@ -411,7 +413,8 @@ def _render_site(
             **context,
         )
         target = language.folder / name
-        write_atomic(target, text.encode("utf-8"), durable=False)
+        parts = [value for value in context.values() if isinstance(value, Encoded)]
+        write_atomic(target, page_bytes(pieces, parts), durable=False)
         return target
 
     def write(language: _Language, name: str, template: str, **context: Any) -> None:
@@ -443,8 +446,10 @@ def _render_site(
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
         # once, which would also give the garbage collector's full passes all of them to go through.
         lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
-        steps = lesson_steps(lesson)
-        target = page(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
+        steps = Encoded(lesson_steps(lesson).text.encode("utf-8"))
+        target = page(
+            language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps, data=data_json(lesson)
+        )
         # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy its
         # forty fields one by one)
         lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}

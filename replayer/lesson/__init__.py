@@ -18,7 +18,7 @@ The package's parts, each with one job:
 from __future__ import annotations
 
 from .build import build_lesson
-from .html import card_html, cards_html, data_json, lesson_steps
+from .html import Encoded, card_html, cards_html, data_json, lesson_steps, page_bytes
 from .rules_pages import (
     GLOSSARY_PAGE,
     GlossaryEntry,
@@ -59,6 +59,7 @@ __all__ = [
     "Book",
     "CardView",
     "DealView",
+    "Encoded",
     "GlossaryEntry",
     "GlossaryView",
     "Lesson",
@@ -84,6 +85,7 @@ __all__ = [
     "data_json",
     "interface",
     "lesson_steps",
+    "page_bytes",
     "profile_text",
     "rules_slug",
     "text_lang",
