@@ -113,6 +113,7 @@ class Pack:
         """The top bit of every byte: a packed count holds at most 127 of a card (a pack of ten, ten)."""
         self.packed_deck = self.pack_counts(self.deck)
         self._shapes: dict[tuple[object, ...], int] = {}
+        self._board: tuple[Board, list[int], list[int]] | None = None
 
     def number(self, card: Card) -> int:
         """The card's number."""
@@ -139,6 +140,17 @@ class Pack:
     def pack_ids(self, ids: Iterable[int]) -> int:
         """Cards given by number as one packed count."""
         return sum(map(self.units.__getitem__, ids))
+
+    def board_counts(self, board: Board) -> tuple[list[int], list[int]]:
+        """A board's cards packed, each seat's (in seat order): those on its table, and those it holds (hand and
+        table). Worked out once per board: what the seats know after a trick and their books before the next both
+        start from the same board."""
+        found = self._board
+        if found is None or found[0] is not board:
+            tables = [self.pack_ids(table) for table in board.tables]
+            held = [table + self.pack_ids(hand) for table, hand in zip(tables, board.hands, strict=True)]
+            found = self._board = (board, tables, held)
+        return found[1], found[2]
 
     def unpack(self, packed: int) -> bytes:
         """A packed count as one count per card (bytes read as small ints)."""
@@ -361,12 +373,13 @@ class Knowledge:
             # (a card no longer known that was not known stays at none: the counts below start from the table)
             unit = units[number(card)]
             public[seat] = public[seat] + unit if change > 0 else minus(public[seat], unit)
+        tables, holds = pack.board_counts(board) if board is not None else ([], [])
         for k, (seat, known) in enumerate(public.items()):
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
-            table = pack.pack_ids(board.tables[k] if board else pack.ids(after.tables.get(seat, ())))
+            table = tables[k] if board else pack.pack_ids(pack.ids(after.tables.get(seat, ())))
             if known:
-                held = table + pack.pack_ids(board.hands[k] if board else pack.ids(after.hands.get(seat, ())))
+                held = holds[k] if board else table + pack.pack_ids(pack.ids(after.hands.get(seat, ())))
                 most = table + minus(known, table)
                 table = most - minus(most, held)
             public[seat] = table
@@ -703,12 +716,15 @@ class BookKeeper:
         ``memory`` keeps each seat's last book of the deal for the next (empty at the deal's start)."""
         pack = self.pack
         if board is None:
-            hands = [sorted(pack.ids(snap.in_hand.get(s, ()))) for s in self.seats]
-            tables = [sorted(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
+            tables = [pack.pack_ids(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
+            holds = [
+                table + pack.pack_ids(pack.ids(snap.in_hand.get(s, ())))
+                for s, table in zip(self.seats, tables, strict=True)
+            ]
         else:
-            hands, tables = board.hands, board.tables
-        on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}
-        held_by = {s: on_table[s] + pack.pack_ids(hand) for s, hand in zip(self.seats, hands, strict=True)}
+            tables, holds = pack.board_counts(board)
+        on_table = dict(zip(self.seats, tables, strict=True))
+        held_by = dict(zip(self.seats, holds, strict=True))
         step = self._step(snap, phase, knowledge, targets)
         books = []
         for viewer in self.seats:
