@@ -29,14 +29,17 @@ from .files import write_atomic
 from .lesson import (
     GLOSSARY_PAGE,
     LANGUAGES,
+    Encoded,
     Lesson,
     build_glossary,
     build_lesson,
     build_rules,
     card_html,
+    cards_html,
     data_json,
     interface,
     lesson_steps,
+    page_bytes,
     profile_text,
     rules_slug,
 )
@@ -84,9 +87,10 @@ def make_environment(templates: Path | None = None) -> Environment:
     # A lesson's data block (``tojson``) is read only by its script: written compactly, its keys in the order the
     # builder gives them rather than sorted.
     env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
-    # A card's markup is written in one place, replayer/lesson/html.py, for the templates as for the steps.
+    # A card's markup, and a row of cards', is written in one place, replayer/lesson/html.py, for the templates as
+    # for the steps.
     env.globals["card"] = card_html
-    env.globals["data_json"] = data_json
+    env.globals["cards"] = cards_html
     env.globals["sources_page"] = SOURCES_PAGE
     env.filters["cite"] = _cite
     env.filters["plain"] = _plain
@@ -381,11 +385,6 @@ def _render_site(
         for i, code in enumerate(langs)
     ]
 
-    # The site's menu of rules pages, each profile's title in each language (the same on every page).
-    menus = {
-        code: [(f"{rules_slug(p.name)}.html", profile_text(code, p.name, "title", p.title)) for p in profiles]
-        for code in langs
-    }
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / MARKER, _MARKER_TEXT.encode("utf-8"))
     written: list[Path] = []
@@ -402,7 +401,8 @@ def _render_site(
         found = loaded.get(template)
         if found is None:
             found = loaded[template] = env.get_template(template)
-        text = found.render(
+        # (a lesson's steps and data block come encoded already: the page is written as bytes around them)
+        pieces = found.generate(
             t=_words(language.code),
             lang=language.code,
             root=language.root,
@@ -413,7 +413,8 @@ def _render_site(
             **context,
         )
         target = language.folder / name
-        write_atomic(target, text.encode("utf-8"), durable=False)
+        parts = [value for value in context.values() if isinstance(value, Encoded)]
+        write_atomic(target, page_bytes(pieces, parts), durable=False)
         return target
 
     def write(language: _Language, name: str, template: str, **context: Any) -> None:
@@ -421,6 +422,15 @@ def _render_site(
 
     CITED.lines.clear()
     set_records(records)
+    # The site's menu of rules pages, each profile's title in each language in a learner's words, without links (the
+    # same on every page: written once, not once a page).
+    menus = {
+        code: [
+            (f"{rules_slug(p.name)}.html", learner_text(profile_text(code, p.name, "title", p.title), code))
+            for p in profiles
+        ]
+        for code in langs
+    }
 
     def noted(make: Callable[[], tuple[Path, Lesson | None]]) -> _Written:
         # The lines a page cites, wherever it is built: the sources page, written last, lists those of every page.
@@ -436,8 +446,10 @@ def _render_site(
         # of each (its facts, not its steps): a site of many games does not hold every step of every lesson at
         # once, which would also give the garbage collector's full passes all of them to go through.
         lesson = build_lesson(game, language.code, slug, analysis=analyses.get(id(game)))
-        steps = lesson_steps(lesson)
-        target = page(language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps)
+        steps = Encoded(lesson_steps(lesson).text.encode("utf-8"))
+        target = page(
+            language, f"{lesson.slug}.html", "lesson.html", lesson=lesson, steps=steps, data=data_json(lesson)
+        )
         # (the lesson itself with its steps let go: nothing else holds it, and dataclasses.replace would copy its
         # forty fields one by one)
         lesson.deals, lesson.cards, lesson.meld_states, lesson.data, lesson.data_shared = [], [], [], {}, {}

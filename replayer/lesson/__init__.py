@@ -18,7 +18,7 @@ The package's parts, each with one job:
 from __future__ import annotations
 
 from .build import build_lesson
-from .html import card_html, data_json, lesson_steps
+from .html import Encoded, card_html, cards_html, data_json, lesson_steps, page_bytes
 from .rules_pages import (
     GLOSSARY_PAGE,
     GlossaryEntry,
@@ -59,6 +59,7 @@ __all__ = [
     "Book",
     "CardView",
     "DealView",
+    "Encoded",
     "GlossaryEntry",
     "GlossaryView",
     "Lesson",
@@ -80,9 +81,11 @@ __all__ = [
     "build_rules",
     "card_html",
     "card_view",
+    "cards_html",
     "data_json",
     "interface",
     "lesson_steps",
+    "page_bytes",
     "profile_text",
     "rules_slug",
     "text_lang",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -113,6 +113,7 @@ class Pack:
         """The top bit of every byte: a packed count holds at most 127 of a card (a pack of ten, ten)."""
         self.packed_deck = self.pack_counts(self.deck)
         self._shapes: dict[tuple[object, ...], int] = {}
+        self._board: tuple[Board, list[int], list[int]] | None = None
 
     def number(self, card: Card) -> int:
         """The card's number."""
@@ -139,6 +140,17 @@ class Pack:
     def pack_ids(self, ids: Iterable[int]) -> int:
         """Cards given by number as one packed count."""
         return sum(map(self.units.__getitem__, ids))
+
+    def board_counts(self, board: Board) -> tuple[list[int], list[int]]:
+        """A board's cards packed, each seat's (in seat order): those on its table, and those it holds (hand and
+        table). Worked out once per board: what the seats know after a trick and their books before the next both
+        start from the same board."""
+        found = self._board
+        if found is None or found[0] is not board:
+            tables = [self.pack_ids(table) for table in board.tables]
+            held = [table + self.pack_ids(hand) for table, hand in zip(tables, board.hands, strict=True)]
+            found = self._board = (board, tables, held)
+        return found[1], found[2]
 
     def unpack(self, packed: int) -> bytes:
         """A packed count as one count per card (bytes read as small ints)."""
@@ -255,10 +267,17 @@ class Kit:
         self.news: dict[tuple[int, Suit | None, str, str], str] = {}
         """The sentence that a combination has become impossible for a seat, by (the identity of its pattern, which
         the kit's profile keeps; its suit; the seat; the reason): the lessons of a site say much the same."""
-        self.states: dict[tuple[int, ...], tuple[str, str]] = {}
-        """The (state, text) pairs of combinations not yet scored, worked out so far, by the combination's
-        :attr:`Target.shape` and what else they depend on (see :meth:`_Builder.book`): the lessons of a site ask
-        much the same."""
+        self.state_pairs: list[tuple[str, str]] = []
+        """Every (state, text) pair of the tables of combinations that the kit's lessons met, numbered as they came
+        (a lesson numbers those it uses in its own order, see :meth:`BookKeeper.state`)."""
+        self.pair_numbers: dict[tuple[str, str], int] = {}
+        """The number of each pair of :attr:`state_pairs`."""
+        self.keyed: dict[tuple[Any, ...], int] = {}
+        """The pair a key of :meth:`BookKeeper.state_of` names, by the key: each text written once per kit."""
+        self.states: dict[tuple[int, ...], int] = {}
+        """The pairs of combinations not yet scored, worked out so far, by the combination's :attr:`Target.shape`
+        and what else they depend on (see :meth:`BookKeeper.book`): the lessons of a site ask much the same. A cell
+        of a book is one lookup here, then one in the lesson's numbering."""
 
     def view(self, card: Card) -> CardView:
         """The card's view (made once per card)."""
@@ -354,20 +373,16 @@ class Knowledge:
             # (a card no longer known that was not known stays at none: the counts below start from the table)
             unit = units[number(card)]
             public[seat] = public[seat] + unit if change > 0 else minus(public[seat], unit)
+        tables, holds = pack.board_counts(board) if board is not None else ([], [])
         for k, (seat, known) in enumerate(public.items()):
             # Known cards are those known before or lying on the table, but never more than the seat still holds
             # (when nothing was known, that is the table itself).
-            table = pack.pack_ids(board.tables[k] if board else pack.ids(after.tables.get(seat, ())))
+            table = tables[k] if board else pack.pack_ids(pack.ids(after.tables.get(seat, ())))
             if known:
-                held = table + pack.pack_ids(board.hands[k] if board else pack.ids(after.hands.get(seat, ())))
+                held = holds[k] if board else table + pack.pack_ids(pack.ids(after.hands.get(seat, ())))
                 most = table + minus(known, table)
                 table = most - minus(most, held)
             public[seat] = table
-
-    def others_known(self, viewer: str, but: str | None = None) -> list[int]:
-        """Cards the viewer knows the other seats (except ``but``) hold: one packed count for each seat known to hold
-        any."""
-        return [known for seat, known in self.public.items() if seat != viewer and seat != but and known]
 
     def draws_left(self, snap: Snapshot) -> int:
         """How many more cards each seat will draw (the stock, turn-up included, is shared out evenly)."""
@@ -386,15 +401,13 @@ class BookKeeper:
         self.pack = self.kit.pack
         self.view: Callable[[Card], CardView] = self.kit.view
         """The card's view in the lesson's language (made once per card and language, see :class:`Kit`)."""
-        # The books' states and their texts, each made once per lesson: from one step to the next most do not
-        # change, and the page names each by its number.
-        self.meld_states: dict[tuple[str, str], int] = {}
+        # The books' states and their texts are the kit's, each written once for all its lessons; a lesson numbers
+        # those it uses as they first come (the page names each by its number).
         self.state_list: list[tuple[str, str]] = []
-        self._texts: dict[tuple[Any, ...], int] = {}
-        self._asked: dict[tuple[int, ...], int] = {}
-        """The states worked out in the lesson so far, by what they depend on (see :meth:`book`)."""
+        """The lesson's (state, text) pairs, by their number in the lesson."""
+        self._numbers: dict[int, int] = {}
+        """The lesson's number of each pair of the kit's (:attr:`Kit.state_pairs`) that it uses."""
         self._shared = self.kit.states
-        """The same for all the lessons of the profile and language so far, as (state, text) pairs."""
         self._unseen_texts = self.kit.unseen_texts
         self._seat_names: dict[str, str] = {}
         self._impossible: set[int] = set()
@@ -446,43 +459,61 @@ class BookKeeper:
         return self.t["seen_some"].format(card=glyph, k=seen, n=copies)
 
     def state(self, state: str, text: str) -> int:
-        """The number of a (state, text) pair of the tables of combinations."""
-        found = self.meld_states.get((state, text))
+        """The lesson's number of a (state, text) pair of the tables of combinations."""
+        return self.numbered(self._pair(state, text))
+
+    def _pair(self, state: str, text: str) -> int:
+        """The kit's number of a (state, text) pair."""
+        kit = self.kit
+        found = kit.pair_numbers.get((state, text))
         if found is None:
-            found = self.meld_states[state, text] = len(self.state_list)
-            self.state_list.append((state, text))
-            if state == "impossible":
+            found = kit.pair_numbers[state, text] = len(kit.state_pairs)
+            kit.state_pairs.append((state, text))
+        return found
+
+    def numbered(self, pair: int) -> int:
+        """The lesson's number of the kit's pair ``pair``, given when the lesson first uses it."""
+        found = self._numbers.get(pair)
+        if found is None:
+            found = self._numbers[pair] = len(self.state_list)
+            state = self.kit.state_pairs[pair]
+            self.state_list.append(state)
+            if state[0] == "impossible":
                 self._impossible.add(found)
         return found
 
     def state_of(self, key: tuple[Any, ...]) -> int:
-        """The state a key names (see :meth:`open_state`), its text written the first time it is asked for."""
-        found = self._texts.get(key)
+        """The lesson's number of the state a key names (see :meth:`open_state`)."""
+        return self.numbered(self._keyed(key))
+
+    def _keyed(self, key: tuple[Any, ...]) -> int:
+        """The kit's number of the state a key names, its text written the first time the kit is asked for it."""
+        found = self.kit.keyed.get(key)
         if found is not None:
             return found
         t = self.t
         what = key[0]
         if what == "scored":
-            found = self.state("scored", t["meld_scored"].format(n=key[1]))
+            found = self._pair("scored", t["meld_scored"].format(n=key[1]))
         elif what == "possible":
-            found = self.state("possible", t["meld_possible"])
+            found = self._pair("possible", t["meld_possible"])
         elif what == "ready":
-            found = self.state("ready", t["meld_ready"])
+            found = self._pair("ready", t["meld_ready"])
         elif what == "has":
-            found = self.state("possible", t["meld_has"].format(k=key[1], n=key[2]))
+            found = self._pair("possible", t["meld_has"].format(k=key[1], n=key[2]))
         elif what == "needs":
             cards = " ".join(self.view(self.pack.cards[c]).glyph for c in key[1:])
-            found = self.state("possible", t["meld_needs"].format(cards=cards))
+            found = self._pair("possible", t["meld_needs"].format(cards=cards))
         elif what == "draws":
             k, d = key[1], key[2]
             text = t["draws_left"].format(missing=t.count("missing_cards", k), left=t.count("draws_remaining", d))
-            found = self.state("impossible", text)
+            found = self._pair("impossible", text)
         elif what == "kind_left":
-            found = self.state("impossible", t.count(f"kind_left_{key[2]}", key[1]))
+            found = self._pair("impossible", t.count(f"kind_left_{key[2]}", key[1]))
         else:  # "seen": the cards of which too many are seen, with how many are left and the copies
             reasons = [self.seen_reason(*triple) for triple in key[1:]]
-            found = self.state("impossible", ", ".join(reasons))
-        self._texts[key] = found
+            found = self._pair("impossible", ", ".join(reasons))
+        self.kit.keyed[key] = found
         return found
 
     def scored_state(self, target: Target, events: Sequence[tuple[int, Scoring]]) -> int:
@@ -502,17 +533,17 @@ class BookKeeper:
         deck: Sequence[int],
     ) -> int:
         """The state of a combination not yet scored for a seat, as a viewer can tell (``own``: the viewer's own
-        row; ``held`` is the viewer's cards, ``available`` what the seat may still gather)."""
+        row; ``held`` is the viewer's cards, ``available`` what the seat may still gather), as the kit numbers it."""
         if target.count:
             left = sum(available[k] for k in target.of_rank)
             if left < target.count:
-                return self.state_of(("kind_left", left, target.rank.symbol if target.rank else ""))
+                return self._keyed(("kind_left", left, target.rank.symbol if target.rank else ""))
         else:
             seen = tuple((k, available[k], deck[k]) for k, need in target.needed if available[k] < need)
             if seen:
-                return self.state_of(("seen", *seen))
+                return self._keyed(("seen", *seen))
         if not own:
-            return self.state_of(("possible",))
+            return self._keyed(("possible",))
         if target.count:
             has = min(sum(held[k] for k in target.of_rank), target.count)
             missing = target.count - has
@@ -523,10 +554,10 @@ class BookKeeper:
             missing = len(lacking)
             detail = ("needs", *lacking)
         if missing == 0:
-            return self.state_of(("ready",))
+            return self._keyed(("ready",))
         if missing > draws:
-            return self.state_of(("draws", missing, draws))
-        return self.state_of(detail)
+            return self._keyed(("draws", missing, draws))
+        return self._keyed(detail)
 
     def _columns(self, targets: Sequence[Target]) -> tuple[list[int], list[str], list[int], list[int], int]:
         """A deal's combinations as columns, for the table of combinations' inner loop: their masks, kinds, shapes
@@ -554,56 +585,47 @@ class BookKeeper:
     def book(
         self,
         viewer: str,
-        snap: Snapshot,
-        phase: int,
         knowledge: Knowledge,
         targets: Sequence[Target],
         held_by: Mapping[str, int],
         tables: Mapping[str, int],
         before: Memory | None,
-        step: _Step | None = None,
+        step: _Step,
     ) -> tuple[Book, Memory]:
         """One seat's bookkeeping before a trick; also returns what the next step of the deal needs of it (what the
-        seat knows to be impossible, and what its table of combinations was worked out from).
+        seat knows to be impossible, and what its table of combinations was worked out from: ``before``, the seat's
+        memory of its book before, made over).
 
         ``held_by`` counts each seat's cards (hand and table), ``tables`` its cards on the table, both packed
-        (:meth:`Pack.pack_counts`); ``step`` is what every seat's book of the step shares (worked out when not given).
+        (:meth:`Pack.pack_counts`); ``step`` is what every seat's book of the step shares (:meth:`_step`).
         """
-        if step is None:
-            step = self._step(snap, phase, knowledge, targets)
         pack = self.pack
         minus = pack.minus
         held = held_by[viewer]
-        others = knowledge.others_known(viewer)
-        known_by_others = sum(others)
-        unseen = minus(knowledge.unplayed, held + known_by_others)
-        if step.turnup:
-            unseen = minus(unseen, step.turnup)
-        counts = pack.unpack(unseen)
+        public = knowledge.public
+        unplayed = step.unplayed
+        # What the viewer knows the others hold: what is known of every seat but its own. (Packed counts add and
+        # take away card by card without a carry: no card has a hundred copies.)
+        known_by_others = step.public - public[viewer]
+        counts = pack.unpack(minus(unplayed, held + known_by_others + step.turnup))
         total = sum(counts)
-        facedown = step.facedown
         known: list[int] = []
-        for seat in self.seats:
-            public = knowledge.public[seat]
-            if seat != viewer and public:
+        for seat, cards in public.items():
+            if seat != viewer and cards:
                 # (most often what is known of a seat is what lies on its table: nothing in its hand)
-                in_hand = minus(public, tables[seat])
+                in_hand = minus(cards, tables[seat])
                 if in_hand:
                     known.extend(k for k, n in enumerate(pack.unpack(in_hand)) if n for _ in range(n))
         known.sort()
         melds: list[int] = []
         news: list[str] = []
-        memory = Memory()
+        memory = before if before is not None else Memory()
         declaring = step.declaring
         if declaring:
             seats = self.seats
-            unplayed = knowledge.unplayed
             # What each seat may still gather, as the viewer knows it: the same for every combination.
             available = [
-                minus(unplayed, known_by_others)
-                if s == viewer
-                else minus(unplayed, held + sum(knowledge.others_known(viewer, but=s)))
-                for s in seats
+                minus(unplayed, known_by_others if s == viewer else held + known_by_others - public[s]) for s in seats
             ]
             draws = step.draws
             own = seats.index(viewer)
@@ -614,31 +636,34 @@ class BookKeeper:
             # that changed, and those of the kinds somebody scored, are worked out again.
             cap = step.cap
             kinds = knowledge.kinds
+            log = knowledge.log
             width = len(seats)
-            whole = before is None or not before.melds or not self.incremental
+            earlier = before.melds if before is not None and before.melds else None
             # What changed for each seat since its book before (every bit: work the whole row out again), and the
             # (seat, kind) pairs scored since: a cell is worked out again when its cards are in the one or its
             # kind is in the other. The cells are gone through in the table's order, so that new states are
             # numbered as a whole table would number them.
-            if whole:
+            since: Set[tuple[int, str]] = _NONE
+            scored_kinds: Set[str] = _NONE
+            if earlier is None or not self.incremental:
                 melds = [0] * (len(targets) * width)
                 changes = [-1] * width
-                since: set[tuple[int, str]] = set()
             else:
-                assert before is not None and before.melds is not None
-                melds = list(before.melds)
-                changes = [available[s] ^ before.available[s] for s in range(width)]
+                assert before is not None
+                melds = list(earlier)
+                was = before.available
+                changes = [available[s] ^ was[s] for s in range(width)]
                 changes[own] = -1 if cap != before.cap else changes[own] | (held ^ before.held)
-                since = {(seats.index(seat), kind) for seat, kind in knowledge.log[before.events :] if seat in seats}
+                if len(log) > before.events:
+                    since = {(seats.index(seat), kind) for seat, kind in log[before.events :] if seat in seats}
+                    scored_kinds = {kind for _, kind in since}
             # A row none of whose cells is worked out again is passed over whole (-1, every bit, for a whole row).
             touched = 0
             for changed in changes:
                 touched |= changed
-            scored_kinds = {kind for _, kind in since}
             # A cell is news when it becomes impossible: it was not so in the seat's table before (the states that
             # say "impossible" stay so, and a table of another phase has no cells).
-            earlier = before.melds if before is not None and before.melds else None
-            scored, asked, shared, deck = knowledge.scored, self._asked, self._shared, knowledge.deck
+            scored, shared, numbers, deck = knowledge.scored, self._shared, self._numbers, knowledge.deck
             dead_ends = self._impossible
             fresh: list[int] = []
             for t, mask in enumerate(masks):
@@ -657,17 +682,14 @@ class BookKeeper:
                             key: tuple[int, ...] = (shapes[t], available[s] & mask, held & mask, min(draws, sizes[t]))
                         else:
                             key = (shapes[t], available[s] & mask)
-                        state = asked.get(key, -1)
+                        pair = shared.get(key)
+                        if pair is None:
+                            pair = shared[key] = self.open_state(
+                                targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
+                            )
+                        state = numbers.get(pair, -1)
                         if state < 0:
-                            pair = shared.get(key)
-                            if pair is None:
-                                state = self.open_state(
-                                    targets[t], s == own, pack.unpack(available[s]), pack.unpack(held), draws, deck
-                                )
-                                shared[key] = self.state_list[state]
-                            else:
-                                state = self.state(*pair)
-                            asked[key] = state
+                            state = self.numbered(pair)
                     melds[i] = state
                     if state in dead_ends and (earlier is None or earlier[i] not in dead_ends):
                         fresh.append(i)
@@ -675,8 +697,10 @@ class BookKeeper:
             for i in fresh:
                 news.append(self.news(targets[i // width], seats[i % width], self.state_list[melds[i]][1]))
             memory.melds, memory.available, memory.held, memory.cap = melds, available, held, cap
-            memory.events = len(knowledge.log)
-        text = self.unseen_text(total, facedown)
+            memory.events = len(log)
+        else:
+            memory.melds = None
+        text = self.unseen_text(total, step.facedown)
         return Book(viewer, counts, total, text, known, news, melds, declaring), memory
 
     def books(
@@ -692,18 +716,19 @@ class BookKeeper:
         ``memory`` keeps each seat's last book of the deal for the next (empty at the deal's start)."""
         pack = self.pack
         if board is None:
-            hands = [sorted(pack.ids(snap.in_hand.get(s, ()))) for s in self.seats]
-            tables = [sorted(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
+            tables = [pack.pack_ids(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
+            holds = [
+                table + pack.pack_ids(pack.ids(snap.in_hand.get(s, ())))
+                for s, table in zip(self.seats, tables, strict=True)
+            ]
         else:
-            hands, tables = board.hands, board.tables
-        on_table = {s: pack.pack_ids(table) for s, table in zip(self.seats, tables, strict=True)}
-        held_by = {s: on_table[s] + pack.pack_ids(hand) for s, hand in zip(self.seats, hands, strict=True)}
+            tables, holds = pack.board_counts(board)
+        on_table = dict(zip(self.seats, tables, strict=True))
+        held_by = dict(zip(self.seats, holds, strict=True))
         step = self._step(snap, phase, knowledge, targets)
         books = []
         for viewer in self.seats:
-            book, memory[viewer] = self.book(
-                viewer, snap, phase, knowledge, targets, held_by, on_table, memory.get(viewer), step
-            )
+            book, memory[viewer] = self.book(viewer, knowledge, targets, held_by, on_table, memory.get(viewer), step)
             books.append(book)
         return books
 
@@ -721,6 +746,8 @@ class BookKeeper:
             draws,
             columns,
             min(draws, columns[4]),
+            knowledge.unplayed,
+            sum(knowledge.public.values()),
         )
 
 
@@ -738,6 +765,13 @@ class _Step(NamedTuple):
     """The combinations' columns (:meth:`BookKeeper._columns`)."""
     cap: int
     """The draws left, up to the largest combination's size."""
+    unplayed: int
+    """The cards not played yet (packed)."""
+    public: int
+    """Every seat's cards that everybody knows it holds, together (packed)."""
+
+
+_NONE: frozenset[Any] = frozenset()
 
 
 class Memory:

@@ -919,9 +919,6 @@ class Builder(BookKeeper):
         """
         t = self.t
         steps: list[dict[str, Any]] = []
-        # The books' states of combinations, numbered for this lesson: the kit's list holds those of every lesson
-        # of the profile.
-        states: dict[int, int] = {}
         for d, deal in enumerate(deals):
             for step in deal.steps:
                 step.data = len(steps)
@@ -951,7 +948,7 @@ class Builder(BookKeeper):
                 if step.has_books:
                     entry["declaring"] = step.declaring
                 if step.books:
-                    entry["book"] = [_book_data(b, states) for b in step.books]
+                    entry["book"] = [_book_data(b) for b in step.books]
                 steps.append(entry)
         others = {v: ", ".join(self.seat_gen(s) for s in self.seats if s != v) for v in self.seats}
         return {
@@ -978,7 +975,9 @@ class Builder(BookKeeper):
                 for deal in deals
             ],
             "steps": steps,
-            "states": [list(self.state_list[k]) for k in sorted(states, key=states.__getitem__)],
+            # The books number their states as they first come, book by book in the order the steps list them
+            # (see BookKeeper.numbered): their numbers are the data's as they are.
+            "states": [list(state) for state in self.state_list],
         }
 
     def page_data(self) -> dict[str, Any]:
@@ -1160,17 +1159,11 @@ _DIGITS = bytes.maketrans(bytes(range(36)), b"0123456789abcdefghijklmnopqrstuvwx
 """A count of unseen copies of a card as one base-36 character (a pack of ten holds at most ten of one card)."""
 
 
-def _book_data(book: Book, states: dict[int, int]) -> list[Any]:
+def _book_data(book: Book) -> list[Any]:
     """A seat's book as the page's script shows it: the unseen copies of each card as one character each, their
-    number and sentence, the cards known in another hand, the news, and each combination's state (numbered in
-    ``states`` as they first come)."""
-    # (the states new to the lesson numbered first, in the order they first come; then the cells looked up in C)
-    for k in dict.fromkeys(book.melds):
-        if k not in states:
-            states[k] = len(states)
-    melds = list(map(states.__getitem__, book.melds))
+    number and sentence, the cards known in another hand, the news, and each combination's state."""
     unseen = book.unseen.translate(_DIGITS).decode("ascii")
-    return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, melds]
+    return [unseen, book.unseen_count, book.unseen_text, book.known, book.news, book.melds]
 
 
 def build_lesson(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import escape
@@ -24,7 +24,17 @@ from .citations import cite
 from .views import CardView, DealView, Lesson, LineView, QuestionView, ScoreView, SheetRow, Step, TextView
 from .words import interface
 
-__all__ = ["Written", "card_html", "data_json", "lesson_notes", "lesson_steps", "words"]
+__all__ = [
+    "Encoded",
+    "Written",
+    "card_html",
+    "cards_html",
+    "data_json",
+    "lesson_notes",
+    "lesson_steps",
+    "page_bytes",
+    "words",
+]
 
 _BACK = '<span class="card back"></span>'
 
@@ -100,10 +110,11 @@ def card_html(card: CardView) -> Written:
     return markup
 
 
-def _json(value: Any) -> str:
-    # As Jinja's tojson: nothing in the block can close its element or start markup.
-    text = _ENCODER.encode(value)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+def _json(value: Any) -> bytes:
+    # As Jinja's tojson: nothing in the block can close its element or start markup. (Escaped in the UTF-8, where no
+    # byte of another character is one of these: bytes are searched with memchr, a text of Cyrillic letters is not.)
+    data = _ENCODER.encode(value).encode("utf-8")
+    return data.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026").replace(b"'", b"\\u0027")
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
@@ -111,10 +122,10 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_cir
 to check it saves a sixth of the encoding."""
 
 
-_SHARED_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+_SHARED_JSON: dict[int, tuple[Mapping[str, Any], bytes]] = {}
 
 
-def data_json(lesson: Lesson) -> Written:
+def data_json(lesson: Lesson) -> Encoded:
     """The lesson's data block as JSON for its script. The part every lesson of the profile and language shares
     (:attr:`Lesson.data_shared`: the pack's cards and their markup, the texts) is encoded once, not once a page."""
     shared = lesson.data_shared
@@ -125,8 +136,45 @@ def data_json(lesson: Lesson) -> Written:
         found = _SHARED_JSON[id(shared)] = (shared, _json(dict(shared))[1:-1])
     rest = {key: value for key, value in lesson.data.items() if key not in shared}
     if not found[1]:
-        return Written(_json(rest))
-    return Written("{" + found[1] + ("," + _json(rest)[1:] if rest else "}"))
+        return Encoded(_json(rest))
+    return Encoded(b"{" + found[1] + (b"," + _json(rest)[1:] if rest else b"}"))
+
+
+class Encoded:
+    """HTML written here, every text in it escaped, and encoded as UTF-8: a page's steps and data block, most of its
+    hundred thousand characters, go into the page as bytes (:func:`page_bytes`) rather than being copied into the
+    page's text and encoded with it. A template writes the mark (``__html__``), a comment that no escaped text can
+    be, and the page's writer puts the bytes in its place."""
+
+    __slots__ = ("data", "mark")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.mark = f"<!--\0{id(self)}\0-->"
+
+    def __html__(self) -> str:
+        """The mark."""
+        return self.mark
+
+
+def page_bytes(pieces: Iterable[str], parts: Iterable[Encoded]) -> bytes:
+    """A page as UTF-8: its text as a template writes it, piece by piece, each part's mark (a piece of its own) replaced
+    by the part's bytes."""
+    marks = {part.mark: part.data for part in parts}
+    out: list[bytes] = []
+    text: list[str] = []
+    for piece in pieces:
+        data = marks.pop(piece, None)
+        if data is None:
+            text.append(piece)
+        else:
+            out.append("".join(text).encode("utf-8"))
+            out.append(data)
+            text = []
+    if marks:
+        raise ValueError("a part's mark is not a piece of the page of its own (written inside a macro?)")
+    out.append("".join(text).encode("utf-8"))
+    return b"".join(out)
 
 
 def _card(card: CardView) -> str:
@@ -415,6 +463,14 @@ def _cards(cards: Sequence[CardView], empty: str) -> str:
     if not cards:
         return f'<span class="none">{empty}</span>'
     return f'<span class="cards">{"".join(_card(c) for c in cards)}</span>'
+
+
+def cards_html(cards: Sequence[CardView], empty: str = "") -> Written:
+    """A row of cards as every page writes it (the templates' ``cards``), or ``empty`` when there is none.
+
+    Written here, the one place, rather than by a template macro: the rules pages show some four hundred rows of
+    cards, and a macro's call costs more than its row."""
+    return Written(_cards(cards, _e(empty)))
 
 
 def _trump(text: str, red: bool) -> str:
