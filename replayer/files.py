@@ -33,6 +33,7 @@ def write_atomic(path: str | Path, data: str | bytes, durable: bool = True) -> N
     except FileNotFoundError:
         mode = None
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    made = False
     while True:
         tmp = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMPORARY)}.tmp")
         try:
@@ -43,9 +44,12 @@ def write_atomic(path: str | Path, data: str | bytes, durable: bool = True) -> N
         except FileExistsError:  # left over by a process of the same id: another name
             continue
         except FileNotFoundError:
-            if not folder or os.path.isdir(folder):
+            if not folder or made:
                 raise
+            # The folder is missing, or was until another process (a site's pages are written by several) made it:
+            # made if need be, then tried once more.
             os.makedirs(folder, exist_ok=True)
+            made = True
     try:
         try:
             view = memoryview(data.encode("utf-8") if isinstance(data, str) else data)
