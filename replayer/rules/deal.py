@@ -1248,28 +1248,20 @@ class DealState:
         if not score:
             self.pending[seat].append((spec.kind, self._lay_out(seat, assignments[0])))
             return problem, [], None
-        if not branch:
-            # The other choices are not kept, but the cards laid out next are numbered as when they are: from past
-            # the most new cards any choice lays out.
-            first = self.next_uid
-            uids = tuple(u for (owner, _), a in zip(parts, assignments, strict=True) for u in self._lay_out(owner, a))
-            for owner, _ in parts:
-                mark_scored(self.tables[owner], uids, spec, self.trick_no)
-            drawn = max((sum(len(a.from_hand) for a in choice) for choice in others or ()), default=0)
-            self.next_uid = max(self.next_uid, first + drawn)
-            return problem, [], None
-        spawned = [(_copy_world(self.tables, self.pending), choice) for choice in others or ()]
+        # Each legal choice of copies lays out its cards from the same uid; the cards laid out next are numbered from
+        # past the most new cards any of them lays out, whether the other choices are kept as worlds (``branch``)
+        # or not.
+        first = self.next_uid
+        last = first + max(sum(len(a.from_hand) for a in choice) for choice in [assignments, *(others or ())])
+        spawned = [(_copy_world(self.tables, self.pending), choice) for choice in others or ()] if branch else []
         before = _copy_world(self.tables, self.pending) if spawned else None
         here = (self.tables, self.pending)
-        first = self.next_uid
-        last = first
         for world, choice in [(here, assignments), *spawned]:
             self.tables, self.pending = world
             self.next_uid = first
             uids = tuple(u for (owner, _), a in zip(parts, choice, strict=True) for u in self._lay_out(owner, a))
             for owner, _ in parts:
                 mark_scored(self.tables[owner], uids, spec, self.trick_no)
-            last = max(last, self.next_uid)
         self.tables, self.pending = here
         self.next_uid = last
         return problem, [world for world, _ in spawned], before
