@@ -147,10 +147,15 @@ class Pack:
         start from the same board."""
         found = self._board
         if found is None or found[0] is not board:
-            tables = [self.pack_ids(table) for table in board.tables]
-            held = [table + self.pack_ids(hand) for table, hand in zip(tables, board.hands, strict=True)]
-            found = self._board = (board, tables, held)
+            found = self._board = (board, *self.seat_counts(board.tables, board.hands))
         return found[1], found[2]
+
+    def seat_counts(
+        self, tables: Iterable[Iterable[int]], hands: Iterable[Iterable[int]]
+    ) -> tuple[list[int], list[int]]:
+        """Each seat's cards (given by number) packed: those on its table, and those it holds (hand and table)."""
+        on_table = [self.pack_ids(table) for table in tables]
+        return on_table, [table + self.pack_ids(hand) for table, hand in zip(on_table, hands, strict=True)]
 
     def unpack(self, packed: int) -> bytes:
         """A packed count as one count per card (bytes read as small ints)."""
@@ -716,11 +721,10 @@ class BookKeeper:
         ``memory`` keeps each seat's last book of the deal for the next (empty at the deal's start)."""
         pack = self.pack
         if board is None:
-            tables = [pack.pack_ids(pack.ids(snap.on_table.get(s, ()))) for s in self.seats]
-            holds = [
-                table + pack.pack_ids(pack.ids(snap.in_hand.get(s, ())))
-                for s, table in zip(self.seats, tables, strict=True)
-            ]
+            tables, holds = pack.seat_counts(
+                [pack.ids(snap.on_table.get(s, ())) for s in self.seats],
+                [pack.ids(snap.in_hand.get(s, ())) for s in self.seats],
+            )
         else:
             tables, holds = pack.board_counts(board)
         on_table = dict(zip(self.seats, tables, strict=True))
