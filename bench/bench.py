@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
 import statistics
@@ -181,8 +182,6 @@ def reference_run(tree: Path, path: Path, mode: str) -> Any:
     )
     if done.returncode != 0:
         raise RuntimeError(f"the reference tree {tree} failed: {done.stderr[-500:]}")
-    import json
-
     return json.loads(done.stdout)
 
 
